@@ -1,0 +1,26 @@
+//! The `slosh` program: the demo window, or the headless runner with `--headless`.
+
+use slosh::cli::{self, Mode};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let options = match cli::parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => return fail(&message),
+    };
+    match options.mode {
+        Mode::Help => println!("{}", cli::USAGE),
+        Mode::ListPresets => println!("{}", cli::list_presets()),
+        Mode::Headless | Mode::Window => match cli::run_headless(&options) {
+            Ok(report) => println!("{}", report.to_json()),
+            Err(message) => return fail(&message),
+        },
+    }
+    ExitCode::SUCCESS
+}
+
+/// Prints a one-line error and returns exit code 2.
+fn fail(message: &str) -> ExitCode {
+    eprintln!("slosh: {message}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,646 @@
+//! Scenes as data: TOML preset files (walls, materials, emitters, blocks, parameters).
+//!
+//! The files in `assets/presets/` are embedded into the binary; a path ending in `.toml` loads a
+//! file instead. Every problem is reported as `file:line: field: message`, never as a panic.
+
+use crate::sim::{Block, Domain, DomainError, Emitter, Material, SimParams, Wall, World};
+use glam::Vec2;
+use serde::Deserialize;
+use std::fmt;
+use std::ops::Range;
+
+/// The embedded presets, in number-key order: (name, file text).
+pub const BUILTIN: &[(&str, &str)] = &[
+    ("seed", include_str!("../assets/presets/seed.toml")),
+    ("dam", include_str!("../assets/presets/dam.toml")),
+];
+
+/// Most particles a preset or `--particles` may ask for.
+pub const MAX_PARTICLES: usize = 2_000_000;
+
+/// A preset that failed to load, with where and what.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PresetError {
+    /// File name or path the text came from.
+    pub file: String,
+    /// 1-based line, where known.
+    pub line: Option<usize>,
+    /// Dotted path of the offending field (`emitters[1].speed`), where known.
+    pub field: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if !self.field.is_empty() {
+            write!(f, ": {}", self.field)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for PresetError {}
+
+/// A loaded, validated scene, ready to build a `World`.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    /// Short name (`--preset NAME`).
+    pub name: String,
+    /// One line saying what the scene shows.
+    pub description: String,
+    /// Solver parameters.
+    pub params: SimParams,
+    /// Liquids of the scene.
+    pub materials: Vec<Material>,
+    /// Wall planes and their region.
+    pub domain: Domain,
+    /// Nozzles.
+    pub emitters: Vec<Emitter>,
+    /// Initial fluid rectangles.
+    pub blocks: Vec<Block>,
+    /// Particle count the geometry was drawn for, if `--particles` rescales it.
+    pub base_particles: Option<usize>,
+}
+
+impl Preset {
+    /// Loads an embedded preset by name, or a file when `name_or_path` ends in `.toml`.
+    pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
+        if name_or_path.ends_with(".toml") {
+            let text = std::fs::read_to_string(name_or_path).map_err(|error| PresetError {
+                file: name_or_path.to_string(),
+                line: None,
+                field: String::new(),
+                message: format!("cannot read the file: {error}"),
+            })?;
+            return Self::parse(name_or_path, &text);
+        }
+        let (_, text) = BUILTIN
+            .iter()
+            .find(|(name, _)| *name == name_or_path)
+            .ok_or_else(|| PresetError {
+                file: name_or_path.to_string(),
+                line: None,
+                field: String::new(),
+                message: format!(
+                    "no such preset (known: {})",
+                    BUILTIN
+                        .iter()
+                        .map(|(name, _)| *name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            })?;
+        Self::parse(&format!("assets/presets/{name_or_path}.toml"), text)
+    }
+
+    /// Every embedded preset, in order.
+    pub fn builtins() -> Vec<Preset> {
+        BUILTIN
+            .iter()
+            .map(|(name, _)| Self::load(name).expect("embedded presets are valid"))
+            .collect()
+    }
+
+    /// Parses and validates preset text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Self, PresetError> {
+        let raw: PresetFile = toml::from_str(text).map_err(|error| {
+            let span = error.span();
+            PresetError {
+                file: file.to_string(),
+                line: span.as_ref().map(|span| line_at(text, span.start)),
+                field: span.map(|span| field_at(text, span)).unwrap_or_default(),
+                message: error.message().trim().to_string(),
+            }
+        })?;
+        raw.validate().map_err(|invalid| PresetError {
+            file: file.to_string(),
+            line: line_of_field(text, &invalid.path),
+            field: invalid.path_string(),
+            message: invalid.message,
+        })
+    }
+
+    /// Rescales the scene for `particles` particles: presets with `base_particles` scale their
+    /// geometry by √(particles / base) so the fluid keeps its density; others only cap the count.
+    pub fn with_particles(mut self, particles: usize) -> Result<Self, PresetError> {
+        let refuse = |message: String| PresetError {
+            file: self.name.clone(),
+            line: None,
+            field: "--particles".into(),
+            message,
+        };
+        if particles == 0 || particles > MAX_PARTICLES {
+            return Err(refuse(format!(
+                "must be between 1 and {MAX_PARTICLES}, got {particles}"
+            )));
+        }
+        let Some(base) = self.base_particles else {
+            self.params.max_particles = particles;
+            return Ok(self);
+        };
+        let ratio = particles as f32 / base as f32;
+        let scale = ratio.sqrt();
+        let walls: Vec<Wall> = self
+            .domain
+            .walls()
+            .iter()
+            .map(|wall| Wall::new(wall.normal, wall.offset * scale))
+            .collect();
+        let domain = Domain::new(walls, 2.0 * self.params.particle_radius)
+            .map_err(|error| refuse(error.to_string()))?;
+        for emitter in &mut self.emitters {
+            emitter.position *= scale;
+            emitter.budget = (emitter.budget as f32 * ratio).round() as usize;
+        }
+        for block in &mut self.blocks {
+            let wanted = (block.positions().len() as f32 * ratio).round() as usize;
+            block.min *= scale;
+            block.max *= scale;
+            let columns = block.columns();
+            let rows = wanted.div_ceil(columns);
+            block.max.y = block.max.y.max(block.min.y + rows as f32 * block.spacing);
+            block.count = Some(wanted);
+            if !domain.contains(block.max) {
+                return Err(refuse(format!(
+                    "{particles} particles do not fit in the scaled box"
+                )));
+            }
+        }
+        self.domain = domain;
+        self.params.max_particles = particles;
+        Ok(self)
+    }
+
+    /// A fresh world for this scene; `seed` drives all randomness.
+    pub fn build_world(&self, seed: u64) -> World {
+        World::new(
+            self.params.clone(),
+            self.materials.clone(),
+            self.domain.clone(),
+            self.emitters.clone(),
+            &self.blocks,
+            seed,
+        )
+    }
+}
+
+/// 1-based line of byte `offset` in `text`.
+fn line_at(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
+}
+
+// ---- The file format --------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PresetFile {
+    name: String,
+    description: String,
+    #[serde(default)]
+    params: ParamsFile,
+    #[serde(default)]
+    base_particles: Option<usize>,
+    walls: Vec<WallFile>,
+    materials: Vec<MaterialFile>,
+    #[serde(default)]
+    emitters: Vec<EmitterFile>,
+    #[serde(default)]
+    blocks: Vec<BlockFile>,
+}
+
+/// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+struct ParamsFile {
+    rest_density: f32,
+    stiffness: f32,
+    near_stiffness: f32,
+    surface_tension: f32,
+    linear_viscosity: f32,
+    quadratic_viscosity: f32,
+    particle_radius: f32,
+    interaction_radius: Option<f32>,
+    gravity: [f32; 2],
+    frame_rate: f32,
+    substeps: u32,
+    max_particles: usize,
+}
+
+impl Default for ParamsFile {
+    fn default() -> Self {
+        let seed = SimParams::default();
+        Self {
+            rest_density: seed.rest_density,
+            stiffness: seed.stiffness,
+            near_stiffness: seed.near_stiffness,
+            surface_tension: seed.surface_tension,
+            linear_viscosity: seed.linear_viscosity,
+            quadratic_viscosity: seed.quadratic_viscosity,
+            particle_radius: seed.particle_radius,
+            interaction_radius: None,
+            gravity: seed.gravity.to_array(),
+            frame_rate: seed.frame_rate,
+            substeps: seed.substeps,
+            max_particles: seed.max_particles,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WallFile {
+    normal: [f32; 2],
+    offset: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MaterialFile {
+    name: String,
+    colour: [f32; 3],
+    mass: f32,
+    #[serde(default)]
+    pressure_scale: f32,
+    #[serde(default = "one")]
+    pressure_bias: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EmitterFile {
+    material: String,
+    position: [f32; 2],
+    direction: [f32; 2],
+    width: f32,
+    speed: f32,
+    #[serde(default)]
+    speed_jitter: f32,
+    #[serde(default)]
+    delay: f32,
+    rate: f32,
+    budget: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BlockFile {
+    material: String,
+    min: [f32; 2],
+    max: [f32; 2],
+    spacing: f32,
+    #[serde(default)]
+    count: Option<usize>,
+}
+
+// ---- Validation -------------------------------------------------------------------------------
+
+/// One step of a path into the TOML document.
+#[derive(Clone, Debug)]
+enum Step {
+    Key(&'static str),
+    Index(usize),
+}
+
+/// A value out of range, with the path to it.
+struct Invalid {
+    path: Vec<Step>,
+    message: String,
+}
+
+impl Invalid {
+    fn path_string(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            match step {
+                Step::Key(key) if out.is_empty() => out.push_str(key),
+                Step::Key(key) => {
+                    out.push('.');
+                    out.push_str(key);
+                }
+                Step::Index(index) => out.push_str(&format!("[{index}]")),
+            }
+        }
+        out
+    }
+}
+
+/// Builds an `Invalid` at `path`.
+fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
+    Invalid {
+        path: path.to_vec(),
+        message: message.into(),
+    }
+}
+
+/// Checks that `value` is finite and within `range` (inclusive).
+fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, Invalid> {
+    if value.is_finite() && value >= low && value <= high {
+        Ok(value)
+    } else {
+        Err(invalid(
+            path,
+            format!("must be a number from {low} to {high}, got {value}"),
+        ))
+    }
+}
+
+/// Checks that `value` is finite and strictly positive, at most `high`.
+fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> {
+    if value.is_finite() && value > 0.0 && value <= high {
+        Ok(value)
+    } else {
+        Err(invalid(
+            path,
+            format!("must be a number above 0 and at most {high}, got {value}"),
+        ))
+    }
+}
+
+fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Invalid> {
+    let vector = Vec2::from(value);
+    if vector.is_finite() && vector.abs().max_element() <= limit {
+        Ok(vector)
+    } else {
+        Err(invalid(
+            path,
+            format!("must be two finite numbers within ±{limit}, got {value:?}"),
+        ))
+    }
+}
+
+fn check_count(path: &[Step], value: usize, low: usize, high: usize) -> Result<usize, Invalid> {
+    if (low..=high).contains(&value) {
+        Ok(value)
+    } else {
+        Err(invalid(
+            path,
+            format!("must be from {low} to {high}, got {value}"),
+        ))
+    }
+}
+
+/// Largest coordinate a scene may use.
+const MAX_COORDINATE: f32 = 1.0e4;
+
+impl PresetFile {
+    fn validate(self) -> Result<Preset, Invalid> {
+        use Step::{Index, Key};
+        if self.name.trim().is_empty() {
+            return Err(invalid(&[Key("name")], "must not be empty"));
+        }
+        let p = &self.params;
+        let at = |field| [Key("params"), Key(field)];
+        let particle_radius = check_positive(&at("particle_radius"), p.particle_radius, 10.0)?;
+        let interaction_radius = match p.interaction_radius {
+            Some(h) => check_range(
+                &at("interaction_radius"),
+                h,
+                2.0 * particle_radius,
+                20.0 * particle_radius,
+            )?,
+            None => 6.0 * particle_radius,
+        };
+        let params = SimParams {
+            rest_density: check_positive(&at("rest_density"), p.rest_density, 1.0e4)?,
+            stiffness: check_range(&at("stiffness"), p.stiffness, 0.0, 10.0)?,
+            near_stiffness: check_range(&at("near_stiffness"), p.near_stiffness, 0.0, 10.0)?,
+            surface_tension: check_range(&at("surface_tension"), p.surface_tension, 0.0, 1.0)?,
+            linear_viscosity: check_range(&at("linear_viscosity"), p.linear_viscosity, 0.0, 100.0)?,
+            quadratic_viscosity: check_range(
+                &at("quadratic_viscosity"),
+                p.quadratic_viscosity,
+                0.0,
+                100.0,
+            )?,
+            particle_radius,
+            interaction_radius,
+            gravity: check_vector(&at("gravity"), p.gravity, 1000.0)?,
+            frame_rate: check_positive(&at("frame_rate"), p.frame_rate, 1000.0)?,
+            substeps: check_count(&at("substeps"), p.substeps as usize, 1, 100)? as u32,
+            max_particles: check_count(&at("max_particles"), p.max_particles, 1, MAX_PARTICLES)?,
+        };
+        let base_particles = self
+            .base_particles
+            .map(|base| check_count(&[Key("base_particles")], base, 1, MAX_PARTICLES))
+            .transpose()?;
+
+        if self.materials.is_empty() {
+            return Err(invalid(
+                &[Key("materials")],
+                "a preset needs at least one material",
+            ));
+        }
+        if self.materials.len() > u16::MAX as usize {
+            return Err(invalid(&[Key("materials")], "too many materials"));
+        }
+        let mut materials = Vec::with_capacity(self.materials.len());
+        for (index, material) in self.materials.iter().enumerate() {
+            let at = |field| [Key("materials"), Index(index), Key(field)];
+            if material.name.trim().is_empty() {
+                return Err(invalid(&at("name"), "must not be empty"));
+            }
+            if materials.iter().any(|m: &Material| m.name == material.name) {
+                return Err(invalid(
+                    &at("name"),
+                    format!("`{}` is defined twice", material.name),
+                ));
+            }
+            for channel in material.colour {
+                check_range(&at("colour"), channel, 0.0, 1.0)?;
+            }
+            materials.push(Material {
+                name: material.name.clone(),
+                colour: material.colour,
+                mass: check_positive(&at("mass"), material.mass, 1000.0)?,
+                pressure_scale: check_range(
+                    &at("pressure_scale"),
+                    material.pressure_scale,
+                    -100.0,
+                    100.0,
+                )?,
+                pressure_bias: check_range(
+                    &at("pressure_bias"),
+                    material.pressure_bias,
+                    -100.0,
+                    100.0,
+                )?,
+            });
+        }
+        let material_index = |path: &[Step], name: &str| {
+            materials
+                .iter()
+                .position(|m| m.name == name)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = materials.iter().map(|m| m.name.as_str()).collect();
+                    invalid(
+                        path,
+                        format!("unknown material `{name}` (known: {})", known.join(", ")),
+                    )
+                })
+        };
+
+        let mut walls = Vec::with_capacity(self.walls.len());
+        for (index, wall) in self.walls.iter().enumerate() {
+            let at = |field| [Key("walls"), Index(index), Key(field)];
+            let normal = check_vector(&at("normal"), wall.normal, MAX_COORDINATE)?;
+            if normal.length() < 1.0e-6 {
+                return Err(invalid(&at("normal"), "must not be zero"));
+            }
+            let offset = check_range(&at("offset"), wall.offset, -MAX_COORDINATE, MAX_COORDINATE)?;
+            walls.push(Wall::new(normal, offset * normal.length()));
+        }
+        let domain = Domain::new(walls, 2.0 * particle_radius).map_err(|error| {
+            let hint = match error {
+                DomainError::Unbounded => " (each direction needs a wall)",
+                DomainError::Empty => "",
+            };
+            invalid(&[Key("walls")], format!("{error}{hint}"))
+        })?;
+
+        let mut emitters = Vec::with_capacity(self.emitters.len());
+        for (index, emitter) in self.emitters.iter().enumerate() {
+            let at = |field| [Key("emitters"), Index(index), Key(field)];
+            let direction = check_vector(&at("direction"), emitter.direction, MAX_COORDINATE)?;
+            if direction.length() < 1.0e-6 {
+                return Err(invalid(&at("direction"), "must not be zero"));
+            }
+            let built = Emitter {
+                material: material_index(&at("material"), &emitter.material)?,
+                position: check_vector(&at("position"), emitter.position, MAX_COORDINATE)?,
+                direction: direction.normalize(),
+                width: check_range(&at("width"), emitter.width, 0.0, 100.0)?,
+                speed: check_range(&at("speed"), emitter.speed, 0.0, 1000.0)?,
+                speed_jitter: check_range(&at("speed_jitter"), emitter.speed_jitter, 0.0, 0.99)?,
+                delay: check_range(&at("delay"), emitter.delay, 0.0, 1.0e6)?,
+                rate: check_positive(&at("rate"), emitter.rate, 1.0e5)?,
+                budget: check_count(&at("budget"), emitter.budget, 0, MAX_PARTICLES)?,
+            };
+            let nozzle_inside = built
+                .row_offsets(particle_radius)
+                .iter()
+                .all(|offset| domain.contains(built.position + *offset));
+            if !nozzle_inside {
+                return Err(invalid(
+                    &at("position"),
+                    "the nozzle lies outside the walls",
+                ));
+            }
+            emitters.push(built);
+        }
+
+        let mut blocks = Vec::with_capacity(self.blocks.len());
+        for (index, block) in self.blocks.iter().enumerate() {
+            let at = |field| [Key("blocks"), Index(index), Key(field)];
+            let min = check_vector(&at("min"), block.min, MAX_COORDINATE)?;
+            let max = check_vector(&at("max"), block.max, MAX_COORDINATE)?;
+            if max.x <= min.x || max.y <= min.y {
+                return Err(invalid(&at("max"), "must lie above and right of `min`"));
+            }
+            let spacing = check_range(&at("spacing"), block.spacing, 0.5 * particle_radius, 100.0)?;
+            let lattice = ((max - min) / spacing).as_dvec2();
+            if lattice.x * lattice.y > MAX_PARTICLES as f64 {
+                return Err(invalid(
+                    &at("spacing"),
+                    format!("fills more than {MAX_PARTICLES} particles"),
+                ));
+            }
+            let count = block
+                .count
+                .map(|count| check_count(&at("count"), count, 0, MAX_PARTICLES))
+                .transpose()?;
+            for (corner, field) in [(min, "min"), (max, "max")] {
+                if !domain.contains(corner) {
+                    return Err(invalid(&at(field), "lies outside the walls"));
+                }
+            }
+            blocks.push(Block {
+                material: material_index(&at("material"), &block.material)?,
+                min,
+                max,
+                spacing,
+                count,
+            });
+        }
+
+        Ok(Preset {
+            name: self.name,
+            description: self.description,
+            params,
+            materials,
+            domain,
+            emitters,
+            blocks,
+            base_particles,
+        })
+    }
+}
+
+// ---- Locating fields in the text --------------------------------------------------------------
+
+/// Line of the deepest existing value along `path` (the table itself when a field is missing).
+fn line_of_field(text: &str, path: &[Step]) -> Option<usize> {
+    let document = toml::de::DeTable::parse(text).ok()?;
+    let mut span = document.span();
+    let mut table = Some(document.get_ref());
+    let mut array: Option<&toml::de::DeArray> = None;
+    for step in path {
+        let value = match (step, table, array) {
+            (Step::Key(key), Some(current), _) => current.get(*key),
+            (Step::Index(index), _, Some(current)) => current.get(*index),
+            _ => None,
+        };
+        let Some(value) = value else { break };
+        span = value.span();
+        table = value.get_ref().as_table();
+        array = value.get_ref().as_array();
+    }
+    Some(line_at(text, span.start))
+}
+
+/// Dotted path of the innermost value whose span holds `target` (for parse errors).
+fn field_at(text: &str, target: Range<usize>) -> String {
+    let Ok(document) = toml::de::DeTable::parse(text) else {
+        return String::new();
+    };
+    let mut path = String::new();
+    let mut table = Some(document.get_ref());
+    let mut array: Option<&toml::de::DeArray> = None;
+    loop {
+        let holds = |span: Range<usize>| {
+            span.start <= target.start && target.start < span.end.max(span.start + 1)
+        };
+        let mut next = None;
+        if let Some(current) = table {
+            for (key, value) in current.iter() {
+                if holds(value.span()) || holds(key.span()) {
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(key.get_ref());
+                    next = Some(value);
+                    break;
+                }
+            }
+        } else if let Some(current) = array {
+            for (index, value) in current.iter().enumerate() {
+                if holds(value.span()) {
+                    path.push_str(&format!("[{index}]"));
+                    next = Some(value);
+                    break;
+                }
+            }
+        }
+        let Some(value) = next else { return path };
+        table = value.get_ref().as_table();
+        array = value.get_ref().as_array();
+    }
+}

@@ -1,0 +1,626 @@
+//! The world: all particle state and one `step_frame()` / `substep()`.
+//!
+//! One substep, in the seed's order (see `PHYSICS.md`): emit, body forces, advance, grid, density
+//! and near density, pressure, relaxation (Jacobi: read frozen positions, write a displacement),
+//! move and derive velocity, walls. Each stage is one function; every parallel stage computes each
+//! particle from frozen inputs in a fixed neighbour order, so results are bit-identical at any
+//! thread count.
+
+use super::domain::Domain;
+use super::grid::Grid;
+use super::kernels::{density_norm, near_density_norm};
+use super::params::SimParams;
+use super::scene::{Block, Emitter, Material};
+use glam::Vec2;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// Particles per rayon task: large enough to amortise scheduling, small enough to balance 2–16 cores.
+const CHUNK: usize = 512;
+
+/// Particle state as struct-of-arrays, kept sorted by grid cell (ids stay stable).
+#[derive(Clone, Debug, Default)]
+pub struct Particles {
+    /// Stable id: emission order, never reused.
+    pub id: Vec<u32>,
+    /// Position.
+    pub position: Vec<Vec2>,
+    /// Velocity.
+    pub velocity: Vec<Vec2>,
+    /// Position at the start of the current substep (velocity is derived from it).
+    pub previous_position: Vec<Vec2>,
+    /// Index into the world's materials.
+    pub material: Vec<u16>,
+    /// Mass, copied from the material.
+    pub mass: Vec<f32>,
+    /// Density ρ from the last substep.
+    pub density: Vec<f32>,
+    /// Near density ρ_near from the last substep.
+    pub near_density: Vec<f32>,
+    /// Pressure P = k (ρ − m ρ0) from the last substep (also drives the renderer's shading).
+    pub pressure: Vec<f32>,
+    /// Near pressure P_near = k_near ρ_near from the last substep.
+    pub near_pressure: Vec<f32>,
+}
+
+impl Particles {
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// True when there are no particles.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+}
+
+/// A mouse-like stir: particles within `radius` of `position` are pushed toward `velocity`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stir {
+    /// Centre of the stir.
+    pub position: Vec2,
+    /// Velocity imparted at the centre.
+    pub velocity: Vec2,
+    /// Reach; the effect falls off smoothly to zero there.
+    pub radius: f32,
+}
+
+/// Wall-clock time spent in each stage since the world was made (salva-style stage timers).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    /// Emission.
+    pub emit: Duration,
+    /// Gravity and advance.
+    pub advance: Duration,
+    /// Grid build and reorder.
+    pub grid: Duration,
+    /// Densities and pressures.
+    pub density: Duration,
+    /// Relaxation.
+    pub relax: Duration,
+    /// Move, velocity and walls.
+    pub walls: Duration,
+}
+
+/// Summary numbers of the particle state (for tests, the HUD and the headless report).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorldStats {
+    /// Particles alive.
+    pub particles: usize,
+    /// Particles with a non-finite position or velocity.
+    pub nan: usize,
+    /// Particles outside any wall.
+    pub escaped: usize,
+    /// Largest particle speed.
+    pub max_speed: f32,
+    /// Σ ½ m |v|².
+    pub kinetic_energy: f64,
+}
+
+/// Emission progress of one emitter.
+#[derive(Clone, Debug, Default)]
+struct EmitterState {
+    rows: u64,
+    emitted: usize,
+}
+
+/// Buffers reused every substep so that a steady particle count allocates nothing.
+#[derive(Clone, Debug, Default)]
+struct Scratch {
+    vectors: Vec<Vec2>,
+    ids: Vec<u32>,
+    materials: Vec<u16>,
+    masses: Vec<f32>,
+}
+
+/// Owns all simulation state; `substep()` advances it by one dt.
+#[derive(Clone, Debug)]
+pub struct World {
+    params: SimParams,
+    materials: Vec<Material>,
+    domain: Domain,
+    emitters: Vec<Emitter>,
+    emitter_state: Vec<EmitterState>,
+    particles: Particles,
+    grid: Grid,
+    scratch: Scratch,
+    rng: Pcg32,
+    next_id: u32,
+    substeps_done: u64,
+    cap_reached: bool,
+    times: StageTimes,
+}
+
+impl World {
+    /// A world with the given scene; `blocks` are filled immediately (up to the particle cap).
+    /// `seed` drives emitter jitter and block jitter.
+    pub fn new(
+        params: SimParams,
+        materials: Vec<Material>,
+        domain: Domain,
+        emitters: Vec<Emitter>,
+        blocks: &[Block],
+        seed: u64,
+    ) -> Self {
+        let emitter_state = vec![EmitterState::default(); emitters.len()];
+        let mut world = Self {
+            params,
+            materials,
+            domain,
+            emitters,
+            emitter_state,
+            particles: Particles::default(),
+            grid: Grid::default(),
+            scratch: Scratch::default(),
+            rng: Pcg32::seed_from_u64(seed),
+            next_id: 0,
+            substeps_done: 0,
+            cap_reached: false,
+            times: StageTimes::default(),
+        };
+        for block in blocks {
+            let jitter = 0.01 * block.spacing;
+            for position in block.positions() {
+                let offset = Vec2::new(
+                    world.rng.random_range(-jitter..=jitter),
+                    world.rng.random_range(-jitter..=jitter),
+                );
+                if !world.spawn(block.material, position + offset, Vec2::ZERO) {
+                    break;
+                }
+            }
+        }
+        world
+    }
+
+    /// Parameters in use.
+    pub fn params(&self) -> &SimParams {
+        &self.params
+    }
+
+    /// Materials, indexed by `Particles::material`.
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// The walls and the region they enclose.
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    /// The emitters.
+    pub fn emitters(&self) -> &[Emitter] {
+        &self.emitters
+    }
+
+    /// Particle state (sorted by grid cell; use `id` for identity).
+    pub fn particles(&self) -> &Particles {
+        &self.particles
+    }
+
+    /// Substeps run since the world was made.
+    pub fn substeps_done(&self) -> u64 {
+        self.substeps_done
+    }
+
+    /// Simulated seconds since the world was made.
+    pub fn time(&self) -> f64 {
+        self.substeps_done as f64 * self.params.dt() as f64
+    }
+
+    /// True once an emitter or block was stopped by the global particle cap.
+    pub fn cap_reached(&self) -> bool {
+        self.cap_reached
+    }
+
+    /// True when every emitter has used its budget (or the cap stopped it).
+    pub fn emission_finished(&self) -> bool {
+        self.cap_reached
+            || self
+                .emitters
+                .iter()
+                .zip(&self.emitter_state)
+                .all(|(emitter, state)| state.emitted >= emitter.budget)
+    }
+
+    /// Time spent per stage so far.
+    pub fn stage_times(&self) -> StageTimes {
+        self.times
+    }
+
+    /// Advances one frame: `params.substeps` substeps.
+    pub fn step_frame(&mut self) {
+        for _ in 0..self.params.substeps {
+            self.substep();
+        }
+    }
+
+    /// Advances one substep of length `params.dt()`.
+    pub fn substep(&mut self) {
+        let mut clock = Instant::now();
+        let mut lap = |slot: &mut Duration| {
+            let now = Instant::now();
+            *slot += now - clock;
+            clock = now;
+        };
+        self.emit();
+        lap(&mut self.times.emit);
+        self.apply_gravity_and_advance();
+        lap(&mut self.times.advance);
+        self.sort_into_grid();
+        lap(&mut self.times.grid);
+        self.compute_densities();
+        lap(&mut self.times.density);
+        self.relax();
+        lap(&mut self.times.relax);
+        self.move_and_collide();
+        lap(&mut self.times.walls);
+        self.substeps_done += 1;
+    }
+
+    /// Adds one particle unless the cap is reached; returns whether it was added.
+    fn spawn(&mut self, material: usize, position: Vec2, velocity: Vec2) -> bool {
+        if self.particles.len() >= self.params.max_particles {
+            self.cap_reached = true;
+            return false;
+        }
+        let position = self.domain.clamp(position);
+        let p = &mut self.particles;
+        p.id.push(self.next_id);
+        p.position.push(position);
+        p.previous_position.push(position);
+        p.velocity.push(velocity);
+        p.material.push(material as u16);
+        p.mass.push(self.materials[material].mass);
+        for field in [
+            &mut p.density,
+            &mut p.near_density,
+            &mut p.pressure,
+            &mut p.near_pressure,
+        ] {
+            field.push(0.0);
+        }
+        self.next_id += 1;
+        true
+    }
+
+    /// Emits the rows that are due: row k of an emitter leaves at delay + k / rate.
+    fn emit(&mut self) {
+        let time = self.time();
+        let radius = self.params.particle_radius;
+        for index in 0..self.emitters.len() {
+            let emitter = &self.emitters[index];
+            if time < emitter.delay as f64 {
+                continue;
+            }
+            let rows_due = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as u64 + 1;
+            let offsets = emitter.row_offsets(radius);
+            while self.emitter_state[index].rows < rows_due {
+                self.emitter_state[index].rows += 1;
+                let emitter = self.emitters[index].clone();
+                for offset in &offsets {
+                    if self.emitter_state[index].emitted >= emitter.budget {
+                        break;
+                    }
+                    let jitter = emitter.speed_jitter;
+                    let scale = Vec2::new(
+                        self.rng.random_range(1.0 - jitter..=1.0 + jitter),
+                        self.rng.random_range(1.0 - jitter..=1.0 + jitter),
+                    );
+                    let velocity = emitter.direction * emitter.speed * scale;
+                    if !self.spawn(emitter.material, emitter.position + *offset, velocity) {
+                        return;
+                    }
+                    self.emitter_state[index].emitted += 1;
+                }
+            }
+        }
+    }
+
+    /// v += g dt; remember x; x += v dt.
+    fn apply_gravity_and_advance(&mut self) {
+        let dt = self.params.dt();
+        let gravity_step = self.params.gravity * dt;
+        let p = &mut self.particles;
+        (&mut p.position, &mut p.velocity, &mut p.previous_position)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(|(position, velocity, previous)| {
+                *velocity += gravity_step;
+                *previous = *position;
+                *position += *velocity * dt;
+            });
+    }
+
+    /// Rebuilds the grid and reorders every particle array into cell order.
+    fn sort_into_grid(&mut self) {
+        self.grid
+            .build(&self.particles.position, self.params.interaction_radius);
+        let order = self.grid.order();
+        let p = &mut self.particles;
+        let s = &mut self.scratch;
+        for field in [&mut p.position, &mut p.velocity, &mut p.previous_position] {
+            gather(field, &mut s.vectors, order);
+        }
+        gather(&mut p.id, &mut s.ids, order);
+        gather(&mut p.material, &mut s.materials, order);
+        gather(&mut p.mass, &mut s.masses, order);
+    }
+
+    /// Densities and pressures of every particle from its neighbours (self excluded, as in the seed).
+    fn compute_densities(&mut self) {
+        let h = self.params.interaction_radius;
+        let (norm, near_norm) = (density_norm(h), near_density_norm(h));
+        let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
+        let rest_density = self.params.rest_density;
+        let inverse_h = 1.0 / h;
+        let h2 = h * h;
+        let grid = &self.grid;
+        let p = &mut self.particles;
+        let (position, mass) = (&p.position, &p.mass);
+        (
+            &mut p.density,
+            &mut p.near_density,
+            &mut p.pressure,
+            &mut p.near_pressure,
+        )
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .enumerate()
+            .for_each(|(i, (density, near_density, pressure, near_pressure))| {
+                let xi = position[i];
+                let (mut sum, mut near_sum) = (0.0_f32, 0.0_f32);
+                for row in grid.neighbour_rows(i) {
+                    for j in row {
+                        let r2 = (position[j] - xi).length_squared();
+                        if r2 >= h2 || j == i {
+                            continue;
+                        }
+                        let a = 1.0 - r2.sqrt() * inverse_h;
+                        let a3 = a * a * a;
+                        sum += mass[j] * a3;
+                        near_sum += mass[j] * a3 * a;
+                    }
+                }
+                *density = sum * norm;
+                *near_density = near_sum * near_norm;
+                *pressure = stiffness * (*density - mass[i] * rest_density);
+                *near_pressure = near_stiffness * *near_density;
+            });
+    }
+
+    /// Double density relaxation, surface tension and viscosity, written as a displacement into
+    /// the scratch buffer (Jacobi: every particle reads the same frozen positions).
+    fn relax(&mut self) {
+        let params = &self.params;
+        let h = params.interaction_radius;
+        let (norm, near_norm) = (density_norm(h), near_density_norm(h));
+        let dt = params.dt();
+        let half_dt2 = 0.5 * dt * dt;
+        let (surface_tension, sigma, beta) = (
+            params.surface_tension,
+            params.linear_viscosity,
+            params.quadratic_viscosity,
+        );
+        let inverse_h = 1.0 / h;
+        let h2 = h * h;
+        let grid = &self.grid;
+        let p = &self.particles;
+        let displacement = &mut self.scratch.vectors;
+        displacement.resize(p.len(), Vec2::ZERO);
+        displacement
+            .par_iter_mut()
+            .with_min_len(CHUNK)
+            .enumerate()
+            .for_each(|(i, out)| {
+                let (xi, vi, mi, material_i) =
+                    (p.position[i], p.velocity[i], p.mass[i], p.material[i]);
+                let (pressure_i, near_pressure_i) = (p.pressure[i], p.near_pressure[i]);
+                let inverse_mi = 1.0 / mi;
+                let mut dx = Vec2::ZERO;
+                for row in grid.neighbour_rows(i) {
+                    for j in row {
+                        let offset = p.position[j] - xi;
+                        let r2 = offset.length_squared();
+                        if r2 >= h2 || j == i {
+                            continue;
+                        }
+                        let (r, direction) = if r2 > 1.0e-12 {
+                            let r = r2.sqrt();
+                            (r, offset / r)
+                        } else {
+                            (0.0, coincident_direction(p.id[i], p.id[j]))
+                        };
+                        let a = 1.0 - r * inverse_h;
+                        let a2 = a * a;
+                        let mj = p.mass[j];
+                        // Pressure and near pressure (Clavet et al. 2005, algorithm 2).
+                        let push = half_dt2
+                            * ((near_pressure_i + p.near_pressure[j]) * a2 * a * near_norm
+                                + (pressure_i + p.pressure[j]) * a2 * norm);
+                        dx -= direction * (push * inverse_mi);
+                        // Surface tension between particles of one material (Becker & Teschner 2007).
+                        if p.material[j] == material_i {
+                            dx += offset * (surface_tension * inverse_mi * mj * a2 * norm);
+                        }
+                        // Viscosity impulse of approaching pairs, shared by mass so momentum is kept.
+                        let approach = (vi - p.velocity[j]).dot(direction);
+                        if approach > 0.0 {
+                            let impulse =
+                                0.5 * dt * a * (sigma * approach + beta * approach * approach);
+                            let share = 2.0 * mj / (mi + mj);
+                            dx -= offset * (impulse * dt * share);
+                        }
+                    }
+                }
+                *out = dx;
+            });
+    }
+
+    /// Moves to the relaxed positions, derives velocities, and resolves the walls: the seed's soft
+    /// push within one radius, then an exact projection that leaves every particle inside.
+    fn move_and_collide(&mut self) {
+        let dt = self.params.dt();
+        let inverse_dt = 1.0 / dt;
+        let radius = self.params.particle_radius;
+        let domain = &self.domain;
+        let displacement = &self.scratch.vectors;
+        let p = &mut self.particles;
+        (
+            &mut p.position,
+            &mut p.velocity,
+            &p.previous_position,
+            displacement,
+        )
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(|(position, velocity, previous, dx)| {
+                let mut x = *position + *dx;
+                let mut v = (x - *previous) * inverse_dt;
+                for wall in domain.walls() {
+                    let distance = wall.distance(x);
+                    if distance < radius {
+                        v += wall.normal * ((radius - distance.max(0.0)) * inverse_dt);
+                    }
+                }
+                let inside = domain.clamp(x);
+                if inside != x || !v.is_finite() {
+                    // Came through a wall: keep it inside and drop the velocity into the walls.
+                    for wall in domain.walls() {
+                        if wall.distance(x) < 0.0 {
+                            v -= wall.normal * v.dot(wall.normal).min(0.0);
+                        }
+                    }
+                    if !v.is_finite() {
+                        v = Vec2::ZERO;
+                    }
+                    x = inside;
+                }
+                *position = x;
+                *velocity = v;
+            });
+    }
+
+    /// Blends the velocity of particles near `stir.position` toward `stir.velocity`, fully at the
+    /// centre and smoothly less toward the radius: never faster than the stir or the particle was.
+    pub fn stir(&mut self, stir: Stir) {
+        let usable = stir.radius.is_finite() && stir.radius > 0.0;
+        if !usable || !stir.position.is_finite() || !stir.velocity.is_finite() {
+            return;
+        }
+        let inverse_r2 = 1.0 / (stir.radius * stir.radius);
+        let p = &mut self.particles;
+        (&p.position, &mut p.velocity)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(|(position, velocity)| {
+                let q2 = (*position - stir.position).length_squared() * inverse_r2;
+                if q2 < 1.0 {
+                    let weight = (1.0 - q2) * (1.0 - q2);
+                    *velocity += (stir.velocity - *velocity) * weight;
+                }
+            });
+    }
+
+    /// Draws particles within `radius` toward `centre` at up to `speed` (the right mouse button).
+    pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        let usable = radius.is_finite() && radius > 0.0;
+        if !usable || !centre.is_finite() || !speed.is_finite() {
+            return;
+        }
+        let inverse_r2 = 1.0 / (radius * radius);
+        let slow_zone = 0.25 * radius;
+        let p = &mut self.particles;
+        (&p.position, &mut p.velocity)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(|(position, velocity)| {
+                let towards = centre - *position;
+                let q2 = towards.length_squared() * inverse_r2;
+                if q2 < 1.0 {
+                    let distance = towards.length();
+                    let target =
+                        towards.normalize_or_zero() * speed * (distance / slow_zone).min(1.0);
+                    let weight = 0.5 * (1.0 - q2) * (1.0 - q2);
+                    *velocity += (target - *velocity) * weight;
+                }
+            });
+    }
+
+    /// Counts, extremes and energy of the current state.
+    pub fn stats(&self) -> WorldStats {
+        let p = &self.particles;
+        let mut stats = WorldStats {
+            particles: p.len(),
+            ..WorldStats::default()
+        };
+        for i in 0..p.len() {
+            let (x, v) = (p.position[i], p.velocity[i]);
+            if !x.is_finite() || !v.is_finite() {
+                stats.nan += 1;
+                continue;
+            }
+            if !self.domain.contains(x) {
+                stats.escaped += 1;
+            }
+            stats.max_speed = stats.max_speed.max(v.length());
+            stats.kinetic_energy += 0.5 * p.mass[i] as f64 * v.length_squared() as f64;
+        }
+        stats
+    }
+
+    /// FNV-1a hash of every particle's position and velocity bits, in id order.
+    pub fn checksum(&self) -> u64 {
+        let p = &self.particles;
+        let mut by_id: Vec<usize> = (0..p.len()).collect();
+        by_id.sort_unstable_by_key(|&i| p.id[i]);
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for i in by_id {
+            for value in [
+                p.position[i].x,
+                p.position[i].y,
+                p.velocity[i].x,
+                p.velocity[i].y,
+            ] {
+                for byte in value.to_bits().to_le_bytes() {
+                    hash ^= byte as u64;
+                    hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+        hash
+    }
+}
+
+/// Reorders `field` by `order` (new index → old index) through `scratch`, in parallel.
+fn gather<T: Copy + Send + Sync + Default>(
+    field: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    order: &[u32],
+) {
+    scratch.resize(order.len(), T::default());
+    scratch
+        .par_iter_mut()
+        .with_min_len(4096)
+        .zip(order.par_iter())
+        .for_each(|(slot, &old)| *slot = field[old as usize]);
+    std::mem::swap(field, scratch);
+}
+
+/// A direction for two particles at the same spot, opposite for the two of the pair, chosen from
+/// their ids so that it is deterministic.
+fn coincident_direction(id_i: u32, id_j: u32) -> Vec2 {
+    let (low, high) = (id_i.min(id_j), id_i.max(id_j));
+    let mixed = (low as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (high as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    let angle = (mixed >> 40) as f32 * (std::f32::consts::TAU / (1u64 << 24) as f32);
+    let direction = Vec2::from_angle(angle);
+    if id_i < id_j {
+        direction
+    } else {
+        -direction
+    }
+}
