@@ -50,18 +50,17 @@ impl std::fmt::Display for DomainError {
     }
 }
 
-/// The convex region enclosed by the walls, and a slightly shrunken copy used to put stray
-/// particles back strictly inside.
+/// The convex region enclosed by the walls, and the same region shrunk by the particle radius,
+/// where particle centres are kept.
 #[derive(Clone, Debug)]
 pub struct Domain {
     walls: Vec<Wall>,
     /// Corners of the enclosed region, counter-clockwise.
     polygon: Vec<Vec2>,
-    /// Corners of the region shrunk by `skin`, counter-clockwise.
-    inset_polygon: Vec<Vec2>,
-    /// Distance that projected particles keep from every wall, so that rounding never puts them
-    /// outside.
-    skin: f32,
+    /// Corners of the region shrunk by `particle_radius`, counter-clockwise.
+    inner_polygon: Vec<Vec2>,
+    /// Distance particle centres keep from every wall.
+    particle_radius: f32,
     min: Vec2,
     max: Vec2,
 }
@@ -70,8 +69,8 @@ pub struct Domain {
 const FAR: f32 = 1.0e6;
 
 impl Domain {
-    /// Builds the region enclosed by `walls`; `min_room` is the smallest width it must have.
-    pub fn new(walls: Vec<Wall>, min_room: f32) -> Result<Self, DomainError> {
+    /// Builds the region enclosed by `walls`, for particles of `particle_radius` (> 0).
+    pub fn new(walls: Vec<Wall>, particle_radius: f32) -> Result<Self, DomainError> {
         let polygon = clip_polygon(&walls, 0.0);
         if polygon.len() < 3 {
             return Err(DomainError::Empty);
@@ -83,18 +82,17 @@ impl Domain {
             return Err(DomainError::Unbounded);
         }
         let (min, max) = bounds(&polygon);
-        let extent = (max - min).max_element();
-        // Far above f32 rounding at this extent, far below anything visible.
-        let skin = (extent * 1.0e-5).max(min_room * 1.0e-3);
-        let inset_polygon = clip_polygon(&walls, skin);
-        if inset_polygon.len() < 3 || polygon_area(&polygon) < min_room * min_room {
+        let inner_polygon = clip_polygon(&walls, particle_radius);
+        if inner_polygon.len() < 3
+            || polygon_area(&inner_polygon) < particle_radius * particle_radius
+        {
             return Err(DomainError::Empty);
         }
         Ok(Self {
             walls,
             polygon,
-            inset_polygon,
-            skin,
+            inner_polygon,
+            particle_radius,
             min,
             max,
         })
@@ -125,6 +123,11 @@ impl Domain {
         polygon_area(&self.polygon)
     }
 
+    /// Distance particle centres keep from the walls.
+    pub fn particle_radius(&self) -> f32 {
+        self.particle_radius
+    }
+
     /// True when `point` is on the fluid side of every wall (or on one).
     pub fn contains(&self, point: Vec2) -> bool {
         self.walls.iter().all(|wall| wall.distance(point) >= 0.0)
@@ -135,17 +138,17 @@ impl Domain {
         self.walls.iter().all(|wall| wall.distance(point) >= margin)
     }
 
-    /// Returns `point` if it lies at least half the skin inside every wall, else the nearest point
-    /// of the shrunken region, which lies strictly inside every wall.
+    /// Returns `point` if it keeps (to rounding) one particle radius from every wall, else the
+    /// nearest point that does. The result is always strictly inside every wall.
     pub fn clamp(&self, point: Vec2) -> Vec2 {
-        let margin = 0.5 * self.skin;
-        if self.contains_with_margin(point, margin) && point.is_finite() {
+        let tolerance = 1.0e-3 * self.particle_radius;
+        if point.is_finite() && self.contains_with_margin(point, self.particle_radius - tolerance) {
             return point;
         }
         if !point.is_finite() {
-            return centroid(&self.inset_polygon);
+            return centroid(&self.inner_polygon);
         }
-        nearest_on_boundary(&self.inset_polygon, point)
+        nearest_on_boundary(&self.inner_polygon, point)
     }
 }
 

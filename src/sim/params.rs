@@ -22,6 +22,10 @@ pub struct SimParams {
     pub particle_radius: f32,
     /// Interaction radius h: pairs closer than h interact; also the grid cell size (seed 6 × radius).
     pub interaction_radius: f32,
+    /// Coulomb friction of the walls: a particle pressed into a wall loses up to this times the
+    /// pressing speed from its sliding speed (0.5; 0 gives frictionless walls). Without it, floor
+    /// particles squeezed by a deep pool can only separate sideways and race along the floor.
+    pub wall_friction: f32,
     /// Gravity acceleration (seed (0, −9.8)).
     pub gravity: Vec2,
     /// Frames per second of simulated time (seed 20); one frame is `substeps` substeps.
@@ -44,6 +48,7 @@ impl Default for SimParams {
             quadratic_viscosity: 1.0,
             particle_radius,
             interaction_radius: 6.0 * particle_radius,
+            wall_friction: 0.5,
             gravity: Vec2::new(0.0, -9.8),
             frame_rate: 20.0,
             substeps: 7,

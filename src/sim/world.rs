@@ -460,12 +460,13 @@ impl World {
             });
     }
 
-    /// Moves to the relaxed positions, derives velocities, and resolves the walls: the seed's soft
-    /// push within one radius, then an exact projection that leaves every particle inside.
+    /// Moves to the relaxed positions, derives velocities, and resolves the walls as Clavet et al.
+    /// do for bodies: a particle closer than one radius to a wall is put back at one radius (an
+    /// exact projection, right in acute corners too), loses the velocity it had into the wall,
+    /// and Coulomb friction takes up to `wall_friction` × that much of its sliding speed.
     fn move_and_collide(&mut self) {
-        let dt = self.params.dt();
-        let inverse_dt = 1.0 / dt;
-        let radius = self.params.particle_radius;
+        let inverse_dt = 1.0 / self.params.dt();
+        let friction = self.params.wall_friction;
         let domain = &self.domain;
         let displacement = &self.scratch.vectors;
         let p = &mut self.particles;
@@ -478,29 +479,18 @@ impl World {
             .into_par_iter()
             .with_min_len(CHUNK)
             .for_each(|(position, velocity, previous, dx)| {
-                let mut x = *position + *dx;
+                let x = *position + *dx;
                 let mut v = (x - *previous) * inverse_dt;
-                for wall in domain.walls() {
-                    let distance = wall.distance(x);
-                    if distance < radius {
-                        v += wall.normal * ((radius - distance.max(0.0)) * inverse_dt);
-                    }
-                }
                 let inside = domain.clamp(x);
-                if inside != x || !v.is_finite() {
-                    // Came through a wall: keep it inside and drop the velocity into the walls.
+                if inside != x {
                     for wall in domain.walls() {
-                        if wall.distance(x) < 0.0 {
-                            v -= wall.normal * v.dot(wall.normal).min(0.0);
+                        if wall.distance(x) < domain.particle_radius() {
+                            v = collide(v, wall.normal, friction);
                         }
                     }
-                    if !v.is_finite() {
-                        v = Vec2::ZERO;
-                    }
-                    x = inside;
                 }
-                *position = x;
-                *velocity = v;
+                *position = inside;
+                *velocity = if v.is_finite() { v } else { Vec2::ZERO };
             });
     }
 
@@ -595,6 +585,22 @@ impl World {
     }
 }
 
+/// Velocity after touching a surface with unit `normal`: the part into the surface is removed
+/// and, with Coulomb friction, the sliding part shrinks by at most `friction` × the removed part
+/// (without ever reversing). Sliding without pressing on the surface is not slowed.
+fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
+    let normal_speed = velocity.dot(normal);
+    if normal_speed >= 0.0 {
+        return velocity;
+    }
+    let sliding = velocity - normal * normal_speed;
+    let sliding_speed = sliding.length();
+    if sliding_speed <= 0.0 {
+        return Vec2::ZERO;
+    }
+    sliding * (1.0 - friction * -normal_speed / sliding_speed).max(0.0)
+}
+
 /// Reorders `field` by `order` (new index → old index) through `scratch`, in parallel.
 fn gather<T: Copy + Send + Sync + Default>(
     field: &mut Vec<T>,
@@ -622,5 +628,35 @@ fn coincident_direction(id_i: u32, id_j: u32) -> Vec2 {
         direction
     } else {
         -direction
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collision_removes_the_velocity_into_the_wall() {
+        let v = collide(Vec2::new(0.0, -3.0), Vec2::Y, 0.5);
+        assert_eq!(v, Vec2::ZERO);
+        let v = collide(Vec2::new(2.0, -1.0), Vec2::Y, 0.0);
+        assert_eq!(v, Vec2::new(2.0, 0.0));
+    }
+
+    #[test]
+    fn coulomb_friction_slows_sliding_by_the_pressing_speed_and_never_reverses_it() {
+        let v = collide(Vec2::new(2.0, -1.0), Vec2::Y, 0.5);
+        assert!((v - Vec2::new(1.5, 0.0)).length() < 1e-6, "{v}");
+        let v = collide(Vec2::new(0.2, -10.0), Vec2::Y, 0.5);
+        assert_eq!(v, Vec2::ZERO);
+        let leaving = Vec2::new(3.0, 1.0);
+        assert_eq!(collide(leaving, Vec2::Y, 0.5), leaving);
+    }
+
+    #[test]
+    fn coincident_particles_get_opposite_directions() {
+        let (a, b) = (coincident_direction(3, 9), coincident_direction(9, 3));
+        assert!((a + b).length() < 1e-6);
+        assert!((a.length() - 1.0).abs() < 1e-5);
     }
 }
