@@ -246,6 +246,8 @@ pub struct Report {
     pub cap_reached: bool,
     /// Final state.
     pub stats: crate::sim::WorldStats,
+    /// Mean milliseconds per substep spent in each stage over the whole run.
+    pub stage_ms: Vec<(&'static str, f64)>,
 }
 
 impl Report {
@@ -257,7 +259,7 @@ impl Report {
                 "{{\"preset\":\"{}\",\"frames\":{},\"substeps\":{},\"particles\":{},\"threads\":{},",
                 "\"seed\":{},\"ms_per_substep_median\":{:.4},\"particle_substeps_per_s\":{:.0},",
                 "\"checksum\":\"{:016x}\",\"nan\":{},\"escaped\":{},\"max_speed\":{:.4},",
-                "\"kinetic_energy\":{:.4},\"cap_reached\":{}}}"
+                "\"kinetic_energy\":{:.4},\"cap_reached\":{},\"stage_ms_per_substep\":{{{}}}}}"
             ),
             self.preset.replace('\\', "\\\\").replace('"', "\\\""),
             self.frames,
@@ -273,6 +275,11 @@ impl Report {
             finite_or_zero(s.max_speed as f64),
             finite_or_zero(s.kinetic_energy),
             self.cap_reached,
+            self.stage_ms
+                .iter()
+                .map(|(stage, ms)| format!("\"{stage}\":{ms:.4}"))
+                .collect::<Vec<_>>()
+                .join(","),
         )
     }
 }
@@ -334,6 +341,20 @@ pub fn run_headless(options: &Options) -> Result<Report, String> {
             checksum: world.checksum(),
             cap_reached: world.cap_reached(),
             stats: world.stats(),
+            stage_ms: {
+                let t = world.stage_times();
+                let per_substep = |d: std::time::Duration| {
+                    d.as_secs_f64() * 1000.0 / world.substeps_done().max(1) as f64
+                };
+                vec![
+                    ("emit", per_substep(t.emit)),
+                    ("advance", per_substep(t.advance)),
+                    ("grid", per_substep(t.grid)),
+                    ("density", per_substep(t.density)),
+                    ("relax", per_substep(t.relax)),
+                    ("walls", per_substep(t.walls)),
+                ]
+            },
         })
     })
 }

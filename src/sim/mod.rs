@@ -4,6 +4,7 @@
 pub mod domain;
 pub mod grid;
 pub mod kernels;
+pub mod neighbours;
 pub mod params;
 pub mod scene;
 pub mod world;

@@ -9,6 +9,7 @@
 use super::domain::Domain;
 use super::grid::Grid;
 use super::kernels::{density_norm, near_density_norm};
+use super::neighbours::{NeighbourChunk, CHUNK as NEIGHBOUR_CHUNK};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use glam::Vec2;
@@ -107,10 +108,24 @@ struct EmitterState {
     emitted: usize,
 }
 
+/// What a particle contributes to its neighbours' relaxation, with the constant factors folded in.
+#[derive(Clone, Copy, Debug, Default)]
+struct RelaxSource {
+    velocity: Vec2,
+    /// ½ dt² N P.
+    pressure: f32,
+    /// ½ dt² N_near P_near.
+    near_pressure: f32,
+    /// σs N m.
+    tension: f32,
+    material: u32,
+}
+
 /// Buffers reused every substep so that a steady particle count allocates nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     vectors: Vec<Vec2>,
+    sources: Vec<RelaxSource>,
     ids: Vec<u32>,
     materials: Vec<u16>,
     masses: Vec<f32>,
@@ -126,6 +141,7 @@ pub struct World {
     emitter_state: Vec<EmitterState>,
     particles: Particles,
     grid: Grid,
+    neighbours: Vec<NeighbourChunk>,
     scratch: Scratch,
     rng: Pcg32,
     next_id: u32,
@@ -154,6 +170,7 @@ impl World {
             emitter_state,
             particles: Particles::default(),
             grid: Grid::default(),
+            neighbours: Vec::new(),
             scratch: Scratch::default(),
             rng: Pcg32::seed_from_u64(seed),
             next_id: 0,
@@ -350,113 +367,138 @@ impl World {
         gather(&mut p.mass, &mut s.masses, order);
     }
 
-    /// Densities and pressures of every particle from its neighbours (self excluded, as in the seed).
+    /// Finds every particle's neighbours (kept for relaxation) and computes its density and
+    /// pressures from them (self excluded, as in the seed).
     fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
         let rest_density = self.params.rest_density;
-        let inverse_h = 1.0 / h;
-        let h2 = h * h;
         let grid = &self.grid;
         let p = &mut self.particles;
-        let (position, mass) = (&p.position, &p.mass);
+        self.neighbours
+            .resize_with(p.len().div_ceil(NEIGHBOUR_CHUNK), NeighbourChunk::default);
+        let (position, mass, id) = (&p.position, &p.mass, &p.id);
+        let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
         (
-            &mut p.density,
-            &mut p.near_density,
-            &mut p.pressure,
-            &mut p.near_pressure,
+            &mut self.neighbours,
+            p.density.par_chunks_mut(NEIGHBOUR_CHUNK),
+            p.near_density.par_chunks_mut(NEIGHBOUR_CHUNK),
+            p.pressure.par_chunks_mut(NEIGHBOUR_CHUNK),
+            p.near_pressure.par_chunks_mut(NEIGHBOUR_CHUNK),
         )
             .into_par_iter()
-            .with_min_len(CHUNK)
             .enumerate()
-            .for_each(|(i, (density, near_density, pressure, near_pressure))| {
-                let xi = position[i];
-                let (mut sum, mut near_sum) = (0.0_f32, 0.0_f32);
-                for row in grid.neighbour_rows(i) {
-                    for j in row {
-                        let r2 = (position[j] - xi).length_squared();
-                        if r2 >= h2 || j == i {
-                            continue;
+            .for_each(
+                |(chunk, (list, density, near_density, pressure, near_pressure))| {
+                    list.clear();
+                    let first = chunk * NEIGHBOUR_CHUNK;
+                    for k in 0..density.len() {
+                        let i = first + k;
+                        list.push_particle(grid, position, i, h, coincident);
+                        let (mut sum, mut near_sum) = (0.0_f32, 0.0_f32);
+                        for neighbour in list.neighbours(k) {
+                            let a = neighbour.weight;
+                            let a3 = a * a * a;
+                            sum += mass[neighbour.index as usize] * a3;
+                            near_sum += mass[neighbour.index as usize] * a3 * a;
                         }
-                        let a = 1.0 - r2.sqrt() * inverse_h;
-                        let a3 = a * a * a;
-                        sum += mass[j] * a3;
-                        near_sum += mass[j] * a3 * a;
+                        density[k] = sum * norm;
+                        near_density[k] = near_sum * near_norm;
+                        pressure[k] = stiffness * (density[k] - mass[i] * rest_density);
+                        near_pressure[k] = near_stiffness * near_density[k];
                     }
-                }
-                *density = sum * norm;
-                *near_density = near_sum * near_norm;
-                *pressure = stiffness * (*density - mass[i] * rest_density);
-                *near_pressure = near_stiffness * *near_density;
-            });
+                },
+            );
     }
 
-    /// Double density relaxation, surface tension and viscosity, written as a displacement into
-    /// the scratch buffer (Jacobi: every particle reads the same frozen positions).
+    /// Double density relaxation, surface tension and viscosity over the neighbour lists, written
+    /// as a displacement into the scratch buffer (Jacobi: every particle reads the same frozen
+    /// positions).
     fn relax(&mut self) {
         let params = &self.params;
         let h = params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let dt = params.dt();
         let half_dt2 = 0.5 * dt * dt;
-        let (surface_tension, sigma, beta) = (
-            params.surface_tension,
-            params.linear_viscosity,
-            params.quadratic_viscosity,
+        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²).
+        let (linear, quadratic) = (
+            half_dt2 * params.linear_viscosity,
+            half_dt2 * params.quadratic_viscosity,
         );
-        let inverse_h = 1.0 / h;
-        let h2 = h * h;
-        let grid = &self.grid;
+        // Viscosity share 2 m_j / (m_i + m_j) of each material pair, so momentum is kept.
+        let material_count = self.materials.len();
+        let share: Vec<f32> = (0..material_count * material_count)
+            .map(|pair| {
+                let mi = self.materials[pair / material_count].mass;
+                let mj = self.materials[pair % material_count].mass;
+                2.0 * mj / (mi + mj)
+            })
+            .collect();
         let p = &self.particles;
+        // What each particle contributes as a neighbour, packed into one record.
+        let tension_scale = params.surface_tension * norm;
+        let sources = &mut self.scratch.sources;
+        sources.resize(p.len(), RelaxSource::default());
+        (
+            sources,
+            &p.velocity,
+            &p.pressure,
+            &p.near_pressure,
+            &p.mass,
+            &p.material,
+        )
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .for_each(
+                |(source, &velocity, &pressure, &near_pressure, &mass, &material)| {
+                    *source = RelaxSource {
+                        velocity,
+                        pressure: half_dt2 * norm * pressure,
+                        near_pressure: half_dt2 * near_norm * near_pressure,
+                        tension: tension_scale * mass,
+                        material: material as u32,
+                    };
+                },
+            );
+        let sources = &self.scratch.sources;
         let displacement = &mut self.scratch.vectors;
         displacement.resize(p.len(), Vec2::ZERO);
-        displacement
-            .par_iter_mut()
-            .with_min_len(CHUNK)
+        (
+            &self.neighbours,
+            displacement.par_chunks_mut(NEIGHBOUR_CHUNK),
+        )
+            .into_par_iter()
             .enumerate()
-            .for_each(|(i, out)| {
-                let (xi, vi, mi, material_i) =
-                    (p.position[i], p.velocity[i], p.mass[i], p.material[i]);
-                let (pressure_i, near_pressure_i) = (p.pressure[i], p.near_pressure[i]);
-                let inverse_mi = 1.0 / mi;
-                let mut dx = Vec2::ZERO;
-                for row in grid.neighbour_rows(i) {
-                    for j in row {
-                        let offset = p.position[j] - xi;
-                        let r2 = offset.length_squared();
-                        if r2 >= h2 || j == i {
-                            continue;
-                        }
-                        let (r, direction) = if r2 > 1.0e-12 {
-                            let r = r2.sqrt();
-                            (r, offset / r)
-                        } else {
-                            (0.0, coincident_direction(p.id[i], p.id[j]))
-                        };
-                        let a = 1.0 - r * inverse_h;
+            .for_each(|(chunk, (list, out))| {
+                for (k, out) in out.iter_mut().enumerate() {
+                    let i = chunk * NEIGHBOUR_CHUNK + k;
+                    let own = sources[i];
+                    let inverse_mi = 1.0 / p.mass[i];
+                    let share_row =
+                        &share[own.material as usize * material_count..][..material_count];
+                    // Pushes along each direction: mass-weighted ones (divided by m_i at the end)
+                    // and the viscous ones (already shared by mass).
+                    let (mut push_sum, mut viscous_sum) = (Vec2::ZERO, Vec2::ZERO);
+                    for neighbour in list.neighbours(k) {
+                        let (a, direction) = (neighbour.weight, neighbour.direction);
+                        let other = &sources[neighbour.index as usize];
                         let a2 = a * a;
-                        let mj = p.mass[j];
+                        let r = (1.0 - a) * h;
                         // Pressure and near pressure (Clavet et al. 2005, algorithm 2).
-                        let push = half_dt2
-                            * ((near_pressure_i + p.near_pressure[j]) * a2 * a * near_norm
-                                + (pressure_i + p.pressure[j]) * a2 * norm);
-                        dx -= direction * (push * inverse_mi);
+                        let pressure = (own.near_pressure + other.near_pressure) * a2 * a
+                            + (own.pressure + other.pressure) * a2;
                         // Surface tension between particles of one material (Becker & Teschner 2007).
-                        if p.material[j] == material_i {
-                            dx += offset * (surface_tension * inverse_mi * mj * a2 * norm);
-                        }
-                        // Viscosity impulse of approaching pairs, shared by mass so momentum is kept.
-                        let approach = (vi - p.velocity[j]).dot(direction);
-                        if approach > 0.0 {
-                            let impulse =
-                                0.5 * dt * a * (sigma * approach + beta * approach * approach);
-                            let share = 2.0 * mj / (mi + mj);
-                            dx -= offset * (impulse * dt * share);
-                        }
+                        let same_material = (other.material == own.material) as u32 as f32;
+                        let tension = same_material * other.tension * a2 * r;
+                        // Viscosity impulse of approaching pairs, shared by mass.
+                        let approach = (own.velocity - other.velocity).dot(direction).max(0.0);
+                        let viscous = a * r * (linear + quadratic * approach) * approach;
+                        push_sum += direction * (tension - pressure);
+                        viscous_sum += direction * (viscous * share_row[other.material as usize]);
                     }
+                    *out = push_sum * inverse_mi - viscous_sum;
                 }
-                *out = dx;
             });
     }
 
