@@ -244,6 +244,10 @@ pub struct Report {
     pub checksum: u64,
     /// Whether the particle cap stopped emission.
     pub cap_reached: bool,
+    /// Frames that took more substeps than configured to keep the step stable.
+    pub adapted_frames: u64,
+    /// Particle moves capped at the stability limit, over the whole run.
+    pub capped_moves: u64,
     /// Final state.
     pub stats: crate::sim::WorldStats,
     /// Mean milliseconds per substep spent in each stage over the whole run.
@@ -259,7 +263,7 @@ impl Report {
                 "{{\"preset\":\"{}\",\"frames\":{},\"substeps\":{},\"particles\":{},\"threads\":{},",
                 "\"seed\":{},\"ms_per_substep_median\":{:.4},\"particle_substeps_per_s\":{:.0},",
                 "\"checksum\":\"{:016x}\",\"nan\":{},\"escaped\":{},\"max_speed\":{:.4},",
-                "\"kinetic_energy\":{:.4},\"cap_reached\":{},\"stage_ms_per_substep\":{{{}}}}}"
+                "\"kinetic_energy\":{:.4},\"cap_reached\":{},\"adapted_frames\":{},\"capped_moves\":{},\"stage_ms_per_substep\":{{{}}}}}"
             ),
             self.preset.replace('\\', "\\\\").replace('"', "\\\""),
             self.frames,
@@ -275,6 +279,8 @@ impl Report {
             finite_or_zero(s.max_speed as f64),
             finite_or_zero(s.kinetic_energy),
             self.cap_reached,
+            self.adapted_frames,
+            self.capped_moves,
             self.stage_ms
                 .iter()
                 .map(|(stage, ms)| format!("\"{stage}\":{ms:.4}"))
@@ -309,7 +315,8 @@ pub fn run_headless(options: &Options) -> Result<Report, String> {
         let mut stirrer = RandomStirrer::new(options.seed);
         let mut timed_ms = Vec::new();
         let (mut timed_particle_substeps, mut timed_seconds) = (0.0_f64, 0.0_f64);
-        let substeps = world.params().substeps as f64;
+        let configured_substeps = world.params().substeps;
+        let (mut adapted_frames, mut capped_moves) = (0, 0);
         for frame in 0..frames {
             if options.stir == StirMode::Random {
                 if let Some(stir) = stirrer.next(&world) {
@@ -319,6 +326,10 @@ pub fn run_headless(options: &Options) -> Result<Report, String> {
             let start = Instant::now();
             world.step_frame();
             let seconds = start.elapsed().as_secs_f64();
+            let stepped = world.last_frame();
+            adapted_frames += (stepped.substeps > configured_substeps) as u64;
+            capped_moves += stepped.capped as u64;
+            let substeps = stepped.substeps as f64;
             if frame >= frames / 2 {
                 timed_ms.push(seconds * 1000.0 / substeps);
                 timed_particle_substeps += world.particles().len() as f64 * substeps;
@@ -340,6 +351,8 @@ pub fn run_headless(options: &Options) -> Result<Report, String> {
             },
             checksum: world.checksum(),
             cap_reached: world.cap_reached(),
+            adapted_frames,
+            capped_moves,
             stats: world.stats(),
             stage_ms: {
                 let t = world.stage_times();

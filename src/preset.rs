@@ -231,6 +231,8 @@ struct ParamsFile {
     gravity: [f32; 2],
     frame_rate: f32,
     substeps: u32,
+    max_substeps: Option<u32>,
+    cfl: f32,
     max_particles: usize,
 }
 
@@ -250,6 +252,8 @@ impl Default for ParamsFile {
             gravity: seed.gravity.to_array(),
             frame_rate: seed.frame_rate,
             substeps: seed.substeps,
+            max_substeps: None,
+            cfl: seed.cfl,
             max_particles: seed.max_particles,
         }
     }
@@ -431,6 +435,13 @@ impl PresetFile {
             gravity: check_vector(&at("gravity"), p.gravity, 1000.0)?,
             frame_rate: check_positive(&at("frame_rate"), p.frame_rate, 1000.0)?,
             substeps: check_count(&at("substeps"), p.substeps as usize, 1, 100)? as u32,
+            max_substeps: match p.max_substeps {
+                Some(max) => {
+                    check_count(&at("max_substeps"), max as usize, p.substeps as usize, 400)? as u32
+                }
+                None => 4 * p.substeps,
+            },
+            cfl: check_range(&at("cfl"), p.cfl, 0.05, 1.0)?,
             max_particles: check_count(&at("max_particles"), p.max_particles, 1, MAX_PARTICLES)?,
         };
         let base_particles = self

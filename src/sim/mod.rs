@@ -12,4 +12,4 @@ pub mod world;
 pub use domain::{Domain, DomainError, Wall};
 pub use params::SimParams;
 pub use scene::{Block, Emitter, Material};
-pub use world::{Particles, StageTimes, Stir, World, WorldStats};
+pub use world::{FrameReport, Particles, StageTimes, Stir, World, WorldStats};

@@ -32,6 +32,11 @@ pub struct SimParams {
     pub frame_rate: f32,
     /// Substeps per frame (seed 7), so dt = 1 / (frame_rate × substeps).
     pub substeps: u32,
+    /// Most substeps a frame may take when fast particles need shorter steps (seed: 4 × 7).
+    pub max_substeps: u32,
+    /// Largest distance a particle may travel in one substep, as a fraction of h (0.5): beyond
+    /// it the frame takes more substeps, and past `max_substeps` the travel is capped.
+    pub cfl: f32,
     /// Global particle cap: emitters and blocks never make more particles than this.
     pub max_particles: usize,
 }
@@ -52,6 +57,8 @@ impl Default for SimParams {
             gravity: Vec2::new(0.0, -9.8),
             frame_rate: 20.0,
             substeps: 7,
+            max_substeps: 28,
+            cfl: 0.5,
             max_particles: 3000,
         }
     }

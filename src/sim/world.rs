@@ -101,6 +101,15 @@ pub struct WorldStats {
     pub kinetic_energy: f64,
 }
 
+/// How the last frame was stepped: its substep count and how many particle moves were capped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameReport {
+    /// Substeps the frame took (more than configured when particles were fast).
+    pub substeps: u32,
+    /// Particle moves capped at `cfl × h` during the frame (0 in a calm scene).
+    pub capped: usize,
+}
+
 /// Emission progress of one emitter.
 #[derive(Clone, Debug, Default)]
 struct EmitterState {
@@ -146,6 +155,11 @@ pub struct World {
     rng: Pcg32,
     next_id: u32,
     substeps_done: u64,
+    /// Simulated seconds since the world was made.
+    time: f64,
+    /// Length of the current substep (the configured dt unless the frame needed more substeps).
+    dt: f32,
+    last_frame: FrameReport,
     cap_reached: bool,
     times: StageTimes,
 }
@@ -162,6 +176,7 @@ impl World {
         seed: u64,
     ) -> Self {
         let emitter_state = vec![EmitterState::default(); emitters.len()];
+        let params_dt = params.dt();
         let mut world = Self {
             params,
             materials,
@@ -175,6 +190,9 @@ impl World {
             rng: Pcg32::seed_from_u64(seed),
             next_id: 0,
             substeps_done: 0,
+            time: 0.0,
+            dt: params_dt,
+            last_frame: FrameReport::default(),
             cap_reached: false,
             times: StageTimes::default(),
         };
@@ -225,7 +243,12 @@ impl World {
 
     /// Simulated seconds since the world was made.
     pub fn time(&self) -> f64 {
-        self.substeps_done as f64 * self.params.dt() as f64
+        self.time
+    }
+
+    /// What the last `step_frame` did to keep the step stable.
+    pub fn last_frame(&self) -> FrameReport {
+        self.last_frame
     }
 
     /// True once an emitter or block was stopped by the global particle cap.
@@ -248,14 +271,37 @@ impl World {
         self.times
     }
 
-    /// Advances one frame: `params.substeps` substeps.
+    /// Advances one frame (1 / `frame_rate` simulated seconds) in `params.substeps` substeps, or
+    /// in more, up to `params.max_substeps`, when the fastest particle would otherwise travel
+    /// more than `cfl × h` in one substep. Past that ceiling each substep caps the travel.
     pub fn step_frame(&mut self) {
-        for _ in 0..self.params.substeps {
+        let params = &self.params;
+        let max_speed = self
+            .particles
+            .velocity
+            .par_iter()
+            .with_min_len(4096)
+            .map(|v| v.length())
+            .reduce(|| 0.0, f32::max);
+        let frame_time = 1.0 / params.frame_rate;
+        let reach = params.cfl * params.interaction_radius;
+        let needed = (max_speed * frame_time / reach).ceil();
+        let substeps = if needed > params.substeps as f32 {
+            (needed.min(params.max_substeps as f32)) as u32
+        } else {
+            params.substeps
+        };
+        self.dt = 1.0 / (params.frame_rate * substeps as f32);
+        self.last_frame = FrameReport {
+            substeps,
+            capped: 0,
+        };
+        for _ in 0..substeps {
             self.substep();
         }
     }
 
-    /// Advances one substep of length `params.dt()`.
+    /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
     pub fn substep(&mut self) {
         let mut clock = Instant::now();
         let mut lap = |slot: &mut Duration| {
@@ -273,9 +319,10 @@ impl World {
         lap(&mut self.times.density);
         self.relax();
         lap(&mut self.times.relax);
-        self.move_and_collide();
+        self.last_frame.capped += self.move_and_collide();
         lap(&mut self.times.walls);
         self.substeps_done += 1;
+        self.time += self.dt as f64;
     }
 
     /// Adds one particle unless the cap is reached; returns whether it was added.
@@ -339,7 +386,7 @@ impl World {
 
     /// v += g dt; remember x; x += v dt.
     fn apply_gravity_and_advance(&mut self) {
-        let dt = self.params.dt();
+        let dt = self.dt;
         let gravity_step = self.params.gravity * dt;
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity, &mut p.previous_position)
@@ -419,7 +466,7 @@ impl World {
         let params = &self.params;
         let h = params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
-        let dt = params.dt();
+        let dt = self.dt;
         let half_dt2 = 0.5 * dt * dt;
         // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²).
         let (linear, quadratic) = (
@@ -505,9 +552,12 @@ impl World {
     /// Moves to the relaxed positions, derives velocities, and resolves the walls as Clavet et al.
     /// do for bodies: a particle closer than one radius to a wall is put back at one radius (an
     /// exact projection, right in acute corners too), loses the velocity it had into the wall,
-    /// and Coulomb friction takes up to `wall_friction` × that much of its sliding speed.
-    fn move_and_collide(&mut self) {
-        let inverse_dt = 1.0 / self.params.dt();
+    /// and Coulomb friction takes up to `wall_friction` × that much of its sliding speed. A
+    /// particle that would travel more than `cfl × h` in this substep travels only that far.
+    /// Returns how many particles were capped so.
+    fn move_and_collide(&mut self) -> usize {
+        let inverse_dt = 1.0 / self.dt;
+        let reach = self.params.cfl * self.params.interaction_radius;
         let friction = self.params.wall_friction;
         let domain = &self.domain;
         let displacement = &self.scratch.vectors;
@@ -520,9 +570,17 @@ impl World {
         )
             .into_par_iter()
             .with_min_len(CHUNK)
-            .for_each(|(position, velocity, previous, dx)| {
-                let x = *position + *dx;
-                let mut v = (x - *previous) * inverse_dt;
+            .map(|(position, velocity, previous, dx)| {
+                let mut travel = *position + *dx - *previous;
+                let capped = !(travel.length_squared() <= reach * reach);
+                if capped {
+                    travel = travel.clamp_length_max(reach);
+                    if !travel.is_finite() {
+                        travel = Vec2::ZERO;
+                    }
+                }
+                let x = *previous + travel;
+                let mut v = travel * inverse_dt;
                 let inside = domain.clamp(x);
                 if inside != x {
                     for wall in domain.walls() {
@@ -532,8 +590,10 @@ impl World {
                     }
                 }
                 *position = inside;
-                *velocity = if v.is_finite() { v } else { Vec2::ZERO };
-            });
+                *velocity = v;
+                capped as usize
+            })
+            .sum()
     }
 
     /// Blends the velocity of particles near `stir.position` toward `stir.velocity`, fully at the
@@ -557,14 +617,16 @@ impl World {
             });
     }
 
-    /// Draws particles within `radius` toward `centre` at up to `speed` (the right mouse button).
+    /// Gathers particles within `radius` toward `centre` (the right mouse button): each is
+    /// steered toward a velocity proportional to its distance from the centre, `speed` at the
+    /// rim and zero at the centre, so the crowd gathers without crashing into itself.
     pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
-        let usable = radius.is_finite() && radius > 0.0;
-        if !usable || !centre.is_finite() || !speed.is_finite() {
+        let usable = radius.is_finite() && radius > 0.0 && speed.is_finite();
+        if !usable || !centre.is_finite() {
             return;
         }
         let inverse_r2 = 1.0 / (radius * radius);
-        let slow_zone = 0.25 * radius;
+        let gain = speed / radius;
         let p = &mut self.particles;
         (&p.position, &mut p.velocity)
             .into_par_iter()
@@ -573,11 +635,8 @@ impl World {
                 let towards = centre - *position;
                 let q2 = towards.length_squared() * inverse_r2;
                 if q2 < 1.0 {
-                    let distance = towards.length();
-                    let target =
-                        towards.normalize_or_zero() * speed * (distance / slow_zone).min(1.0);
                     let weight = 0.5 * (1.0 - q2) * (1.0 - q2);
-                    *velocity += (target - *velocity) * weight;
+                    *velocity += (towards * gain - *velocity) * weight;
                 }
             });
     }

@@ -1,0 +1,102 @@
+//! Stability control: calm scenes keep their steps, violent ones get more, crowds release gently.
+
+use glam::Vec2;
+use slosh::preset::Preset;
+use slosh::sim::{Stir, World};
+
+fn seed_world(adjust: impl FnOnce(&mut Preset)) -> World {
+    let mut preset = Preset::load("seed").unwrap();
+    adjust(&mut preset);
+    preset.build_world(1)
+}
+
+#[test]
+fn calm_scenes_keep_their_substeps_and_results() {
+    let mut adaptive = seed_world(|_| {});
+    let mut fixed = seed_world(|preset| {
+        preset.params.max_substeps = preset.params.substeps;
+        preset.params.cfl = 1.0;
+    });
+    for _ in 0..400 {
+        adaptive.step_frame();
+        fixed.step_frame();
+        let report = adaptive.last_frame();
+        assert_eq!(
+            (report.substeps, report.capped),
+            (7, 0),
+            "at {} s",
+            adaptive.time()
+        );
+    }
+    assert_eq!(adaptive.checksum(), fixed.checksum());
+}
+
+#[test]
+fn violent_stirring_takes_more_substeps_and_keeps_speeds_bounded() {
+    let mut world = Preset::load("dam").unwrap().build_world(1);
+    let params = world.params().clone();
+    let reach = params.cfl * params.interaction_radius;
+    // The fastest a particle can move: `reach` per substep of the shortest allowed length.
+    let speed_limit = reach * params.frame_rate * params.max_substeps as f32;
+    let mut most_substeps = 0;
+    for frame in 0..100 {
+        let centre = Vec2::new(3.0 + (frame % 10) as f32 * 0.4, 2.0);
+        world.stir(Stir {
+            position: centre,
+            velocity: Vec2::new(400.0, 250.0) * if frame % 2 == 0 { 1.0 } else { -1.0 },
+            radius: 1.5,
+        });
+        world.step_frame();
+        most_substeps = most_substeps.max(world.last_frame().substeps);
+        let stats = world.stats();
+        assert_eq!((stats.nan, stats.escaped), (0, 0), "frame {frame}");
+        assert!(
+            stats.max_speed <= speed_limit * 1.001,
+            "{} > {speed_limit}",
+            stats.max_speed
+        );
+    }
+    assert_eq!(
+        most_substeps, params.max_substeps,
+        "the violent frames used the ceiling"
+    );
+}
+
+#[test]
+fn a_crowd_held_in_one_spot_spreads_out_gently_when_released() {
+    let mut world = Preset::load("dam").unwrap().build_world(1);
+    let centre = Vec2::new(4.0, 2.0);
+    // Hold the right button for 3 seconds.
+    for _ in 0..60 {
+        world.pull(centre, 3.0, 15.0);
+        world.step_frame();
+        assert_eq!(world.stats().nan, 0);
+    }
+    let crowded_density = world
+        .particles()
+        .density
+        .iter()
+        .cloned()
+        .fold(0.0, f32::max);
+    let mut peak_after_release: f32 = 0.0;
+    for _ in 0..60 {
+        world.step_frame();
+        let stats = world.stats();
+        assert_eq!((stats.nan, stats.escaped, stats.particles), (0, 0, 3000));
+        peak_after_release = peak_after_release.max(stats.max_speed);
+    }
+    let released_density = world
+        .particles()
+        .density
+        .iter()
+        .cloned()
+        .fold(0.0, f32::max);
+    assert!(
+        peak_after_release < 15.0,
+        "burst of {peak_after_release} m/s on release"
+    );
+    assert!(
+        released_density < crowded_density,
+        "{released_density} ≥ {crowded_density}"
+    );
+}
