@@ -572,7 +572,9 @@ impl World {
             .with_min_len(CHUNK)
             .map(|(position, velocity, previous, dx)| {
                 let mut travel = *position + *dx - *previous;
-                let capped = !(travel.length_squared() <= reach * reach);
+                // NaN travel counts as capped too.
+                let within_reach = travel.length_squared() <= reach * reach;
+                let capped = !within_reach;
                 if capped {
                     travel = travel.clamp_length_max(reach);
                     if !travel.is_finite() {
