@@ -113,6 +113,15 @@ impl Grid {
             .for_each(|(cell, &index)| *cell = particle_cell[index as usize]);
     }
 
+    /// Reserves room for a grid over the box `min..max`, so that building one over particles
+    /// inside it never allocates.
+    pub fn reserve(&mut self, min: Vec2, max: Vec2, interaction_radius: f32) {
+        let cell_size = interaction_radius / REACH as f32;
+        let extent = ((max - min) / cell_size).ceil() + Vec2::splat((2 * REACH + 2) as f32);
+        let cells = (extent.x * extent.y) as usize;
+        self.cell_start.reserve(cells + 1);
+    }
+
     /// Sorted position → index of that particle in the positions given to `build`.
     pub fn order(&self) -> &[u32] {
         &self.order

@@ -151,6 +151,9 @@ pub struct World {
     particles: Particles,
     grid: Grid,
     neighbours: Vec<NeighbourChunk>,
+    /// Viscosity share 2 m_j / (m_i + m_j) of each material pair (row i, column j), so that the
+    /// viscous impulses of heavy and light liquids keep momentum.
+    viscosity_share: Vec<f32>,
     scratch: Scratch,
     rng: Pcg32,
     next_id: u32,
@@ -177,6 +180,16 @@ impl World {
     ) -> Self {
         let emitter_state = vec![EmitterState::default(); emitters.len()];
         let params_dt = params.dt();
+        let viscosity_share = materials
+            .iter()
+            .flat_map(|i| {
+                materials
+                    .iter()
+                    .map(move |j| 2.0 * j.mass / (i.mass + j.mass))
+            })
+            .collect();
+        let mut grid = Grid::default();
+        grid.reserve(domain.min(), domain.max(), params.interaction_radius);
         let mut world = Self {
             params,
             materials,
@@ -184,8 +197,9 @@ impl World {
             emitters,
             emitter_state,
             particles: Particles::default(),
-            grid: Grid::default(),
+            grid,
             neighbours: Vec::new(),
+            viscosity_share,
             scratch: Scratch::default(),
             rng: Pcg32::seed_from_u64(seed),
             next_id: 0,
@@ -399,8 +413,8 @@ impl World {
             });
     }
 
-    /// Rebuilds the grid and reorders every particle array into cell order.
-    fn sort_into_grid(&mut self) {
+    /// Rebuilds the grid and reorders every particle array into cell order (public for benches).
+    pub fn sort_into_grid(&mut self) {
         self.grid
             .build(&self.particles.position, self.params.interaction_radius);
         let order = self.grid.order();
@@ -415,8 +429,9 @@ impl World {
     }
 
     /// Finds every particle's neighbours (kept for relaxation) and computes its density and
-    /// pressures from them (self excluded, as in the seed).
-    fn compute_densities(&mut self) {
+    /// pressures from them (self excluded, as in the seed). Needs a current grid (public for
+    /// benches).
+    pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
@@ -461,8 +476,8 @@ impl World {
 
     /// Double density relaxation, surface tension and viscosity over the neighbour lists, written
     /// as a displacement into the scratch buffer (Jacobi: every particle reads the same frozen
-    /// positions).
-    fn relax(&mut self) {
+    /// positions). Needs current densities (public for benches).
+    pub fn relax(&mut self) {
         let params = &self.params;
         let h = params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
@@ -473,15 +488,8 @@ impl World {
             half_dt2 * params.linear_viscosity,
             half_dt2 * params.quadratic_viscosity,
         );
-        // Viscosity share 2 m_j / (m_i + m_j) of each material pair, so momentum is kept.
         let material_count = self.materials.len();
-        let share: Vec<f32> = (0..material_count * material_count)
-            .map(|pair| {
-                let mi = self.materials[pair / material_count].mass;
-                let mj = self.materials[pair % material_count].mass;
-                2.0 * mj / (mi + mj)
-            })
-            .collect();
+        let share = &self.viscosity_share;
         let p = &self.particles;
         // What each particle contributes as a neighbour, packed into one record.
         let tension_scale = params.surface_tension * norm;

@@ -1,0 +1,59 @@
+//! Once the particle count is steady, a substep allocates nothing.
+
+use slosh::preset::Preset;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counts every allocation made by this test binary.
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+#[test]
+fn steady_substeps_do_not_allocate() {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let mut world = Preset::load("dam")
+            .unwrap()
+            .with_particles(6000)
+            .unwrap()
+            .build_world(1);
+        // Let the buffers reach their working sizes while the column collapses.
+        for _ in 0..150 {
+            world.step_frame();
+        }
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        assert!(before > 0, "the counter sees the setup's allocations");
+        for _ in 0..20 {
+            world.step_frame();
+        }
+        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert_eq!(
+            allocations, 0,
+            "{allocations} allocations in 20 steady frames"
+        );
+        assert_eq!(world.particles().len(), 6000);
+    });
+}
