@@ -55,7 +55,18 @@ impl NeighbourChunk {
         let h2 = h * h;
         let xi = positions[i];
         let mut filled = begin;
-        for row in grid.neighbour_rows(i) {
+        // The particle itself lies in the middle row: scan around it rather than test every
+        // candidate against `i`.
+        let [top, upper, middle, lower, bottom] = grid.neighbour_rows(i);
+        let candidate_ranges = [
+            top,
+            upper,
+            middle.start..i,
+            i + 1..middle.end,
+            lower,
+            bottom,
+        ];
+        for row in candidate_ranges {
             let needed = filled + row.len();
             if self.entries.len() < needed {
                 self.entries.resize(needed, Neighbour::default());
@@ -72,7 +83,7 @@ impl NeighbourChunk {
                     weight: r2,
                     direction: offset,
                 };
-                filled += ((r2 < h2) & (j != i)) as usize;
+                filled += (r2 < h2) as usize;
             }
         }
         let inverse_h = 1.0 / h;
