@@ -69,16 +69,33 @@ pub struct PresetError {
     pub message: String,
 }
 
+/// One line: control characters (line breaks in a quoted name or key, say) are escaped.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        write!(f, "{}", Escaped(&self.file))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
         }
         if !self.field.is_empty() {
-            write!(f, ": {}", self.field)?;
+            write!(f, ": {}", Escaped(&self.field))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", Escaped(&self.message))
+    }
+}
+
+/// Text shown with its control characters escaped.
+struct Escaped<'a>(&'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -212,8 +229,11 @@ impl Preset {
             .iter()
             .map(|wall| Wall::new(wall.normal, wall.offset * scale))
             .collect();
-        let domain = Domain::new(walls, 2.0 * self.params.particle_radius)
-            .map_err(|error| refuse(error.to_string()))?;
+        let domain = Domain::new(walls, 2.0 * self.params.particle_radius).map_err(|error| {
+            refuse(format!(
+                "{particles} particles scale the walls by {scale}: {error}"
+            ))
+        })?;
         for emitter in &mut self.emitters {
             emitter.position *= scale;
             emitter.budget = (emitter.budget as f32 * ratio).round() as usize;

@@ -874,3 +874,36 @@ fn a_bad_file_on_disk_reports_its_path_and_line() {
     assert_eq!(error.field, "materials[1].mass");
     assert_eq!(error.line, Some(line_of(&text, "mass = -1.0")));
 }
+
+#[test]
+fn an_unknown_material_name_with_a_line_break_is_shown_on_one_line() {
+    let text = broken("material = \"water\"", "material = \"\"\"la\nva\"\"\"");
+    let error = refuse(&text);
+    assert_eq!(error.field, "emitters[0].material");
+    assert_eq!(error.line, Some(line_of(&text, "material = \"\"\"la")));
+    let shown = error.to_string();
+    assert!(!shown.contains('\n'), "{shown:?}");
+    assert!(shown.contains("la\\nva"), "{shown}");
+}
+
+#[test]
+fn a_quoted_key_with_a_line_break_is_shown_on_one_line() {
+    let text = broken("mass = 0.8", "\"ma\\nss\" = 0.8");
+    let error = refuse(&text);
+    assert_eq!(error.line, Some(line_of(&text, "\"ma\\nss\" = 0.8")));
+    let shown = error.to_string();
+    assert!(!shown.contains('\n'), "{shown:?}");
+    assert!(shown.contains("unknown field"), "{shown}");
+}
+
+#[test]
+fn rescaling_a_preset_below_a_particle_is_refused() {
+    let text = broken(
+        "description = \"A small box with a nozzle and a block\"",
+        "description = \"A small box with a nozzle and a block\"\nbase_particles = 2000000",
+    );
+    let preset = Preset::parse(FILE, &text).unwrap();
+    let error = preset.with_particles(1).unwrap_err();
+    assert_eq!(error.field, "--particles");
+    assert!(error.message.contains("scale the walls"), "{error}");
+}
