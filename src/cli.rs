@@ -7,6 +7,7 @@ use crate::sim::{Stir, World};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -84,8 +85,45 @@ usage:
 /// Frames a headless run takes when `--frames` is not given.
 pub const DEFAULT_HEADLESS_FRAMES: u64 = 200;
 
-/// Parses the arguments after the program name.
+/// Parses the arguments after the program name as the operating system gives them: an argument
+/// that is not UTF-8 is an error, not a panic.
+pub fn parse_os_args<I: IntoIterator<Item = OsString>>(args: I) -> Result<Options, String> {
+    let args = args
+        .into_iter()
+        .map(|arg| {
+            arg.into_string().map_err(|arg| {
+                one_line(&format!(
+                    "argument `{}` is not valid UTF-8",
+                    arg.to_string_lossy()
+                ))
+            })
+        })
+        .collect::<Result<Vec<String>, String>>()?;
+    parse_args(args)
+}
+
+/// Parses the arguments after the program name. Errors are one line: control characters in the
+/// arguments they quote are escaped.
 pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, String> {
+    parse_args_unescaped(args).map_err(|message| one_line(&message))
+}
+
+/// `message` with every control character (line breaks included) escaped, so that it prints as
+/// one line.
+pub fn one_line(message: &str) -> String {
+    message
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn parse_args_unescaped<I: IntoIterator<Item = String>>(args: I) -> Result<Options, String> {
     let mut options = Options::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -95,10 +133,12 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, St
             }
             _ => (arg.clone(), None),
         };
+        // A flag's value: the text after `=`, else the next argument unless that is a flag.
         let mut value = |name: &str| -> Result<String, String> {
             inline_value
                 .clone()
                 .or_else(|| args.next())
+                .filter(|value| !value.is_empty() && !value.starts_with("--"))
                 .ok_or_else(|| format!("{name} needs a value (see --help)"))
         };
         match flag.as_str() {
@@ -144,24 +184,27 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, St
 
 /// Parses a whole number in `low..=high`, naming the flag in the error.
 fn number(flag: &str, text: &str, low: u64, high: u64) -> Result<u64, String> {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let integer = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match text.parse::<u64>() {
         Ok(value) if (low..=high).contains(&value) => Ok(value),
-        Ok(value) => Err(format!(
-            "invalid value `{value}` for {flag}: must be from {low} to {high}"
+        // Negative, or too large for any count: out of range rather than not a number.
+        _ if integer => Err(format!(
+            "invalid value `{text}` for {flag}: must be from {low} to {high}"
         )),
-        Err(_) => Err(format!(
+        _ => Err(format!(
             "invalid value `{text}` for {flag}: expected a whole number"
         )),
     }
 }
 
-/// The preset the options name, rescaled by `--particles`.
+/// The preset the options name, rescaled by `--particles`; errors are one line.
 pub fn load_preset(options: &Options) -> Result<Preset, String> {
-    let preset = Preset::load(&options.preset).map_err(|error| error.to_string())?;
+    let preset = Preset::load(&options.preset).map_err(|error| one_line(&error.to_string()))?;
     match options.particles {
         Some(particles) => preset
             .with_particles(particles)
-            .map_err(|error| error.to_string()),
+            .map_err(|error| one_line(&error.to_string())),
         None => Ok(preset),
     }
 }

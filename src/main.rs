@@ -4,7 +4,7 @@ use slosh::cli::{self, Mode};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let options = match cli::parse_args(std::env::args().skip(1)) {
+    let options = match cli::parse_os_args(std::env::args_os().skip(1)) {
         Ok(options) => options,
         Err(message) => return fail(&message),
     };

@@ -2,6 +2,47 @@
 //!
 //! The files in `assets/presets/` are embedded into the binary; a path ending in `.toml` loads a
 //! file instead. Every problem is reported as `file:line: field: message`, never as a panic.
+//!
+//! # Fields and their accepted ranges
+//!
+//! Numbers must be finite (`nan` and `inf` are refused); r is `params.particle_radius`.
+//!
+//! | field | accepted |
+//! |---|---|
+//! | `name`, `description` | non-empty, one line, no control characters |
+//! | `base_particles` (optional) | 1 to 2,000,000 |
+//! | `params.rest_density` | above 0, at most 10,000 (default 82) |
+//! | `params.stiffness`, `params.near_stiffness` | 0 to 10 (defaults 0.08, 0.1) |
+//! | `params.surface_tension` | 0 to 1 (default 0.0004) |
+//! | `params.linear_viscosity`, `params.quadratic_viscosity` | 0 to 100 (defaults 0.5, 1) |
+//! | `params.particle_radius` | 0.001 to 10 (default 0.05) |
+//! | `params.interaction_radius` | 2 r to 20 r (default 6 r) |
+//! | `params.gravity` | each component within ±1000 (default [0, −9.8]) |
+//! | `params.frame_rate` | 1 to 1000 frames per simulated second (default 20) |
+//! | `params.substeps` | 1 to 100 per frame (default 7) |
+//! | `params.max_substeps` | `substeps` to 400 (default 4 × `substeps`) |
+//! | `params.cfl` | 0.05 to 1: most travel per substep, in h (default 0.5) |
+//! | `params.wall_friction` | 0 to 10 (default 0.5) |
+//! | `params.max_particles` | 1 to 2,000,000 (default 3000) |
+//! | `walls[i].normal` | non-zero, components within ±10,000 |
+//! | `walls[i].offset` | within ±10,000; fluid lives where `normal · x > offset` |
+//! | `walls` | at least three, enclosing a bounded region at least 2 r across |
+//! | `materials` | at least one; names unique |
+//! | `materials[i].colour` | three channels, each 0 to 1 |
+//! | `materials[i].mass` | above 0, at most 1000 |
+//! | `materials[i].pressure_scale`, `.pressure_bias` | −100 to 100 (defaults 0, 1) |
+//! | `emitters[i].material`, `blocks[i].material` | a name from `materials` |
+//! | `emitters[i].position` | inside the walls |
+//! | `emitters[i].direction` | non-zero, components within ±10,000 |
+//! | `emitters[i].width` | 0 to 100, the whole nozzle inside the walls |
+//! | `emitters[i].speed` | 0 to 1000 |
+//! | `emitters[i].speed_jitter` | 0 to 0.99 (default 0) |
+//! | `emitters[i].delay` | 0 to 1,000,000 seconds (default 0) |
+//! | `emitters[i].rate` | above 0, at most 100,000 rows per second |
+//! | `emitters[i].budget` | 0 to 2,000,000 |
+//! | `blocks[i].min`, `.max` | `max` above and right of `min`, the rectangle inside the walls |
+//! | `blocks[i].spacing` | r / 2 to 100, at most 2,000,000 lattice sites |
+//! | `blocks[i].count` (optional) | 0 to 2,000,000 |
 
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, SimParams, Wall, World};
 use glam::Vec2;
@@ -31,16 +72,33 @@ pub struct PresetError {
     pub message: String,
 }
 
+/// One line: control characters (line breaks in a quoted name or key, say) are escaped.
 impl fmt::Display for PresetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
+        write!(f, "{}", Escaped(&self.file))?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
         }
         if !self.field.is_empty() {
-            write!(f, ": {}", self.field)?;
+            write!(f, ": {}", Escaped(&self.field))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", Escaped(&self.message))
+    }
+}
+
+/// Text shown with its control characters escaped.
+struct Escaped<'a>(&'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            if c.is_control() {
+                write!(f, "{}", c.escape_default())?;
+            } else {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -110,11 +168,34 @@ impl Preset {
     pub fn parse(file: &str, text: &str) -> Result<Self, PresetError> {
         let raw: PresetFile = toml::from_str(text).map_err(|error| {
             let span = error.span();
+            let message = one_line(error.message());
+            let mut field = span
+                .as_ref()
+                .map(|span| field_at(text, span.clone()))
+                .unwrap_or_default();
+            let mut line = span.as_ref().map(|span| line_at(text, span.start));
+            if let Some(missing) = quoted_after(&message, "missing field ") {
+                // The span is the table's header, or empty at the start for a top-level field
+                // (which has no line then).
+                if span.is_some_and(|span| span.is_empty()) {
+                    field.clear();
+                    line = None;
+                }
+                if !field.is_empty() {
+                    field.push('.');
+                }
+                field.push_str(missing);
+            } else if quoted_after(&message, "unknown field ").is_some() {
+                // The key's span also lies in its first array item: name the key itself.
+                while field.ends_with(']') {
+                    field.truncate(field.rfind('[').unwrap_or(0));
+                }
+            }
             PresetError {
                 file: file.to_string(),
-                line: span.as_ref().map(|span| line_at(text, span.start)),
-                field: span.map(|span| field_at(text, span)).unwrap_or_default(),
-                message: error.message().trim().to_string(),
+                line,
+                field,
+                message,
             }
         })?;
         raw.validate().map_err(|invalid| PresetError {
@@ -154,8 +235,11 @@ impl Preset {
             .iter()
             .map(|wall| Wall::new(wall.normal / stretch, wall.offset))
             .collect();
-        let domain = Domain::new(walls, self.params.particle_radius)
-            .map_err(|error| refuse(error.to_string()))?;
+        let domain = Domain::new(walls, self.params.particle_radius).map_err(|error| {
+            refuse(format!(
+                "{particles} particles stretch the walls by {ratio}: {error}"
+            ))
+        })?;
         for emitter in &mut self.emitters {
             emitter.position *= stretch;
             emitter.budget = (emitter.budget as f32 * ratio).round() as usize;
@@ -189,6 +273,37 @@ impl Preset {
             seed,
         )
     }
+}
+
+/// Smallest width of a convex polygon: over its edges, the largest distance of a corner from
+/// the edge's line.
+fn polygon_width(polygon: &[Vec2]) -> f32 {
+    (0..polygon.len())
+        .map(|k| {
+            let (a, b) = (polygon[k], polygon[(k + 1) % polygon.len()]);
+            let normal = (b - a).perp().normalize_or_zero();
+            polygon
+                .iter()
+                .map(|&corner| normal.dot(corner - a).abs())
+                .fold(0.0, f32::max)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// `message` on one line, its lines joined by "; ".
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The text between backquotes right after `prefix` in `message` (`missing field `mass``).
+fn quoted_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = message.strip_prefix(prefix)?.strip_prefix('`')?;
+    rest.split_once('`').map(|(quoted, _)| quoted)
 }
 
 /// 1-based line of byte `offset` in `text`.
@@ -356,7 +471,7 @@ fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, In
     } else {
         Err(invalid(
             path,
-            format!("must be a number from {low} to {high}, got {value}"),
+            format!("must be a number from {low} to {high}, got {value:?}"),
         ))
     }
 }
@@ -368,7 +483,7 @@ fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> 
     } else {
         Err(invalid(
             path,
-            format!("must be a number above 0 and at most {high}, got {value}"),
+            format!("must be a number above 0 and at most {high}, got {value:?}"),
         ))
     }
 }
@@ -382,6 +497,18 @@ fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Inva
             path,
             format!("must be two finite numbers within ±{limit}, got {value:?}"),
         ))
+    }
+}
+
+/// Checks that a name or description is non-empty, single-line text (it is printed in lists,
+/// the window title and JSON reports).
+fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
+    if value.trim().is_empty() {
+        Err(invalid(path, "must not be empty"))
+    } else if value.chars().any(char::is_control) {
+        Err(invalid(path, "must be one line without control characters"))
+    } else {
+        Ok(())
     }
 }
 
@@ -399,15 +526,22 @@ fn check_count(path: &[Step], value: usize, low: usize, high: usize) -> Result<u
 /// Largest coordinate a scene may use.
 const MAX_COORDINATE: f32 = 1.0e4;
 
+/// Smallest particle radius: keeps nozzle rows and grids finite at any coordinate a scene may use.
+const MIN_PARTICLE_RADIUS: f32 = 1.0e-3;
+
 impl PresetFile {
     fn validate(self) -> Result<Preset, Invalid> {
         use Step::{Index, Key};
-        if self.name.trim().is_empty() {
-            return Err(invalid(&[Key("name")], "must not be empty"));
-        }
+        check_text(&[Key("name")], &self.name)?;
+        check_text(&[Key("description")], &self.description)?;
         let p = &self.params;
         let at = |field| [Key("params"), Key(field)];
-        let particle_radius = check_positive(&at("particle_radius"), p.particle_radius, 10.0)?;
+        let particle_radius = check_range(
+            &at("particle_radius"),
+            p.particle_radius,
+            MIN_PARTICLE_RADIUS,
+            10.0,
+        )?;
         let interaction_radius = match p.interaction_radius {
             Some(h) => check_range(
                 &at("interaction_radius"),
@@ -433,7 +567,7 @@ impl PresetFile {
             interaction_radius,
             wall_friction: check_range(&at("wall_friction"), p.wall_friction, 0.0, 10.0)?,
             gravity: check_vector(&at("gravity"), p.gravity, 1000.0)?,
-            frame_rate: check_positive(&at("frame_rate"), p.frame_rate, 1000.0)?,
+            frame_rate: check_range(&at("frame_rate"), p.frame_rate, 1.0, 1000.0)?,
             substeps: check_count(&at("substeps"), p.substeps as usize, 1, 100)? as u32,
             max_substeps: match p.max_substeps {
                 Some(max) => {
@@ -461,9 +595,7 @@ impl PresetFile {
         let mut materials = Vec::with_capacity(self.materials.len());
         for (index, material) in self.materials.iter().enumerate() {
             let at = |field| [Key("materials"), Index(index), Key(field)];
-            if material.name.trim().is_empty() {
-                return Err(invalid(&at("name"), "must not be empty"));
-            }
+            check_text(&at("name"), &material.name)?;
             if materials.iter().any(|m: &Material| m.name == material.name) {
                 return Err(invalid(
                     &at("name"),
@@ -512,7 +644,8 @@ impl PresetFile {
                 return Err(invalid(&at("normal"), "must not be zero"));
             }
             let offset = check_range(&at("offset"), wall.offset, -MAX_COORDINATE, MAX_COORDINATE)?;
-            walls.push(Wall::new(normal, offset * normal.length()));
+            // `normal · x > offset` as written: `Wall::new` scales both to a unit normal.
+            walls.push(Wall::new(normal, offset));
         }
         let domain = Domain::new(walls, particle_radius).map_err(|error| {
             let hint = match error {
@@ -521,6 +654,18 @@ impl PresetFile {
             };
             invalid(&[Key("walls")], format!("{error}{hint}"))
         })?;
+        // `Domain::new` measures room by area only; a long sliver thinner than a particle passes.
+        let width = polygon_width(domain.polygon());
+        if width < 2.0 * particle_radius {
+            return Err(invalid(
+                &[Key("walls")],
+                format!(
+                    "the walls enclose no room for fluid: the region is {width} across, \
+                     a particle needs {}",
+                    2.0 * particle_radius
+                ),
+            ));
+        }
 
         let mut emitters = Vec::with_capacity(self.emitters.len());
         for (index, emitter) in self.emitters.iter().enumerate() {
@@ -540,15 +685,17 @@ impl PresetFile {
                 rate: check_positive(&at("rate"), emitter.rate, 1.0e5)?,
                 budget: check_count(&at("budget"), emitter.budget, 0, MAX_PARTICLES)?,
             };
-            let nozzle_inside = built
-                .row_offsets(particle_radius)
-                .iter()
-                .all(|offset| domain.contains(built.position + *offset));
-            if !nozzle_inside {
-                return Err(invalid(
-                    &at("position"),
-                    "the nozzle lies outside the walls",
-                ));
+            if !domain.contains(built.position) {
+                return Err(invalid(&at("position"), "lies outside the walls"));
+            }
+            let half_width = built.direction.perp() * (0.5 * built.width);
+            for end in [built.position - half_width, built.position + half_width] {
+                if !domain.contains(end) {
+                    return Err(invalid(
+                        &at("width"),
+                        format!("the nozzle reaches outside the walls at {end}"),
+                    ));
+                }
             }
             emitters.push(built);
         }
@@ -576,6 +723,15 @@ impl PresetFile {
             for (corner, field) in [(min, "min"), (max, "max")] {
                 if !domain.contains(corner) {
                     return Err(invalid(&at(field), "lies outside the walls"));
+                }
+            }
+            // The walls are convex: the rectangle is inside when its other two corners are too.
+            for corner in [Vec2::new(max.x, min.y), Vec2::new(min.x, max.y)] {
+                if !domain.contains(corner) {
+                    return Err(invalid(
+                        &at("max"),
+                        format!("the rectangle's corner {corner} lies outside the walls"),
+                    ));
                 }
             }
             blocks.push(Block {
@@ -622,41 +778,104 @@ fn line_of_field(text: &str, path: &[Step]) -> Option<usize> {
     Some(line_at(text, span.start))
 }
 
-/// Dotted path of the innermost value whose span holds `target` (for parse errors).
+/// Dotted path of the field a parse error at `target` is about.
+///
+/// In valid TOML (a type, range or unknown-field error) it is the innermost value or key whose
+/// span holds `target`; table spans cover only their headers, so every value is visited, not
+/// just those whose parent holds `target`. In text that is not valid TOML the recovered values
+/// are unreliable, so there it is the table whose header comes last before the error, then the
+/// key written at the start of the error's line (none for a broken header).
 fn field_at(text: &str, target: Range<usize>) -> String {
-    let Ok(document) = toml::de::DeTable::parse(text) else {
+    let (document, syntax_errors) = toml::de::DeTable::parse_recoverable(text);
+    let mut search = FieldSearch {
+        target: target.clone(),
+        deepest: None,
+        last_table: None,
+    };
+    search.table(document.get_ref(), &mut String::new(), 0);
+    if syntax_errors.is_empty() {
+        return search.deepest.map(|(_, path)| path).unwrap_or_default();
+    }
+    let start = target.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |newline| newline + 1);
+    let line = text[line_start..].lines().next().unwrap_or("");
+    let Some(key) = key_at_line_start(line) else {
         return String::new();
     };
-    let mut path = String::new();
-    let mut table = Some(document.get_ref());
-    let mut array: Option<&toml::de::DeArray> = None;
-    loop {
-        let holds = |span: Range<usize>| {
-            span.start <= target.start && target.start < span.end.max(span.start + 1)
-        };
-        let mut next = None;
-        if let Some(current) = table {
-            for (key, value) in current.iter() {
-                if holds(value.span()) || holds(key.span()) {
-                    if !path.is_empty() {
-                        path.push('.');
-                    }
-                    path.push_str(key.get_ref());
-                    next = Some(value);
-                    break;
-                }
+    match search.last_table {
+        Some((_, table)) if !table.is_empty() => format!("{table}.{key}"),
+        _ => key.to_string(),
+    }
+}
+
+/// The bare key a `key = value` line starts with, if it does.
+fn key_at_line_start(line: &str) -> Option<&str> {
+    let line = line.trim_start();
+    let end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')))
+        .unwrap_or(line.len());
+    let (key, rest) = line.split_at(end);
+    (!key.is_empty() && rest.trim_start().starts_with('=')).then_some(key)
+}
+
+/// State of `field_at`'s walk over the document.
+struct FieldSearch {
+    target: Range<usize>,
+    /// (depth, path) of the deepest value or key whose span holds the target.
+    deepest: Option<(usize, String)>,
+    /// (header start, path) of the table whose header starts last before the target.
+    last_table: Option<(usize, String)>,
+}
+
+impl FieldSearch {
+    fn holds(&self, span: &Range<usize>) -> bool {
+        span.start <= self.target.start && self.target.end <= span.end.max(span.start + 1)
+    }
+
+    fn found(&mut self, depth: usize, path: &str) {
+        if self.deepest.as_ref().is_none_or(|(best, _)| depth > *best) {
+            self.deepest = Some((depth, path.to_string()));
+        }
+    }
+
+    fn table(&mut self, table: &toml::de::DeTable, path: &mut String, depth: usize) {
+        for (key, value) in table.iter() {
+            let length = path.len();
+            if !path.is_empty() {
+                path.push('.');
             }
-        } else if let Some(current) = array {
-            for (index, value) in current.iter().enumerate() {
-                if holds(value.span()) {
-                    path.push_str(&format!("[{index}]"));
-                    next = Some(value);
-                    break;
-                }
+            path.push_str(key.get_ref());
+            if self.holds(&key.span()) {
+                self.found(depth + 1, path);
+            }
+            self.value(value, path, depth + 1);
+            path.truncate(length);
+        }
+    }
+
+    fn value(&mut self, value: &toml::Spanned<toml::de::DeValue>, path: &mut String, depth: usize) {
+        let span = value.span();
+        if self.holds(&span) {
+            self.found(depth, path);
+        }
+        if let Some(table) = value.get_ref().as_table() {
+            let header = span.start;
+            if header <= self.target.start
+                && self
+                    .last_table
+                    .as_ref()
+                    .is_none_or(|(best, _)| header >= *best)
+            {
+                self.last_table = Some((header, path.clone()));
+            }
+            self.table(table, path, depth);
+        } else if let Some(array) = value.get_ref().as_array() {
+            for (index, item) in array.iter().enumerate() {
+                let length = path.len();
+                path.push_str(&format!("[{index}]"));
+                self.value(item, path, depth + 1);
+                path.truncate(length);
             }
         }
-        let Some(value) = next else { return path };
-        table = value.get_ref().as_table();
-        array = value.get_ref().as_array();
     }
 }
