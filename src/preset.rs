@@ -251,7 +251,9 @@ impl Preset {
             let rows = wanted.div_ceil(block.columns());
             block.max.y = block.max.y.max(block.min.y + rows as f32 * block.spacing);
             block.count = Some(wanted);
-            if !domain.contains(block.max) {
+            let (min, max) = (block.min, block.max);
+            let corners = [min, max, Vec2::new(min.x, max.y), Vec2::new(max.x, min.y)];
+            if !corners.iter().all(|&corner| domain.contains(corner)) {
                 return Err(refuse(format!(
                     "{particles} particles do not fit in the stretched box"
                 )));
