@@ -4,9 +4,9 @@
 pub mod domain;
 pub mod grid;
 pub mod kernels;
-pub mod neighbours;
 pub mod params;
 pub mod scene;
+pub mod sums;
 pub mod world;
 
 pub use domain::{Domain, DomainError, Wall};
