@@ -109,13 +109,14 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
 /// Σ m_j a³ and Σ m_j a⁴ over every particle within h of particle `i`, itself excluded
 /// (unnormalised density and near density).
 #[inline]
-pub fn density_sums(grid: &Grid, lanes: &LaneData, i: usize, inverse_h: f32) -> (f32, f32) {
+pub fn density_sums(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
     let (xi, yi) = (f32x4::splat(lanes.x[i]), f32x4::splat(lanes.y[i]));
-    let inverse_h = f32x4::splat(inverse_h);
+    let position = Vec2::new(lanes.x[i], lanes.y[i]);
+    let inverse_h = f32x4::splat(1.0 / h);
     let mut sum = f32x4::ZERO;
     let mut near_sum = f32x4::ZERO;
     let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
-    for range in grid.neighbour_rows(i) {
+    for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
         let mut base = range.start;
         while base < range.end {
@@ -171,7 +172,8 @@ pub fn relaxation_displacement<const UNIFORM_MASS: bool>(
     // Candidates at the particle's own spot, itself included, counted per lane.
     let mut at_same_spot = f32x4::ZERO;
     let count = Group::checked_count(lanes);
-    for range in grid.neighbour_rows(i) {
+    let position = Vec2::new(lanes.x[i], lanes.y[i]);
+    for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
         let mut base = range.start;
         while base < range.end {
@@ -270,6 +272,7 @@ struct Own {
 }
 
 impl Own {
+    #[inline(always)]
     fn new(lanes: &LaneData, i: usize, constants: &RelaxConstants) -> Self {
         Self {
             x: f32x4::splat(lanes.x[i]),
@@ -336,7 +339,8 @@ impl Own {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
         let count = Group::checked_count(lanes);
-        for range in grid.neighbour_rows(i) {
+        let position = Vec2::new(xi, yi);
+        for range in grid.neighbour_rows(position) {
             assert!(range.end <= count);
             for j in range {
                 let (dx, dy) = (lanes.x[j] - xi, lanes.y[j] - yi);

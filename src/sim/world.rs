@@ -417,7 +417,6 @@ impl World {
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
         let rest_density = self.params.rest_density;
-        let inverse_h = 1.0 / h;
         let (grid, lanes) = (&self.grid, &self.scratch.lanes);
         let p = &mut self.particles;
         let mass = &p.mass;
@@ -431,7 +430,7 @@ impl World {
             .with_min_len(CHUNK)
             .enumerate()
             .for_each(|(i, (density, near_density, pressure, near_pressure))| {
-                let (sum, near_sum) = density_sums(grid, lanes, i, inverse_h);
+                let (sum, near_sum) = density_sums(grid, lanes, i, h);
                 *density = sum * norm;
                 *near_density = near_sum * near_norm;
                 *pressure = stiffness * (*density - mass[i] * rest_density);
