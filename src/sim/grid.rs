@@ -6,7 +6,7 @@
 //! inside the walls is found whatever the domain's size. After `build`, `order` lists particle
 //! indices cell by cell; the world reorders its arrays by it, so the particles of a row of five
 //! cells are contiguous in memory and a neighbour query is five index ranges (after Ten Minute
-//! Physics and SebLague's Fluid-Sim).
+//! Physics and SebLague's Fluid-Sim), each trimmed to the cells the disc of radius h can reach.
 
 use glam::Vec2;
 use rayon::prelude::*;
