@@ -6,6 +6,7 @@ pub mod grid;
 pub mod kernels;
 pub mod params;
 pub mod scene;
+pub mod simd;
 pub mod sums;
 pub mod world;
 

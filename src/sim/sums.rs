@@ -2,19 +2,19 @@
 //! and 5, with Madams' 2D-normalised kernels), evaluated over the grid's candidate ranges.
 //!
 //! Particles are sorted by grid cell, so the candidates of a particle are a few contiguous index
-//! ranges (`Grid::neighbour_rows`). Each range is read in groups of `LANES` candidates with one
-//! accumulator per lane, and every candidate is evaluated without branches: a candidate farther
-//! than h (or past the end of its range) gets the weight a = 0 and so contributes exactly zero.
-//! That fixed shape lets the compiler use SIMD instructions, and the order of the additions
-//! depends only on the particle data, never on the thread count. No neighbour lists are stored:
-//! recomputing a distance costs less than writing it out and reading it back.
+//! ranges (`Grid::neighbour_rows`). Each range is read in groups of candidates, one per SIMD
+//! lane (`simd::Lanes`: 4 lanes, or 8 with AVX), and every candidate is evaluated without
+//! branches: a candidate farther than h (or past the end of its range) gets the weight a = 0 and
+//! so contributes exactly zero. The order of the additions depends only on the particle data,
+//! never on the thread count. No neighbour lists are stored: recomputing a distance costs less
+//! than writing it out and reading it back.
 
 use super::grid::Grid;
+use super::simd::Lanes;
 use glam::Vec2;
-use wide::f32x4;
 
-/// Candidates evaluated together: one SIMD register of f32 on every x86-64 and ARM64 CPU.
-pub const LANES: usize = 4;
+/// Padding past the last particle in every `LaneData` field: the widest group of lanes.
+pub const LANES: usize = 8;
 
 /// Squared distance below which two particles count as being at the same spot.
 const COINCIDENT2: f32 = 1.0e-12;
@@ -62,41 +62,11 @@ pub fn fill_padded(
     field[count..].fill(padding);
 }
 
-/// Masks keeping the first k lanes of a group, for k = 0 to `LANES` candidates left in a range.
-const KEEP_FIRST: [f32x4; LANES + 1] = {
-    let on = f32::from_bits(u32::MAX);
-    [
-        f32x4::new([0.0, 0.0, 0.0, 0.0]),
-        f32x4::new([on, 0.0, 0.0, 0.0]),
-        f32x4::new([on, on, 0.0, 0.0]),
-        f32x4::new([on, on, on, 0.0]),
-        f32x4::new([on, on, on, on]),
-    ]
-};
-
 /// Kernel weights a = 1 − r/h of a group's candidates at distances `r`, 0 beyond h and for the
 /// lanes past the end of the range (`left` candidates are left in it).
 #[inline(always)]
-fn weights(r: f32x4, inverse_h: f32x4, left: usize) -> f32x4 {
-    (f32x4::ONE - r * inverse_h).fast_max(f32x4::ZERO) & KEEP_FIRST[left.min(LANES)]
-}
-
-/// Loads `LANES` values of `field` from `base` on.
-///
-/// # Safety
-/// `base + LANES <= field.len()`: the callers read groups that start inside a range of at
-/// most `LaneData::count()` particles, and every field is `LANES` longer than that.
-#[inline(always)]
-unsafe fn load(field: &[f32], base: usize) -> f32x4 {
-    debug_assert!(base + LANES <= field.len());
-    // SAFETY: in bounds by the caller's guarantee; `read_unaligned` needs no alignment.
-    f32x4::new(unsafe {
-        field
-            .as_ptr()
-            .add(base)
-            .cast::<[f32; LANES]>()
-            .read_unaligned()
-    })
+fn weights<S: Lanes>(r: S, inverse_h: S, left: usize) -> S {
+    (S::splat(1.0) - r * inverse_h).max(S::splat(0.0)) & S::first_lanes(left)
 }
 
 /// The particles a range may index: every field holds at least this many plus `LANES`.
@@ -108,13 +78,13 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
 
 /// Σ m_j a³ and Σ m_j a⁴ over every particle within h of particle `i`, itself excluded
 /// (unnormalised density and near density).
-#[inline]
-pub fn density_sums(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
-    let (xi, yi) = (f32x4::splat(lanes.x[i]), f32x4::splat(lanes.y[i]));
+#[inline(always)]
+pub fn density_sums<S: Lanes>(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+    let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let position = Vec2::new(lanes.x[i], lanes.y[i]);
-    let inverse_h = f32x4::splat(1.0 / h);
-    let mut sum = f32x4::ZERO;
-    let mut near_sum = f32x4::ZERO;
+    let inverse_h = S::splat(1.0 / h);
+    let mut sum = S::splat(0.0);
+    let mut near_sum = S::splat(0.0);
     let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
     for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
@@ -123,9 +93,9 @@ pub fn density_sums(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f3
             // SAFETY: base < range.end <= count, and x, y and mass hold count + LANES values.
             let (x, y, mass) = unsafe {
                 (
-                    load(&lanes.x, base),
-                    load(&lanes.y, base),
-                    load(&lanes.mass, base),
+                    S::load(&lanes.x, base),
+                    S::load(&lanes.y, base),
+                    S::load(&lanes.mass, base),
                 )
             };
             let (dx, dy) = (x - xi, y - yi);
@@ -134,12 +104,12 @@ pub fn density_sums(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f3
             let mass_a3 = mass * a * a * a;
             sum += mass_a3;
             near_sum += mass_a3 * a;
-            base += LANES;
+            base += S::WIDTH;
         }
     }
     // The particle itself was summed with a = 1: take its m_i back out.
     let own = lanes.mass[i];
-    (sum.reduce_add() - own, near_sum.reduce_add() - own)
+    (sum.total() - own, near_sum.total() - own)
 }
 
 /// Constants of the relaxation shared by every pair.
@@ -158,61 +128,62 @@ pub struct RelaxConstants {
 /// shared by mass (2 m_j / (m_i + m_j)). Particles at the same spot push apart along
 /// `coincident(j)`, a direction chosen by the caller. `UNIFORM_MASS` says every particle has
 /// the same mass, so that the share is 1 (a division less per pair).
-#[inline]
-pub fn relaxation_displacement<const UNIFORM_MASS: bool>(
+#[inline(always)]
+pub fn relaxation_displacement<S: Lanes, const UNIFORM_MASS: bool>(
     grid: &Grid,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
     coincident: impl Fn(usize) -> Vec2,
 ) -> Vec2 {
-    let own = Own::new(lanes, i, constants);
-    let mut sum_x = f32x4::ZERO;
-    let mut sum_y = f32x4::ZERO;
+    let own = Own::<S>::new(lanes, i, constants);
+    let mut sum_x = S::splat(0.0);
+    let mut sum_y = S::splat(0.0);
     // Candidates at the particle's own spot, itself included, counted per lane.
-    let mut at_same_spot = f32x4::ZERO;
-    let count = Group::checked_count(lanes);
+    let mut at_same_spot = S::splat(0.0);
+    let (zero, one) = (S::splat(0.0), S::splat(1.0));
+    let count = Group::<S>::checked_count(lanes);
     let position = Vec2::new(lanes.x[i], lanes.y[i]);
     for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
         let mut base = range.start;
         while base < range.end {
             // SAFETY: base < range.end <= count.
-            let group = unsafe { Group::load(lanes, base) };
+            let group = unsafe { Group::<S>::load(lanes, base) };
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx * dx + dy * dy;
             let r = r2.sqrt();
             let a = weights(r, own.inverse_h, range.end - base);
-            at_same_spot += f32x4::ONE & r2.simd_lt(own.coincident2) & a.simd_gt(f32x4::ZERO);
+            at_same_spot += one & r2.less(own.coincident2) & a.greater(zero);
             // The particle itself and coincident ones get a zero direction here.
-            let inverse_r = (f32x4::ONE / r) & r.simd_gt(own.coincident);
+            let inverse_r = (one / r) & r.greater(own.coincident);
             let push = own.pair_push::<UNIFORM_MASS>(&group, a, r, dx, dy, inverse_r);
             sum_x += dx * push;
             sum_y += dy * push;
-            base += LANES;
+            base += S::WIDTH;
         }
     }
-    let mut displacement = Vec2::new(sum_x.reduce_add(), sum_y.reduce_add());
-    if at_same_spot.reduce_add() > 1.0 {
+    let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
+    if at_same_spot.total() > 1.0 {
         displacement += own.coincident_pushes::<UNIFORM_MASS>(grid, lanes, i, coincident);
     }
     displacement
 }
 
-/// A group of `LANES` consecutive candidates' values.
-struct Group {
-    x: f32x4,
-    y: f32x4,
-    mass: f32x4,
-    velocity_x: f32x4,
-    velocity_y: f32x4,
-    pressure: f32x4,
-    near_pressure: f32x4,
-    tension: f32x4,
-    material: f32x4,
+/// A group of consecutive candidates' values, one per lane.
+struct Group<S> {
+    x: S,
+    y: S,
+    mass: S,
+    velocity_x: S,
+    velocity_y: S,
+    pressure: S,
+    near_pressure: S,
+    tension: S,
+    material: S,
 }
 
-impl Group {
+impl<S: Lanes> Group<S> {
     /// The particles a range may index (see `load`).
     fn checked_count(lanes: &LaneData) -> usize {
         checked_count(
@@ -230,65 +201,65 @@ impl Group {
         )
     }
 
-    /// The values of the candidates `base..base + LANES`.
+    /// The values of the candidates from `base` on.
     ///
     /// # Safety
     /// `base < Group::checked_count(lanes)`.
     #[inline(always)]
     unsafe fn load(lanes: &LaneData, base: usize) -> Self {
-        // SAFETY: every field holds checked_count + LANES values.
+        // SAFETY: every field holds checked_count + LANES values, and LANES ≥ S::WIDTH.
         unsafe {
             Self {
-                x: load(&lanes.x, base),
-                y: load(&lanes.y, base),
-                mass: load(&lanes.mass, base),
-                velocity_x: load(&lanes.velocity_x, base),
-                velocity_y: load(&lanes.velocity_y, base),
-                pressure: load(&lanes.pressure, base),
-                near_pressure: load(&lanes.near_pressure, base),
-                tension: load(&lanes.tension, base),
-                material: load(&lanes.material, base),
+                x: S::load(&lanes.x, base),
+                y: S::load(&lanes.y, base),
+                mass: S::load(&lanes.mass, base),
+                velocity_x: S::load(&lanes.velocity_x, base),
+                velocity_y: S::load(&lanes.velocity_y, base),
+                pressure: S::load(&lanes.pressure, base),
+                near_pressure: S::load(&lanes.near_pressure, base),
+                tension: S::load(&lanes.tension, base),
+                material: S::load(&lanes.material, base),
             }
         }
     }
 }
 
 /// The relaxing particle's own values, one copy per lane.
-struct Own {
-    x: f32x4,
-    y: f32x4,
-    mass: f32x4,
-    inverse_mass: f32x4,
-    velocity_x: f32x4,
-    velocity_y: f32x4,
-    pressure: f32x4,
-    near_pressure: f32x4,
-    material: f32x4,
-    linear_viscosity: f32x4,
-    quadratic_viscosity: f32x4,
-    inverse_h: f32x4,
-    coincident: f32x4,
-    coincident2: f32x4,
+struct Own<S> {
+    x: S,
+    y: S,
+    mass: S,
+    inverse_mass: S,
+    velocity_x: S,
+    velocity_y: S,
+    pressure: S,
+    near_pressure: S,
+    material: S,
+    linear_viscosity: S,
+    quadratic_viscosity: S,
+    inverse_h: S,
+    coincident: S,
+    coincident2: S,
 }
 
-impl Own {
+impl<S: Lanes> Own<S> {
     #[inline(always)]
     fn new(lanes: &LaneData, i: usize, constants: &RelaxConstants) -> Self {
         Self {
-            x: f32x4::splat(lanes.x[i]),
-            y: f32x4::splat(lanes.y[i]),
-            mass: f32x4::splat(lanes.mass[i]),
-            inverse_mass: f32x4::splat(1.0 / lanes.mass[i]),
-            velocity_x: f32x4::splat(lanes.velocity_x[i]),
-            velocity_y: f32x4::splat(lanes.velocity_y[i]),
-            pressure: f32x4::splat(lanes.pressure[i]),
-            near_pressure: f32x4::splat(lanes.near_pressure[i]),
-            material: f32x4::splat(lanes.material[i]),
-            linear_viscosity: f32x4::splat(constants.linear_viscosity),
-            quadratic_viscosity: f32x4::splat(constants.quadratic_viscosity),
-            inverse_h: f32x4::splat(constants.inverse_h),
-            coincident: f32x4::splat(COINCIDENT),
-            coincident2: f32x4::splat(COINCIDENT2),
+            x: S::splat(lanes.x[i]),
+            y: S::splat(lanes.y[i]),
+            mass: S::splat(lanes.mass[i]),
+            inverse_mass: S::splat(1.0 / lanes.mass[i]),
+            velocity_x: S::splat(lanes.velocity_x[i]),
+            velocity_y: S::splat(lanes.velocity_y[i]),
+            pressure: S::splat(lanes.pressure[i]),
+            near_pressure: S::splat(lanes.near_pressure[i]),
+            material: S::splat(lanes.material[i]),
+            linear_viscosity: S::splat(constants.linear_viscosity),
+            quadratic_viscosity: S::splat(constants.quadratic_viscosity),
+            inverse_h: S::splat(constants.inverse_h),
+            coincident: S::splat(COINCIDENT),
+            coincident2: S::splat(COINCIDENT2),
         }
     }
 
@@ -298,30 +269,30 @@ impl Own {
     #[inline(always)]
     fn pair_push<const UNIFORM_MASS: bool>(
         &self,
-        group: &Group,
-        a: f32x4,
-        r: f32x4,
-        dx: f32x4,
-        dy: f32x4,
-        inverse_r: f32x4,
-    ) -> f32x4 {
+        group: &Group<S>,
+        a: S,
+        r: S,
+        dx: S,
+        dy: S,
+        inverse_r: S,
+    ) -> S {
         let a2 = a * a;
         // Pressure and near pressure (Clavet et al. 2005, algorithm 2), split by mass.
         let pressure = ((self.near_pressure + group.near_pressure) * a
             + (self.pressure + group.pressure))
             * a2;
         // Surface tension between particles of one material (Becker & Teschner 2007).
-        let same_material = group.material.simd_eq(self.material);
+        let same_material = group.material.equal(self.material);
         let tension = (group.tension & same_material) * a2 * r;
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
         let closing = ((self.velocity_x - group.velocity_x) * dx
             + (self.velocity_y - group.velocity_y) * dy)
             * inverse_r;
-        let approach = closing.fast_max(f32x4::ZERO);
+        let approach = closing.max(S::splat(0.0));
         let mut viscous =
             a * r * (self.linear_viscosity + self.quadratic_viscosity * approach) * approach;
         if !UNIFORM_MASS {
-            viscous *= (group.mass + group.mass) / (self.mass + group.mass);
+            viscous = viscous * ((group.mass + group.mass) / (self.mass + group.mass));
         }
         ((tension - pressure) * self.inverse_mass - viscous) * inverse_r
     }
@@ -338,7 +309,7 @@ impl Own {
     ) -> Vec2 {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
-        let count = Group::checked_count(lanes);
+        let count = Group::<S>::checked_count(lanes);
         let position = Vec2::new(xi, yi);
         for range in grid.neighbour_rows(position) {
             assert!(range.end <= count);
@@ -350,17 +321,119 @@ impl Own {
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
                 // SAFETY: j < range.end <= count.
-                let group = unsafe { Group::load(lanes, j) };
-                let r = f32x4::splat(r2.sqrt());
+                let group = unsafe { Group::<S>::load(lanes, j) };
+                let r = S::splat(r2.sqrt());
                 let a = weights(r, self.inverse_h, 1);
                 let direction = coincident(j);
-                let (ux, uy) = (f32x4::splat(direction.x), f32x4::splat(direction.y));
+                let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
                 let push = self
-                    .pair_push::<UNIFORM_MASS>(&group, a, r, ux, uy, f32x4::ONE)
-                    .to_array()[0];
+                    .pair_push::<UNIFORM_MASS>(&group, a, r, ux, uy, S::splat(1.0))
+                    .first();
                 total += direction * push;
             }
         }
         total
+    }
+}
+
+/// The neighbour sums for one particle, compiled for one lane width.
+pub trait Kernels: Sync {
+    /// See `density_sums`.
+    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
+    /// See `relaxation_displacement`; `uniform_mass` picks its `UNIFORM_MASS`.
+    fn relaxation_displacement(
+        &self,
+        grid: &Grid,
+        lanes: &LaneData,
+        i: usize,
+        constants: &RelaxConstants,
+        uniform_mass: bool,
+        coincident: &dyn Fn(usize) -> Vec2,
+    ) -> Vec2;
+}
+
+/// The widest kernels this CPU runs: 8 lanes with AVX, else 4.
+pub fn kernels() -> &'static dyn Kernels {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        return &AvxKernels;
+    }
+    &FourLanes
+}
+
+/// Four lanes (`wide::f32x4`).
+struct FourLanes;
+
+impl Kernels for FourLanes {
+    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+        density_sums::<wide::f32x4>(grid, lanes, i, h)
+    }
+
+    fn relaxation_displacement(
+        &self,
+        grid: &Grid,
+        lanes: &LaneData,
+        i: usize,
+        constants: &RelaxConstants,
+        uniform_mass: bool,
+        coincident: &dyn Fn(usize) -> Vec2,
+    ) -> Vec2 {
+        if uniform_mass {
+            relaxation_displacement::<wide::f32x4, true>(grid, lanes, i, constants, coincident)
+        } else {
+            relaxation_displacement::<wide::f32x4, false>(grid, lanes, i, constants, coincident)
+        }
+    }
+}
+
+/// Eight lanes with AVX; only handed out by `kernels()` after checking the CPU has it.
+#[cfg(target_arch = "x86_64")]
+struct AvxKernels;
+
+#[cfg(target_arch = "x86_64")]
+impl AvxKernels {
+    #[target_feature(enable = "avx")]
+    fn density_sums_avx(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+        density_sums::<super::simd::Avx>(grid, lanes, i, h)
+    }
+
+    #[target_feature(enable = "avx")]
+    fn relaxation_displacement_avx<const UNIFORM_MASS: bool>(
+        grid: &Grid,
+        lanes: &LaneData,
+        i: usize,
+        constants: &RelaxConstants,
+        coincident: &dyn Fn(usize) -> Vec2,
+    ) -> Vec2 {
+        relaxation_displacement::<super::simd::Avx, UNIFORM_MASS>(
+            grid, lanes, i, constants, coincident,
+        )
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Kernels for AvxKernels {
+    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+        // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX.
+        unsafe { Self::density_sums_avx(grid, lanes, i, h) }
+    }
+
+    fn relaxation_displacement(
+        &self,
+        grid: &Grid,
+        lanes: &LaneData,
+        i: usize,
+        constants: &RelaxConstants,
+        uniform_mass: bool,
+        coincident: &dyn Fn(usize) -> Vec2,
+    ) -> Vec2 {
+        // SAFETY: as above.
+        unsafe {
+            if uniform_mass {
+                Self::relaxation_displacement_avx::<true>(grid, lanes, i, constants, coincident)
+            } else {
+                Self::relaxation_displacement_avx::<false>(grid, lanes, i, constants, coincident)
+            }
+        }
     }
 }

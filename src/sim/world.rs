@@ -11,7 +11,7 @@ use super::grid::Grid;
 use super::kernels::{density_norm, near_density_norm};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
-use super::sums::{density_sums, fill_padded, relaxation_displacement, LaneData, RelaxConstants};
+use super::sums::{fill_padded, kernels, LaneData, RelaxConstants};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -418,6 +418,7 @@ impl World {
         let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
         let rest_density = self.params.rest_density;
         let (grid, lanes) = (&self.grid, &self.scratch.lanes);
+        let kernels = kernels();
         let p = &mut self.particles;
         let mass = &p.mass;
         (
@@ -430,7 +431,7 @@ impl World {
             .with_min_len(CHUNK)
             .enumerate()
             .for_each(|(i, (density, near_density, pressure, near_pressure))| {
-                let (sum, near_sum) = density_sums(grid, lanes, i, h);
+                let (sum, near_sum) = kernels.density_sums(grid, lanes, i, h);
                 *density = sum * norm;
                 *near_density = near_sum * near_norm;
                 *pressure = stiffness * (*density - mass[i] * rest_density);
@@ -476,17 +477,21 @@ impl World {
             .materials
             .iter()
             .all(|m| m.mass == self.materials[0].mass);
+        let kernels = kernels();
         displacement
             .par_iter_mut()
             .with_min_len(CHUNK)
             .enumerate()
             .for_each(|(i, out)| {
                 let coincident = |j| coincident_direction(id[i], id[j]);
-                *out = if uniform_mass {
-                    relaxation_displacement::<true>(grid, lanes, i, &constants, coincident)
-                } else {
-                    relaxation_displacement::<false>(grid, lanes, i, &constants, coincident)
-                };
+                *out = kernels.relaxation_displacement(
+                    grid,
+                    lanes,
+                    i,
+                    &constants,
+                    uniform_mass,
+                    &coincident,
+                );
             });
     }
 
