@@ -76,11 +76,11 @@ impl View {
             2.0 * self.scale / self.screen.x,
             2.0 * self.scale / self.screen.y,
         );
-        // Camera2D flips y for the window but not for render targets.
-        let zoom_y = if target.is_some() { -zoom.y } else { zoom.y };
+        // Camera2D flips y for the window but not for render targets; drawn to the window, the
+        // target's row 0 lands at the top, so both want the same (negative) zoom.y.
         Camera2D {
             target: self.centre,
-            zoom: vec2(zoom.x, zoom_y),
+            zoom: vec2(zoom.x, -zoom.y),
             render_target: target,
             ..Default::default()
         }
