@@ -54,6 +54,10 @@ use std::ops::Range;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../assets/presets/seed.toml")),
     ("dam", include_str!("../assets/presets/dam.toml")),
+    ("layers", include_str!("../assets/presets/layers.toml")),
+    ("fountain", include_str!("../assets/presets/fountain.toml")),
+    ("rain", include_str!("../assets/presets/rain.toml")),
+    ("funnel", include_str!("../assets/presets/funnel.toml")),
 ];
 
 /// Most particles a preset or `--particles` may ask for.

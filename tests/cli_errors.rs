@@ -239,7 +239,11 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
         .lines()
         .map(|line| line.split_whitespace().next().unwrap_or(""))
         .collect();
-    assert_eq!(names, ["seed", "dam"], "{stdout}");
+    assert_eq!(
+        names,
+        ["seed", "dam", "layers", "fountain", "rain", "funnel"],
+        "{stdout}"
+    );
     for line in stdout.lines() {
         assert!(
             line.split_whitespace().count() > 1,
