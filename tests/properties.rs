@@ -518,6 +518,7 @@ impl SceneSpec {
                 mass,
                 pressure_scale: 0.0,
                 pressure_bias: 1.0,
+                ..Material::default()
             })
             .collect();
         let emitters = self
@@ -826,6 +827,7 @@ fn fluid_stirred_into_a_wall_rebounds_no_faster_than_the_bound() {
             mass: 0.5,
             pressure_scale: 0.0,
             pressure_bias: 1.0,
+            ..Material::default()
         }],
         corners,
         walls,

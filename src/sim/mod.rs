@@ -5,11 +5,14 @@ pub mod domain;
 pub mod grid;
 pub mod kernels;
 pub mod neighbours;
+pub mod obstacles;
 pub mod params;
 pub mod scene;
+pub mod springs;
 pub mod world;
 
 pub use domain::{Domain, DomainError, Wall};
+pub use obstacles::{Obstacle, Shape};
 pub use params::SimParams;
 pub use scene::{Block, Emitter, Material};
 pub use world::{FrameReport, Particles, StageTimes, Stir, World, WorldStats};

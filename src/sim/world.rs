@@ -10,8 +10,10 @@ use super::domain::Domain;
 use super::grid::Grid;
 use super::kernels::{density_norm, near_density_norm};
 use super::neighbours::{NeighbourChunk, CHUNK as NEIGHBOUR_CHUNK};
+use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
+use super::springs::Springs;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -82,6 +84,8 @@ pub struct StageTimes {
     pub density: Duration,
     /// Relaxation.
     pub relax: Duration,
+    /// Viscoelastic springs (zero when no material has springs).
+    pub springs: Duration,
     /// Move, velocity and walls.
     pub walls: Duration,
 }
@@ -130,10 +134,21 @@ struct RelaxSource {
     material: u32,
 }
 
+/// Viscosity of a pair of materials (row i, column j): the share 2 m_j / (m_i + m_j) that keeps
+/// momentum between heavy and light liquids, and the means of the two materials' linear and
+/// quadratic coefficients (times ½ dt² in the relaxation's copy).
+#[derive(Clone, Copy, Debug, Default)]
+struct PairViscosity {
+    share: f32,
+    linear: f32,
+    quadratic: f32,
+}
+
 /// Buffers reused every substep so that a steady particle count allocates nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     vectors: Vec<Vec2>,
+    pair_viscosity: Vec<PairViscosity>,
     sources: Vec<RelaxSource>,
     ids: Vec<u32>,
     materials: Vec<u16>,
@@ -151,9 +166,16 @@ pub struct World {
     particles: Particles,
     grid: Grid,
     neighbours: Vec<NeighbourChunk>,
-    /// Viscosity share 2 m_j / (m_i + m_j) of each material pair (row i, column j), so that the
-    /// viscous impulses of heavy and light liquids keep momentum.
-    viscosity_share: Vec<f32>,
+    /// Viscosity of each material pair (row i, column j).
+    viscosity_pairs: Vec<PairViscosity>,
+    /// (k, k_near) of each material.
+    pressure_stiffness: Vec<(f32, f32)>,
+    /// σs of each material.
+    surface_tension: Vec<f32>,
+    /// Springs of the materials that have them (`None`: no material has springs).
+    springs: Option<Springs>,
+    /// Obstacles and stickiness.
+    contacts: Contacts,
     scratch: Scratch,
     rng: Pcg32,
     next_id: u32,
@@ -178,16 +200,73 @@ impl World {
         blocks: &[Block],
         seed: u64,
     ) -> Self {
+        Self::with_obstacles(
+            params,
+            materials,
+            domain,
+            Vec::new(),
+            emitters,
+            blocks,
+            seed,
+        )
+    }
+
+    /// A world with static `obstacles` besides the walls (see `obstacles.rs` for the gaps they
+    /// need); block sites closer than one particle radius to an obstacle stay empty.
+    pub fn with_obstacles(
+        params: SimParams,
+        materials: Vec<Material>,
+        domain: Domain,
+        obstacles: Vec<Obstacle>,
+        emitters: Vec<Emitter>,
+        blocks: &[Block],
+        seed: u64,
+    ) -> Self {
         let emitter_state = vec![EmitterState::default(); emitters.len()];
         let params_dt = params.dt();
-        let viscosity_share = materials
+        let linear = |m: &Material| m.linear_viscosity.unwrap_or(params.linear_viscosity);
+        let quadratic = |m: &Material| m.quadratic_viscosity.unwrap_or(params.quadratic_viscosity);
+        let viscosity_pairs = materials
             .iter()
             .flat_map(|i| {
-                materials
-                    .iter()
-                    .map(move |j| 2.0 * j.mass / (i.mass + j.mass))
+                materials.iter().map(move |j| PairViscosity {
+                    share: 2.0 * j.mass / (i.mass + j.mass),
+                    linear: (linear(i) + linear(j)) * 0.5,
+                    quadratic: (quadratic(i) + quadratic(j)) * 0.5,
+                })
             })
             .collect();
+        let pressure_stiffness = materials
+            .iter()
+            .map(|m| {
+                (
+                    m.stiffness.unwrap_or(params.stiffness),
+                    m.near_stiffness.unwrap_or(params.near_stiffness),
+                )
+            })
+            .collect();
+        let surface_tension = materials
+            .iter()
+            .map(|m| m.surface_tension.unwrap_or(params.surface_tension))
+            .collect();
+        let h = params.interaction_radius;
+        let springs = Springs::new(
+            materials.iter().map(|m| {
+                (
+                    m.spring_stiffness,
+                    m.yield_ratio,
+                    m.plasticity,
+                    m.spring_radius,
+                )
+            }),
+            h,
+        );
+        let contacts = Contacts::new(
+            obstacles,
+            materials.iter().map(|m| (m.stickiness, m.stick_distance)),
+            h,
+            params.particle_radius,
+        );
         let mut grid = Grid::default();
         grid.reserve(domain.min(), domain.max(), params.interaction_radius);
         let mut world = Self {
@@ -199,7 +278,11 @@ impl World {
             particles: Particles::default(),
             grid,
             neighbours: Vec::new(),
-            viscosity_share,
+            viscosity_pairs,
+            pressure_stiffness,
+            surface_tension,
+            springs,
+            contacts,
             scratch: Scratch::default(),
             rng: Pcg32::seed_from_u64(seed),
             next_id: 0,
@@ -213,6 +296,9 @@ impl World {
         for block in blocks {
             let jitter = 0.01 * block.spacing;
             for position in block.positions() {
+                if world.contacts.blocks(position) {
+                    continue;
+                }
                 let offset = Vec2::new(
                     world.rng.random_range(-jitter..=jitter),
                     world.rng.random_range(-jitter..=jitter),
@@ -243,6 +329,16 @@ impl World {
     /// The emitters.
     pub fn emitters(&self) -> &[Emitter] {
         &self.emitters
+    }
+
+    /// The static obstacles (circles and capsules) besides the walls, for drawing and tests.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        self.contacts.obstacles()
+    }
+
+    /// Viscoelastic springs: (total, most held by one particle); (0, 0) without springs.
+    pub fn spring_counts(&self) -> (usize, usize) {
+        self.springs.as_ref().map_or((0, 0), Springs::counts)
     }
 
     /// Particle state (sorted by grid cell; use `id` for identity).
@@ -333,6 +429,12 @@ impl World {
         lap(&mut self.times.density);
         self.relax();
         lap(&mut self.times.relax);
+        if let Some(springs) = &mut self.springs {
+            let h = self.params.interaction_radius;
+            let displacement = &mut self.scratch.vectors;
+            springs.apply(&self.particles, &self.neighbours, h, self.dt, displacement);
+        }
+        lap(&mut self.times.springs);
         self.last_frame.capped += self.move_and_collide();
         lap(&mut self.times.walls);
         self.substeps_done += 1;
@@ -434,13 +536,13 @@ impl World {
     pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
-        let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
+        let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
         let grid = &self.grid;
         let p = &mut self.particles;
         self.neighbours
             .resize_with(p.len().div_ceil(NEIGHBOUR_CHUNK), NeighbourChunk::default);
-        let (position, mass, id) = (&p.position, &p.mass, &p.id);
+        let (position, mass, id, material) = (&p.position, &p.mass, &p.id, &p.material);
         let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
         (
             &mut self.neighbours,
@@ -465,6 +567,7 @@ impl World {
                             sum += mass[neighbour.index as usize] * a3;
                             near_sum += mass[neighbour.index as usize] * a3 * a;
                         }
+                        let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
                         density[k] = sum * norm;
                         near_density[k] = near_sum * near_norm;
                         pressure[k] = stiffness * (density[k] - mass[i] * rest_density);
@@ -483,16 +586,21 @@ impl World {
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let dt = self.dt;
         let half_dt2 = 0.5 * dt * dt;
-        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²).
-        let (linear, quadratic) = (
-            half_dt2 * params.linear_viscosity,
-            half_dt2 * params.quadratic_viscosity,
-        );
+        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), σ and β per material pair.
         let material_count = self.materials.len();
-        let share = &self.viscosity_share;
+        let pairs = &mut self.scratch.pair_viscosity;
+        pairs.resize(self.viscosity_pairs.len(), PairViscosity::default());
+        for (scaled, pair) in pairs.iter_mut().zip(&self.viscosity_pairs) {
+            *scaled = PairViscosity {
+                share: pair.share,
+                linear: half_dt2 * pair.linear,
+                quadratic: half_dt2 * pair.quadratic,
+            };
+        }
+        let pairs = &self.scratch.pair_viscosity;
         let p = &self.particles;
         // What each particle contributes as a neighbour, packed into one record.
-        let tension_scale = params.surface_tension * norm;
+        let surface_tension = &self.surface_tension;
         let sources = &mut self.scratch.sources;
         sources.resize(p.len(), RelaxSource::default());
         (
@@ -511,7 +619,7 @@ impl World {
                         velocity,
                         pressure: half_dt2 * norm * pressure,
                         near_pressure: half_dt2 * near_norm * near_pressure,
-                        tension: tension_scale * mass,
+                        tension: surface_tension[material as usize] * norm * mass,
                         material: material as u32,
                     };
                 },
@@ -530,8 +638,8 @@ impl World {
                     let i = chunk * NEIGHBOUR_CHUNK + k;
                     let own = sources[i];
                     let inverse_mi = 1.0 / p.mass[i];
-                    let share_row =
-                        &share[own.material as usize * material_count..][..material_count];
+                    let pair_row =
+                        &pairs[own.material as usize * material_count..][..material_count];
                     // Pushes along each direction: mass-weighted ones (divided by m_i at the end)
                     // and the viscous ones (already shared by mass).
                     let (mut push_sum, mut viscous_sum) = (Vec2::ZERO, Vec2::ZERO);
@@ -548,9 +656,10 @@ impl World {
                         let tension = same_material * other.tension * a2 * r;
                         // Viscosity impulse of approaching pairs, shared by mass.
                         let approach = (own.velocity - other.velocity).dot(direction).max(0.0);
-                        let viscous = a * r * (linear + quadratic * approach) * approach;
+                        let pair = pair_row[other.material as usize];
+                        let viscous = a * r * (pair.linear + pair.quadratic * approach) * approach;
                         push_sum += direction * (tension - pressure);
-                        viscous_sum += direction * (viscous * share_row[other.material as usize]);
+                        viscous_sum += direction * (viscous * pair.share);
                     }
                     *out = push_sum * inverse_mi - viscous_sum;
                 }
@@ -568,6 +677,10 @@ impl World {
         let reach = self.params.cfl * self.params.interaction_radius;
         let friction = self.params.wall_friction;
         let domain = &self.domain;
+        let (contacts, dt) = (
+            (!self.contacts.is_idle()).then_some(&self.contacts),
+            self.dt,
+        );
         let displacement = &self.scratch.vectors;
         let p = &mut self.particles;
         (
@@ -575,10 +688,11 @@ impl World {
             &mut p.velocity,
             &p.previous_position,
             displacement,
+            &p.material,
         )
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|(position, velocity, previous, dx)| {
+            .map(|(position, velocity, previous, dx, &material)| {
                 let mut travel = *position + *dx - *previous;
                 // NaN travel counts as capped too.
                 let within_reach = travel.length_squared() <= reach * reach;
@@ -589,8 +703,11 @@ impl World {
                         travel = Vec2::ZERO;
                     }
                 }
-                let x = *previous + travel;
+                let mut x = *previous + travel;
                 let mut v = travel * inverse_dt;
+                if let Some(contacts) = contacts {
+                    (x, v) = contacts.push_out(x, *previous, v);
+                }
                 let inside = domain.clamp(x);
                 if inside != x {
                     for wall in domain.walls() {
@@ -598,6 +715,9 @@ impl World {
                             v = collide(v, wall.normal, friction);
                         }
                     }
+                }
+                if let Some(contacts) = contacts {
+                    v = contacts.stick(inside, v, material as usize, domain, dt);
                 }
                 *position = inside;
                 *velocity = v;
@@ -699,7 +819,7 @@ impl World {
 /// Velocity after touching a surface with unit `normal`: the part into the surface is removed
 /// and, with Coulomb friction, the sliding part shrinks by at most `friction` × the removed part
 /// (without ever reversing). Sliding without pressing on the surface is not slowed.
-fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
+pub(crate) fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
     let normal_speed = velocity.dot(normal);
     if normal_speed >= 0.0 {
         return velocity;
