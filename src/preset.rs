@@ -74,6 +74,7 @@ use std::ops::Range;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../assets/presets/seed.toml")),
     ("dam", include_str!("../assets/presets/dam.toml")),
+    ("jelly", include_str!("../assets/presets/jelly.toml")),
 ];
 
 /// Most particles a preset or `--particles` may ask for.
