@@ -75,6 +75,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../assets/presets/seed.toml")),
     ("dam", include_str!("../assets/presets/dam.toml")),
     ("jelly", include_str!("../assets/presets/jelly.toml")),
+    ("pachinko", include_str!("../assets/presets/pachinko.toml")),
+    ("slime", include_str!("../assets/presets/slime.toml")),
 ];
 
 /// Most particles a preset or `--particles` may ask for.

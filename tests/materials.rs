@@ -219,7 +219,7 @@ fn check_obstacles_hold(mut world: World, frames: usize, stir: bool) {
 
 #[test]
 fn no_particle_ends_a_substep_inside_an_obstacle() {
-    for name in ["jelly"] {
+    for name in ["jelly", "pachinko", "slime"] {
         let preset = Preset::load(name).unwrap();
         check_obstacles_hold(preset.build_world(1), 120, false);
         check_obstacles_hold(preset.build_world(2), 120, true);

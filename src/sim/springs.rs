@@ -9,15 +9,18 @@
 //! - drops springs with L > h (the paper's break) or stretched past `TEAR` × h (a tear, so a
 //!   purely elastic jelly, whose L never changes, can still be torn apart);
 //! - adds its own half of the displacement D = Δt² k_spring (1 − L/h)(L − r) r̂ of each spring;
-//! - fills free slots with new springs to the nearest same-material neighbours within
-//!   `spring_radius` × h that it has no spring to yet, nearest first (ties by id).
+//! - proposes, for its free slots, the nearest same-material neighbours within `spring_radius`
+//!   × h that it has no spring to yet (nearest first, ties by id).
 //!
-//! Departures from the paper, on purpose: a new spring's rest length is the pair's current
+//! Then a second pass adds a spring wherever two particles proposed each other. Both ends of a
+//! spring thus always hold it, with bit-identical rest lengths (they are computed from the same
+//! numbers), so the two halves of D are equal and opposite and springs keep momentum.
+//!
+//! Departure from the paper, on purpose: a new spring's rest length is the pair's current
 //! distance, not h (with L = h the factor 1 − L/h is zero, so springs would be inert until
-//! plasticity shortens them, and an elastic jelly with α = 0 would have none); and each particle
-//! holds its half of a spring, so a pair is bound both ways unless one of the two was full when
-//! they met (then only the other is pulled). The cap keeps the lists bounded and makes a full
-//! jelly purely elastic: it forms no new springs that would remember a squashed shape.
+//! plasticity shortens them, and an elastic jelly with α = 0 would have none). The cap keeps the
+//! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
+//! remember a squashed shape.
 
 use super::neighbours::{NeighbourChunk, CHUNK as NEIGHBOUR_CHUNK};
 use super::world::Particles;
@@ -58,6 +61,9 @@ pub(crate) struct Springs {
     count: Vec<u8>,
     /// This substep's spring displacement of each particle, by id.
     push: Vec<Vec2>,
+    /// `MAX_SPRINGS` slots per id: the ids it would like new springs to, nearest first.
+    proposals: Vec<u32>,
+    proposal_count: Vec<u8>,
     /// Current (grid-sorted) index of each id.
     index_of: Vec<u32>,
 }
@@ -118,6 +124,8 @@ impl Springs {
             .resize(slots_needed * MAX_SPRINGS, Spring::default());
         self.count.resize(slots_needed, 0);
         self.push.resize(slots_needed, Vec2::ZERO);
+        self.proposals.resize(slots_needed * MAX_SPRINGS, 0);
+        self.proposal_count.resize(slots_needed, 0);
 
         let (position, material, id) = (&particles.position, &particles.material, &particles.id);
         let (index_of, materials) = (&self.index_of, &self.materials);
@@ -126,12 +134,15 @@ impl Springs {
             self.slots.par_chunks_mut(MAX_SPRINGS),
             &mut self.count,
             &mut self.push,
+            self.proposals.par_chunks_mut(MAX_SPRINGS),
+            &mut self.proposal_count,
         )
             .into_par_iter()
             .with_min_len(256)
             .enumerate()
-            .for_each(|(own_id, (list, count, push))| {
+            .for_each(|(own_id, (list, count, push, proposals, proposal_count))| {
                 *push = Vec2::ZERO;
+                *proposal_count = 0;
                 let i = index_of[own_id];
                 if i == u32::MAX {
                     *count = 0;
@@ -207,8 +218,34 @@ impl Springs {
                         best[slot] = candidate;
                         found = (found + 1).min(free);
                     }
-                    for &(_, other, j) in &best[..found] {
-                        let r = (position[j as usize] - xi).length();
+                    for (slot, &(_, other, _)) in proposals.iter_mut().zip(&best[..found]) {
+                        *slot = other;
+                    }
+                    *proposal_count = found as u8;
+                }
+                *count = kept as u8;
+            });
+
+        // Springs form where two particles proposed each other.
+        let (proposals, proposal_count) = (&self.proposals, &self.proposal_count);
+        let proposed = |from: usize, to: u32| {
+            proposals[from * MAX_SPRINGS..][..proposal_count[from] as usize].contains(&to)
+        };
+        (self.slots.par_chunks_mut(MAX_SPRINGS), &mut self.count)
+            .into_par_iter()
+            .with_min_len(256)
+            .enumerate()
+            .for_each(|(own_id, (list, count))| {
+                let wanted = &proposals[own_id * MAX_SPRINGS..][..proposal_count[own_id] as usize];
+                if wanted.is_empty() {
+                    return;
+                }
+                let xi = position[index_of[own_id] as usize];
+                let mut kept = *count as usize;
+                for &other in wanted {
+                    if proposed(other as usize, own_id as u32) {
+                        let j = index_of[other as usize] as usize;
+                        let r = (position[j] - xi).length();
                         list[kept] = Spring {
                             other,
                             rest_length: r.max(0.1 * h),
