@@ -64,7 +64,7 @@ fn jelly_keeps_its_shape_where_liquid_spreads() {
     let mut liquid = world_from(&drop_scene(""));
     let start = extent(&jelly);
     let mut lowest = f32::MAX;
-    for frame in 0..60 {
+    for _ in 0..60 {
         jelly.step_frame();
         liquid.step_frame();
         lowest = lowest.min(extent(&jelly).y);
