@@ -44,6 +44,10 @@
 //! preset validation documents (radius 0.001 to 10, stiffness up to 10, dt up to 1 s, ...),
 //! written as preset text, for fewer substeps, and rescaled with `with_particles`;
 //! `corrupted_preset_text_never_panics` breaks valid preset text at random.
+//! `no_particle_ends_a_substep_inside_an_obstacle` fills a 4 × 3 box around up to four random
+//! circles and capsules (those breaking the presets' gap rule left out) with a random liquid,
+//! jelly, goo or sticky material, stirs it at random for 40 frames, and checks after every
+//! substep that no particle is inside an obstacle's solid, besides finite and inside the walls.
 //!
 //! # Kinetic-energy bound
 //!
