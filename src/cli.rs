@@ -408,6 +408,7 @@ pub fn run_headless(options: &Options) -> Result<Report, String> {
                     ("grid", per_substep(t.grid)),
                     ("density", per_substep(t.density)),
                     ("relax", per_substep(t.relax)),
+                    ("springs", per_substep(t.springs)),
                     ("walls", per_substep(t.walls)),
                 ]
             },

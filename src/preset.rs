@@ -31,8 +31,22 @@
 //! | `materials[i].colour` | three channels, each 0 to 1 |
 //! | `materials[i].mass` | above 0, at most 1000 |
 //! | `materials[i].pressure_scale`, `.pressure_bias` | −100 to 100 (defaults 0, 1) |
+//! | `materials[i].stiffness`, `.near_stiffness` (optional) | 0 to 10 (default: the `params` value) |
+//! | `materials[i].surface_tension` (optional) | 0 to 1 (default: the `params` value) |
+//! | `materials[i].linear_viscosity`, `.quadratic_viscosity` (optional) | 0 to 100 (default: the `params` value; a pair of materials uses the mean) |
+//! | `materials[i].spring_stiffness` | 0 (no springs, the default) to 0.05 / dt², dt = 1 / (`frame_rate` × `substeps`) |
+//! | `materials[i].yield_ratio` | 0 to 1 (default 0.1) |
+//! | `materials[i].plasticity` | 0 to 100 per second (default 0: elastic) |
+//! | `materials[i].spring_radius` | above 0, at most 1, in h (default 1) |
+//! | `materials[i].stickiness` | 0 (not sticky, the default) to 10,000 |
+//! | `materials[i].stick_distance` | above 0, at most 1, in h, from the particle centre (default 0.5) |
+//! | `obstacles[i].kind` | `"circle"` (with `centre`) or `"capsule"` (with `a` and `b`) |
+//! | `obstacles[i].centre`, `.a`, `.b` | within ±10,000 |
+//! | `obstacles[i].radius` | above 0, at most 1000 |
+//! | `obstacles[i].friction` (optional) | 0 to 10 (default: `params.wall_friction`) |
+//! | `obstacles` | each at least 2 r from every wall and from every other obstacle (surface to surface) |
 //! | `emitters[i].material`, `blocks[i].material` | a name from `materials` |
-//! | `emitters[i].position` | inside the walls |
+//! | `emitters[i].position` | inside the walls, at least r from every obstacle |
 //! | `emitters[i].direction` | non-zero, components within ±10,000 |
 //! | `emitters[i].width` | 0 to 100, the whole nozzle inside the walls |
 //! | `emitters[i].speed` | 0 to 1000 |
@@ -43,8 +57,14 @@
 //! | `blocks[i].min`, `.max` | `max` above and right of `min`, the rectangle inside the walls |
 //! | `blocks[i].spacing` | r / 2 to 100, at most 2,000,000 lattice sites |
 //! | `blocks[i].count` (optional) | 0 to 2,000,000 |
+//!
+//! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
+//! means a particle is never squeezed between two solids: pushing it out of one obstacle never
+//! puts it into another or behind a wall (see `sim::obstacles`).
 
-use crate::sim::{Block, Domain, DomainError, Emitter, Material, SimParams, Wall, World};
+use crate::sim::{
+    Block, Domain, DomainError, Emitter, Material, Obstacle, Shape, SimParams, Wall, World,
+};
 use glam::Vec2;
 use serde::Deserialize;
 use std::fmt;
@@ -58,6 +78,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("fountain", include_str!("../assets/presets/fountain.toml")),
     ("rain", include_str!("../assets/presets/rain.toml")),
     ("funnel", include_str!("../assets/presets/funnel.toml")),
+    ("jelly", include_str!("../assets/presets/jelly.toml")),
+    ("pachinko", include_str!("../assets/presets/pachinko.toml")),
+    ("slime", include_str!("../assets/presets/slime.toml")),
 ];
 
 /// Most particles a preset or `--particles` may ask for.
@@ -125,6 +148,8 @@ pub struct Preset {
     pub emitters: Vec<Emitter>,
     /// Initial fluid rectangles.
     pub blocks: Vec<Block>,
+    /// Static circles and capsules.
+    pub obstacles: Vec<Obstacle>,
     /// Particle count the geometry was drawn for, if `--particles` rescales it.
     pub base_particles: Option<usize>,
 }
@@ -244,6 +269,26 @@ impl Preset {
                 "{particles} particles stretch the walls by {ratio}: {error}"
             ))
         })?;
+        for obstacle in &mut self.obstacles {
+            obstacle.shape = match obstacle.shape {
+                Shape::Circle { centre, radius } => Shape::Circle {
+                    centre: centre * stretch,
+                    radius,
+                },
+                Shape::Capsule { a, b, radius } => Shape::Capsule {
+                    a: a * stretch,
+                    b: b * stretch,
+                    radius,
+                },
+            };
+        }
+        if let Some((_, problem)) =
+            obstacle_gap_problem(&self.obstacles, &domain, self.params.particle_radius)
+        {
+            return Err(refuse(format!(
+                "{particles} particles stretch the obstacles by {ratio}: {problem}"
+            )));
+        }
         for emitter in &mut self.emitters {
             emitter.position *= stretch;
             emitter.budget = (emitter.budget as f32 * ratio).round() as usize;
@@ -270,10 +315,11 @@ impl Preset {
 
     /// A fresh world for this scene; `seed` drives all randomness.
     pub fn build_world(&self, seed: u64) -> World {
-        World::new(
+        World::with_obstacles(
             self.params.clone(),
             self.materials.clone(),
             self.domain.clone(),
+            self.obstacles.clone(),
             self.emitters.clone(),
             &self.blocks,
             seed,
@@ -294,6 +340,43 @@ fn polygon_width(polygon: &[Vec2]) -> f32 {
                 .fold(0.0, f32::max)
         })
         .fold(f32::INFINITY, f32::min)
+}
+
+/// The first obstacle (index, problem) closer than 2 r to a wall or to an earlier obstacle.
+fn obstacle_gap_problem(
+    obstacles: &[Obstacle],
+    domain: &Domain,
+    particle_radius: f32,
+) -> Option<(usize, String)> {
+    let gap = 2.0 * particle_radius;
+    for (index, obstacle) in obstacles.iter().enumerate() {
+        let (a, b) = obstacle.core();
+        for (k, wall) in domain.walls().iter().enumerate() {
+            let room = wall.distance(a).min(wall.distance(b)) - obstacle.radius();
+            if room < gap {
+                return Some((
+                    index,
+                    format!(
+                        "must keep {gap} (2 particle radii) from every wall, \
+                         but its surface is {room} from walls[{k}]"
+                    ),
+                ));
+            }
+        }
+        for (other_index, other) in obstacles[..index].iter().enumerate() {
+            let room = obstacle.core_distance(other) - obstacle.radius() - other.radius();
+            if room < gap {
+                return Some((
+                    index,
+                    format!(
+                        "must keep {gap} (2 particle radii) from every other obstacle, \
+                         but its surface is {room} from obstacles[{other_index}]"
+                    ),
+                ));
+            }
+        }
+    }
+    None
 }
 
 /// `message` on one line, its lines joined by "; ".
@@ -334,6 +417,23 @@ struct PresetFile {
     emitters: Vec<EmitterFile>,
     #[serde(default)]
     blocks: Vec<BlockFile>,
+    #[serde(default)]
+    obstacles: Vec<ObstacleFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObstacleFile {
+    kind: String,
+    #[serde(default)]
+    centre: Option<[f32; 2]>,
+    #[serde(default)]
+    a: Option<[f32; 2]>,
+    #[serde(default)]
+    b: Option<[f32; 2]>,
+    radius: f32,
+    #[serde(default)]
+    friction: Option<f32>,
 }
 
 /// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
@@ -397,10 +497,40 @@ struct MaterialFile {
     pressure_scale: f32,
     #[serde(default = "one")]
     pressure_bias: f32,
+    #[serde(default)]
+    stiffness: Option<f32>,
+    #[serde(default)]
+    near_stiffness: Option<f32>,
+    #[serde(default)]
+    surface_tension: Option<f32>,
+    #[serde(default)]
+    linear_viscosity: Option<f32>,
+    #[serde(default)]
+    quadratic_viscosity: Option<f32>,
+    #[serde(default)]
+    spring_stiffness: f32,
+    #[serde(default = "default_yield_ratio")]
+    yield_ratio: f32,
+    #[serde(default)]
+    plasticity: f32,
+    #[serde(default = "one")]
+    spring_radius: f32,
+    #[serde(default)]
+    stickiness: f32,
+    #[serde(default = "half")]
+    stick_distance: f32,
 }
 
 fn one() -> f32 {
     1.0
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+fn default_yield_ratio() -> f32 {
+    Material::default().yield_ratio
 }
 
 #[derive(Deserialize)]
@@ -611,7 +741,44 @@ impl PresetFile {
             for channel in material.colour {
                 check_range(&at("colour"), channel, 0.0, 1.0)?;
             }
+            let optional = |field, value: Option<f32>, high| {
+                value
+                    .map(|value| check_range(&at(field), value, 0.0, high))
+                    .transpose()
+            };
+            let dt = params.dt();
+            let spring_limit = 0.05 / (dt * dt);
             materials.push(Material {
+                stiffness: optional("stiffness", material.stiffness, 10.0)?,
+                near_stiffness: optional("near_stiffness", material.near_stiffness, 10.0)?,
+                surface_tension: optional("surface_tension", material.surface_tension, 1.0)?,
+                linear_viscosity: optional("linear_viscosity", material.linear_viscosity, 100.0)?,
+                quadratic_viscosity: optional(
+                    "quadratic_viscosity",
+                    material.quadratic_viscosity,
+                    100.0,
+                )?,
+                spring_stiffness: check_range(
+                    &at("spring_stiffness"),
+                    material.spring_stiffness,
+                    0.0,
+                    spring_limit,
+                )
+                .map_err(|mut error| {
+                    error
+                        .message
+                        .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
+                    error
+                })?,
+                yield_ratio: check_range(&at("yield_ratio"), material.yield_ratio, 0.0, 1.0)?,
+                plasticity: check_range(&at("plasticity"), material.plasticity, 0.0, 100.0)?,
+                spring_radius: check_positive(&at("spring_radius"), material.spring_radius, 1.0)?,
+                stickiness: check_range(&at("stickiness"), material.stickiness, 0.0, 1.0e4)?,
+                stick_distance: check_positive(
+                    &at("stick_distance"),
+                    material.stick_distance,
+                    1.0,
+                )?,
                 name: material.name.clone(),
                 colour: material.colour,
                 mass: check_positive(&at("mass"), material.mass, 1000.0)?,
@@ -673,6 +840,70 @@ impl PresetFile {
             ));
         }
 
+        let mut obstacles = Vec::with_capacity(self.obstacles.len());
+        for (index, obstacle) in self.obstacles.iter().enumerate() {
+            let at = |field| [Key("obstacles"), Index(index), Key(field)];
+            let point = |field, value: Option<[f32; 2]>, wanted: bool| match (value, wanted) {
+                (Some(value), true) => check_vector(&at(field), value, MAX_COORDINATE).map(Some),
+                (None, false) => Ok(None),
+                (None, true) => Err(invalid(
+                    &at("kind"),
+                    format!("a {} needs `{field}`", obstacle.kind),
+                )),
+                (Some(_), false) => Err(invalid(
+                    &at(field),
+                    format!("a {} has no `{field}`", obstacle.kind),
+                )),
+            };
+            let is_circle = match obstacle.kind.as_str() {
+                "circle" => true,
+                "capsule" => false,
+                other => {
+                    return Err(invalid(
+                        &at("kind"),
+                        format!("must be \"circle\" or \"capsule\", got {other:?}"),
+                    ))
+                }
+            };
+            let centre = point("centre", obstacle.centre, is_circle)?;
+            let a = point("a", obstacle.a, !is_circle)?;
+            let b = point("b", obstacle.b, !is_circle)?;
+            let radius = check_positive(&at("radius"), obstacle.radius, 1000.0)?;
+            let friction = match obstacle.friction {
+                Some(friction) => check_range(&at("friction"), friction, 0.0, 10.0)?,
+                None => params.wall_friction,
+            };
+            let built = match (centre, a, b) {
+                (Some(centre), _, _) => Obstacle::circle(centre, radius, friction),
+                (None, Some(a), Some(b)) => Obstacle::capsule(a, b, radius, friction),
+                _ => unreachable!("`point` demanded the fields of the kind"),
+            };
+            for end in [built.core().0, built.core().1] {
+                if !domain.contains(end) {
+                    let field = if is_circle {
+                        "centre"
+                    } else if end == built.core().0 {
+                        "a"
+                    } else {
+                        "b"
+                    };
+                    return Err(invalid(&at(field), "lies outside the walls"));
+                }
+            }
+            obstacles.push(built);
+        }
+        if let Some((index, problem)) = obstacle_gap_problem(&obstacles, &domain, particle_radius) {
+            return Err(invalid(
+                &[Key("obstacles"), Index(index), Key("radius")],
+                problem,
+            ));
+        }
+        let in_obstacle = |point: Vec2| {
+            obstacles
+                .iter()
+                .position(|o| o.distance(point) < particle_radius)
+        };
+
         let mut emitters = Vec::with_capacity(self.emitters.len());
         for (index, emitter) in self.emitters.iter().enumerate() {
             let at = |field| [Key("emitters"), Index(index), Key(field)];
@@ -700,6 +931,20 @@ impl PresetFile {
                     return Err(invalid(
                         &at("width"),
                         format!("the nozzle reaches outside the walls at {end}"),
+                    ));
+                }
+            }
+            for point in [
+                built.position - half_width,
+                built.position,
+                built.position + half_width,
+            ] {
+                if let Some(obstacle) = in_obstacle(point) {
+                    return Err(invalid(
+                        &at("position"),
+                        format!(
+                            "the nozzle lies within a particle radius of obstacles[{obstacle}]"
+                        ),
                     ));
                 }
             }
@@ -757,6 +1002,7 @@ impl PresetFile {
             domain,
             emitters,
             blocks,
+            obstacles,
             base_particles,
         })
     }

@@ -239,11 +239,16 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
         .lines()
         .map(|line| line.split_whitespace().next().unwrap_or(""))
         .collect();
-    assert_eq!(
-        names,
-        ["seed", "dam", "layers", "fountain", "rain", "funnel"],
+    let embedded: Vec<&str> = slosh::preset::BUILTIN
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(names, embedded, "{stdout}");
+    assert!(
+        names.starts_with(&["seed", "dam", "layers", "fountain", "rain", "funnel"]),
         "{stdout}"
     );
+    assert!(names.ends_with(&["jelly", "pachinko", "slime"]), "{stdout}");
     for line in stdout.lines() {
         assert!(
             line.split_whitespace().count() > 1,

@@ -184,6 +184,8 @@ fn results_are_identical_with_one_and_two_threads() {
     for (preset, particles, stir) in [
         ("seed", None, StirMode::None),
         ("dam", Some(4000), StirMode::Random),
+        ("jelly", None, StirMode::Random),
+        ("pachinko", None, StirMode::None),
     ] {
         let one = run_headless(&headless(preset, 120, particles, 1, stir)).unwrap();
         let two = run_headless(&headless(preset, 120, particles, 2, stir)).unwrap();

@@ -772,12 +772,12 @@ fn a_typo_in_a_params_field_is_refused_with_its_line() {
 
 #[test]
 fn an_unknown_table_is_refused_with_its_line() {
-    let text = broken("[params]", "[[obstacles]]\nradius = 1.0\n\n[params]");
+    let text = broken("[params]", "[[magnets]]\nradius = 1.0\n\n[params]");
     assert_names(
         &refuse(&text),
-        "obstacles",
-        Some(line_of(&text, "[[obstacles]]")),
-        &["unknown field `obstacles`"],
+        "magnets",
+        Some(line_of(&text, "[[magnets]]")),
+        &["unknown field `magnets`"],
     );
 }
 
@@ -906,4 +906,157 @@ fn rescaling_a_preset_below_a_particle_is_refused() {
     let error = preset.with_particles(1).unwrap_err();
     assert_eq!(error.field, "--particles");
     assert!(error.message.contains("stretch the walls"), "{error}");
+}
+
+// ---- Obstacles and material behaviour -----------------------------------------------------------
+
+/// `VALID` with one more `[[obstacles]]` table made of `lines`.
+fn with_obstacle(lines: &str) -> String {
+    format!("{VALID}\n[[obstacles]]\n{lines}\n")
+}
+
+#[test]
+fn a_valid_obstacle_is_accepted_and_keeps_block_sites_out() {
+    let text = with_obstacle("kind = \"circle\"\ncentre = [0.6, 0.6]\nradius = 0.2");
+    let preset = Preset::parse(FILE, &text).unwrap();
+    assert_eq!(preset.obstacles.len(), 1);
+    let world = preset.build_world(1);
+    assert_eq!(world.obstacles().len(), 1);
+    let count = world.particles().len();
+    assert!(
+        count < 100 && count > 70,
+        "{count} sites left around the obstacle"
+    );
+}
+
+#[test]
+fn an_unknown_obstacle_kind_is_refused_with_its_line() {
+    let text = with_obstacle("kind = \"square\"\ncentre = [2.0, 2.0]\nradius = 0.3");
+    let line = line_of(&text, "square");
+    assert_names(
+        &refuse(&text),
+        "obstacles[0].kind",
+        Some(line),
+        &["circle", "capsule"],
+    );
+}
+
+#[test]
+fn a_circle_without_a_centre_is_refused() {
+    let text = with_obstacle("kind = \"circle\"\na = [2.0, 2.0]\nb = [3.0, 2.0]\nradius = 0.3");
+    let line = line_of(&text, "kind = \"circle\"");
+    assert_names(&refuse(&text), "obstacles[0].kind", Some(line), &["centre"]);
+}
+
+#[test]
+fn a_capsule_with_a_centre_is_refused_at_the_centre() {
+    let text = with_obstacle(
+        "kind = \"capsule\"\na = [2.0, 2.0]\nb = [3.0, 2.0]\ncentre = [2.0, 2.0]\nradius = 0.3",
+    );
+    let line = line_of(&text, "centre = [2.0, 2.0]");
+    assert_names(&refuse(&text), "obstacles[0].centre", Some(line), &["no"]);
+}
+
+#[test]
+fn a_zero_or_nan_obstacle_radius_is_refused_with_its_line() {
+    for radius in ["0.0", "nan", "-1.0"] {
+        let text = with_obstacle(&format!(
+            "kind = \"circle\"\ncentre = [2.0, 2.0]\nradius = {radius}"
+        ));
+        let line = line_of(&text, &format!("radius = {radius}"));
+        assert_names(
+            &refuse(&text),
+            "obstacles[0].radius",
+            Some(line),
+            &["above 0"],
+        );
+    }
+}
+
+#[test]
+fn an_obstacle_outside_the_walls_is_refused() {
+    let text = with_obstacle("kind = \"capsule\"\na = [2.0, 2.0]\nb = [5.0, 2.0]\nradius = 0.1");
+    let line = line_of(&text, "b = [5.0, 2.0]");
+    assert_names(
+        &refuse(&text),
+        "obstacles[0].b",
+        Some(line),
+        &["outside the walls"],
+    );
+}
+
+#[test]
+fn an_obstacle_touching_a_wall_is_refused() {
+    let text = with_obstacle("kind = \"circle\"\ncentre = [2.0, 0.3]\nradius = 0.3");
+    let line = line_of(&text, "radius = 0.3");
+    assert_names(
+        &refuse(&text),
+        "obstacles[0].radius",
+        Some(line),
+        &["2 particle radii", "walls[1]"],
+    );
+}
+
+#[test]
+fn obstacles_too_close_to_each_other_are_refused() {
+    let first = with_obstacle("kind = \"circle\"\ncentre = [2.0, 2.0]\nradius = 0.3");
+    let text = format!(
+        "{first}\n[[obstacles]]\nkind = \"capsule\"\na = [2.0, 1.0]\nb = [2.0, 2.5]\n\
+         radius = 0.05\n"
+    );
+    let line = line_of(&text, "radius = 0.05");
+    assert_names(
+        &refuse(&text),
+        "obstacles[1].radius",
+        Some(line),
+        &["obstacles[0]"],
+    );
+}
+
+#[test]
+fn an_emitter_inside_an_obstacle_is_refused() {
+    let text = with_obstacle("kind = \"circle\"\ncentre = [0.5, 2.0]\nradius = 0.3");
+    let line = line_of(&text, "position = [0.5, 2.0]");
+    assert_names(
+        &refuse(&text),
+        "emitters[0].position",
+        Some(line),
+        &["obstacles[0]"],
+    );
+}
+
+#[test]
+fn an_unknown_obstacle_field_is_refused() {
+    let text = with_obstacle("kind = \"circle\"\ncentre = [2.0, 2.0]\nradius = 0.3\nsize = 2");
+    let error = refuse(&text);
+    assert!(error.field.starts_with("obstacles"), "{error}");
+    assert_eq!(error.line, Some(line_of(&text, "size = 2")), "{error}");
+    assert!(error.message.contains("size"), "{error}");
+}
+
+#[test]
+fn bad_material_behaviour_fields_are_refused_with_their_lines() {
+    for (line, field, words) in [
+        (
+            "spring_stiffness = -1.0",
+            "spring_stiffness",
+            &["from 0"][..],
+        ),
+        ("spring_stiffness = 5000.0", "spring_stiffness", &["dt"][..]),
+        ("yield_ratio = 1.5", "yield_ratio", &["0 to 1"][..]),
+        ("plasticity = nan", "plasticity", &["NaN"][..]),
+        ("spring_radius = 0.0", "spring_radius", &["above 0"][..]),
+        ("stickiness = -3.0", "stickiness", &["from 0"][..]),
+        ("stick_distance = 2.0", "stick_distance", &["at most 1"][..]),
+        ("linear_viscosity = inf", "linear_viscosity", &["inf"][..]),
+        ("stiffness = -0.1", "stiffness", &["from 0"][..]),
+        ("surface_tension = 3.0", "surface_tension", &["0 to 1"][..]),
+    ] {
+        assert_refused_at_new_line(
+            "mass = 0.8\n",
+            &format!("mass = 0.8\n{line}\n"),
+            &format!("materials[1].{field}"),
+            words,
+        );
+    }
 }

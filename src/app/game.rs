@@ -491,16 +491,18 @@ mod tests {
     }
 
     #[test]
-    fn keys_without_presets_do_nothing() {
+    fn keys_without_presets_do_nothing_and_nine_keys_hold_presets() {
         let preset = Preset::load("seed").unwrap();
         let source = PresetSource::Builtin {
             name: "seed".into(),
             key: 1,
         };
         let mut game = Game::new(preset, source, 1, None);
-        game.apply(Command::SwitchPreset(9));
+        game.apply(Command::SwitchPreset(0));
         assert_eq!(game.preset.name, "seed");
         assert!(game.message().unwrap().contains("no preset"));
+        game.apply(Command::SwitchPreset(9));
+        assert_eq!(game.preset.name, BUILTIN[8].0);
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));

@@ -2,7 +2,11 @@
 
 use glam::Vec2;
 
-/// A kind of liquid: its look and its particle mass.
+/// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain
+/// liquid (its own pressure, tension and viscosity, elastic springs, stickiness).
+///
+/// `Material::default()` is the seed's plain liquid: no springs, no stickiness, and every
+/// override `None` (the `SimParams` value applies).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Material {
     /// Name used by presets to refer to it.
@@ -15,6 +19,58 @@ pub struct Material {
     pub pressure_scale: f32,
     /// See `pressure_scale`.
     pub pressure_bias: f32,
+    /// Pressure stiffness k of this material (`None`: `SimParams::stiffness`).
+    pub stiffness: Option<f32>,
+    /// Near-pressure stiffness k_near of this material (`None`: `SimParams::near_stiffness`).
+    pub near_stiffness: Option<f32>,
+    /// Surface tension σs between particles of this material (`None`:
+    /// `SimParams::surface_tension`).
+    pub surface_tension: Option<f32>,
+    /// Linear viscosity σ (`None`: `SimParams::linear_viscosity`); a pair of two materials uses
+    /// the mean of their coefficients.
+    pub linear_viscosity: Option<f32>,
+    /// Quadratic viscosity β (`None`: `SimParams::quadratic_viscosity`); pairs use the mean.
+    pub quadratic_viscosity: Option<f32>,
+    /// Spring stiffness k_spring of the viscoelastic springs between particles of this material
+    /// (Clavet et al. 2005, section 5); 0 means no springs, and then the material costs nothing.
+    pub spring_stiffness: f32,
+    /// Yield ratio γ: a spring's rest length L only changes while the pair is stretched or
+    /// compressed by more than γ L.
+    pub yield_ratio: f32,
+    /// Plasticity α: how fast rest lengths follow the deformation beyond the yield (0: a purely
+    /// elastic jelly that returns to its shape; larger: a goo that flows and keeps new shapes).
+    pub plasticity: f32,
+    /// Springs form between particles closer than this fraction of h.
+    pub spring_radius: f32,
+    /// Stickiness k_stick: pull toward walls and obstacles within `stick_distance` (Clavet et
+    /// al. 2005, section 6.2); 0 means not sticky.
+    pub stickiness: f32,
+    /// Reach of the stickiness, as a fraction of h, measured from the particle's centre to the
+    /// surface (a particle resting on a surface is one particle radius from it).
+    pub stick_distance: f32,
+}
+
+impl Default for Material {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            colour: [0.5; 3],
+            mass: 1.0,
+            pressure_scale: 0.0,
+            pressure_bias: 1.0,
+            stiffness: None,
+            near_stiffness: None,
+            surface_tension: None,
+            linear_viscosity: None,
+            quadratic_viscosity: None,
+            spring_stiffness: 0.0,
+            yield_ratio: 0.1,
+            plasticity: 0.0,
+            spring_radius: 1.0,
+            stickiness: 0.0,
+            stick_distance: 0.5,
+        }
+    }
 }
 
 /// A nozzle that shoots rows of particles across its width, along its direction.

@@ -43,6 +43,11 @@ pub struct LaneData {
     pub tension: Vec<f32>,
     /// Material index as a float, compared for equality.
     pub material: Vec<f32>,
+    /// ¼ dt² σ of the particle's material: a pair's linear viscosity is the sum of its two
+    /// (filled only when materials differ in mass or viscosity).
+    pub linear_viscosity: Vec<f32>,
+    /// ¼ dt² β of the particle's material, likewise.
+    pub quadratic_viscosity: Vec<f32>,
 }
 
 /// Sets `field` to `count` values from `value` followed by `LANES` copies of `padding`.
@@ -126,30 +131,31 @@ pub struct RelaxConstants {
 /// The relaxation displacement of particle `i`: pressure and near pressure pushes, surface
 /// tension toward particles of its own material, and the viscous impulses of approaching pairs
 /// shared by mass (2 m_j / (m_i + m_j)). Particles at the same spot push apart along
-/// `coincident(j)`, a direction chosen by the caller. `UNIFORM_MASS` says every particle has
-/// the same mass, so that the share is 1 (a division less per pair).
+/// `coincident(j)`, a direction chosen by the caller. `UNIFORM` says every particle has the
+/// same mass and viscosity, so that the share is 1 and the viscosity is `constants`' (a
+/// division and two loads less per pair); otherwise the lanes' viscosities must be filled.
 #[inline(always)]
-pub fn relaxation_displacement<S: Lanes, const UNIFORM_MASS: bool>(
+pub fn relaxation_displacement<S: Lanes, const UNIFORM: bool>(
     grid: &Grid,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
     coincident: impl Fn(usize) -> Vec2,
 ) -> Vec2 {
-    let own = Own::<S>::new(lanes, i, constants);
+    let own = Own::<S>::new::<UNIFORM>(lanes, i, constants);
     let mut sum_x = S::splat(0.0);
     let mut sum_y = S::splat(0.0);
     // Candidates at the particle's own spot, itself included, counted per lane.
     let mut at_same_spot = S::splat(0.0);
     let (zero, one) = (S::splat(0.0), S::splat(1.0));
-    let count = Group::<S>::checked_count(lanes);
+    let count = Group::<S>::checked_count::<UNIFORM>(lanes);
     let position = Vec2::new(lanes.x[i], lanes.y[i]);
     for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
         let mut base = range.start;
         while base < range.end {
             // SAFETY: base < range.end <= count.
-            let group = unsafe { Group::<S>::load(lanes, base) };
+            let group = unsafe { Group::<S>::load::<UNIFORM>(lanes, base) };
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx * dx + dy * dy;
             let r = r2.sqrt();
@@ -157,7 +163,7 @@ pub fn relaxation_displacement<S: Lanes, const UNIFORM_MASS: bool>(
             at_same_spot += one & r2.less(own.coincident2) & a.greater(zero);
             // The particle itself and coincident ones get a zero direction here.
             let inverse_r = (one / r) & r.greater(own.coincident);
-            let push = own.pair_push::<UNIFORM_MASS>(&group, a, r, dx, dy, inverse_r);
+            let push = own.pair_push::<UNIFORM>(&group, a, r, dx, dy, inverse_r);
             sum_x += dx * push;
             sum_y += dy * push;
             base += S::WIDTH;
@@ -165,7 +171,7 @@ pub fn relaxation_displacement<S: Lanes, const UNIFORM_MASS: bool>(
     }
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
     if at_same_spot.total() > 1.0 {
-        displacement += own.coincident_pushes::<UNIFORM_MASS>(grid, lanes, i, coincident);
+        displacement += own.coincident_pushes::<UNIFORM>(grid, lanes, i, coincident);
     }
     displacement
 }
@@ -181,32 +187,37 @@ struct Group<S> {
     near_pressure: S,
     tension: S,
     material: S,
+    linear_viscosity: S,
+    quadratic_viscosity: S,
 }
 
 impl<S: Lanes> Group<S> {
     /// The particles a range may index (see `load`).
-    fn checked_count(lanes: &LaneData) -> usize {
-        checked_count(
-            lanes,
-            &[
-                &lanes.y,
-                &lanes.mass,
-                &lanes.velocity_x,
-                &lanes.velocity_y,
-                &lanes.pressure,
-                &lanes.near_pressure,
-                &lanes.tension,
-                &lanes.material,
-            ],
-        )
+    fn checked_count<const UNIFORM: bool>(lanes: &LaneData) -> usize {
+        let fields = [
+            &lanes.y,
+            &lanes.mass,
+            &lanes.velocity_x,
+            &lanes.velocity_y,
+            &lanes.pressure,
+            &lanes.near_pressure,
+            &lanes.tension,
+            &lanes.material,
+            &lanes.linear_viscosity,
+            &lanes.quadratic_viscosity,
+        ];
+        // The viscosities are only read (and filled) for mixed materials.
+        let used = if UNIFORM { 8 } else { fields.len() };
+        checked_count(lanes, &fields[..used])
     }
 
     /// The values of the candidates from `base` on.
     ///
     /// # Safety
-    /// `base < Group::checked_count(lanes)`.
+    /// `base < Group::checked_count::<UNIFORM>(lanes)`.
     #[inline(always)]
-    unsafe fn load(lanes: &LaneData, base: usize) -> Self {
+    unsafe fn load<const UNIFORM: bool>(lanes: &LaneData, base: usize) -> Self {
+        let zero = S::splat(0.0);
         // SAFETY: every field holds checked_count + LANES values, and LANES ≥ S::WIDTH.
         unsafe {
             Self {
@@ -219,6 +230,16 @@ impl<S: Lanes> Group<S> {
                 near_pressure: S::load(&lanes.near_pressure, base),
                 tension: S::load(&lanes.tension, base),
                 material: S::load(&lanes.material, base),
+                linear_viscosity: if UNIFORM {
+                    zero
+                } else {
+                    S::load(&lanes.linear_viscosity, base)
+                },
+                quadratic_viscosity: if UNIFORM {
+                    zero
+                } else {
+                    S::load(&lanes.quadratic_viscosity, base)
+                },
             }
         }
     }
@@ -244,7 +265,13 @@ struct Own<S> {
 
 impl<S: Lanes> Own<S> {
     #[inline(always)]
-    fn new(lanes: &LaneData, i: usize, constants: &RelaxConstants) -> Self {
+    fn new<const UNIFORM: bool>(lanes: &LaneData, i: usize, constants: &RelaxConstants) -> Self {
+        // Uniform: the pair's viscosity is the constant; else the sum of the two halves.
+        let (linear_viscosity, quadratic_viscosity) = if UNIFORM {
+            (constants.linear_viscosity, constants.quadratic_viscosity)
+        } else {
+            (lanes.linear_viscosity[i], lanes.quadratic_viscosity[i])
+        };
         Self {
             x: S::splat(lanes.x[i]),
             y: S::splat(lanes.y[i]),
@@ -255,8 +282,8 @@ impl<S: Lanes> Own<S> {
             pressure: S::splat(lanes.pressure[i]),
             near_pressure: S::splat(lanes.near_pressure[i]),
             material: S::splat(lanes.material[i]),
-            linear_viscosity: S::splat(constants.linear_viscosity),
-            quadratic_viscosity: S::splat(constants.quadratic_viscosity),
+            linear_viscosity: S::splat(linear_viscosity),
+            quadratic_viscosity: S::splat(quadratic_viscosity),
             inverse_h: S::splat(constants.inverse_h),
             coincident: S::splat(COINCIDENT),
             coincident2: S::splat(COINCIDENT2),
@@ -267,7 +294,7 @@ impl<S: Lanes> Own<S> {
     /// (positive pulls this particle toward it), for weights `a`, distances `r` and their
     /// inverses (0 where the direction is unknown).
     #[inline(always)]
-    fn pair_push<const UNIFORM_MASS: bool>(
+    fn pair_push<const UNIFORM: bool>(
         &self,
         group: &Group<S>,
         a: S,
@@ -289,9 +316,16 @@ impl<S: Lanes> Own<S> {
             + (self.velocity_y - group.velocity_y) * dy)
             * inverse_r;
         let approach = closing.max(S::splat(0.0));
-        let mut viscous =
-            a * r * (self.linear_viscosity + self.quadratic_viscosity * approach) * approach;
-        if !UNIFORM_MASS {
+        let (linear, quadratic) = if UNIFORM {
+            (self.linear_viscosity, self.quadratic_viscosity)
+        } else {
+            (
+                self.linear_viscosity + group.linear_viscosity,
+                self.quadratic_viscosity + group.quadratic_viscosity,
+            )
+        };
+        let mut viscous = a * r * (linear + quadratic * approach) * approach;
+        if !UNIFORM {
             viscous = viscous * ((group.mass + group.mass) / (self.mass + group.mass));
         }
         ((tension - pressure) * self.inverse_mass - viscous) * inverse_r
@@ -300,7 +334,7 @@ impl<S: Lanes> Own<S> {
     /// Pushes between particle `i` and the other particles at its very spot, along the
     /// directions `coincident` gives (the lane loop gave them none).
     #[cold]
-    fn coincident_pushes<const UNIFORM_MASS: bool>(
+    fn coincident_pushes<const UNIFORM: bool>(
         &self,
         grid: &Grid,
         lanes: &LaneData,
@@ -309,7 +343,7 @@ impl<S: Lanes> Own<S> {
     ) -> Vec2 {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
-        let count = Group::<S>::checked_count(lanes);
+        let count = Group::<S>::checked_count::<UNIFORM>(lanes);
         let position = Vec2::new(xi, yi);
         for range in grid.neighbour_rows(position) {
             assert!(range.end <= count);
@@ -321,13 +355,13 @@ impl<S: Lanes> Own<S> {
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
                 // SAFETY: j < range.end <= count.
-                let group = unsafe { Group::<S>::load(lanes, j) };
+                let group = unsafe { Group::<S>::load::<UNIFORM>(lanes, j) };
                 let r = S::splat(r2.sqrt());
                 let a = weights(r, self.inverse_h, 1);
                 let direction = coincident(j);
                 let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
                 let push = self
-                    .pair_push::<UNIFORM_MASS>(&group, a, r, ux, uy, S::splat(1.0))
+                    .pair_push::<UNIFORM>(&group, a, r, ux, uy, S::splat(1.0))
                     .first();
                 total += direction * push;
             }
@@ -340,14 +374,14 @@ impl<S: Lanes> Own<S> {
 pub trait Kernels: Sync {
     /// See `density_sums`.
     fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
-    /// See `relaxation_displacement`; `uniform_mass` picks its `UNIFORM_MASS`.
+    /// See `relaxation_displacement`; `uniform` picks its `UNIFORM`.
     fn relaxation_displacement(
         &self,
         grid: &Grid,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform_mass: bool,
+        uniform: bool,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2;
 }
@@ -375,10 +409,10 @@ impl Kernels for FourLanes {
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform_mass: bool,
+        uniform: bool,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        if uniform_mass {
+        if uniform {
             relaxation_displacement::<wide::f32x4, true>(grid, lanes, i, constants, coincident)
         } else {
             relaxation_displacement::<wide::f32x4, false>(grid, lanes, i, constants, coincident)
@@ -398,14 +432,14 @@ impl AvxKernels {
     }
 
     #[target_feature(enable = "avx")]
-    fn relaxation_displacement_avx<const UNIFORM_MASS: bool>(
+    fn relaxation_displacement_avx<const UNIFORM: bool>(
         grid: &Grid,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        relaxation_displacement::<super::simd::Avx, UNIFORM_MASS>(
+        relaxation_displacement::<super::simd::Avx, UNIFORM>(
             grid, lanes, i, constants, coincident,
         )
     }
@@ -424,12 +458,12 @@ impl Kernels for AvxKernels {
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform_mass: bool,
+        uniform: bool,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
         // SAFETY: as above.
         unsafe {
-            if uniform_mass {
+            if uniform {
                 Self::relaxation_displacement_avx::<true>(grid, lanes, i, constants, coincident)
             } else {
                 Self::relaxation_displacement_avx::<false>(grid, lanes, i, constants, coincident)

@@ -9,8 +9,10 @@
 use super::domain::Domain;
 use super::grid::Grid;
 use super::kernels::{density_norm, near_density_norm};
+use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
+use super::springs::Springs;
 use super::sums::{fill_padded, kernels, LaneData, RelaxConstants};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
@@ -85,6 +87,8 @@ pub struct StageTimes {
     pub density: Duration,
     /// Relaxation.
     pub relax: Duration,
+    /// Viscoelastic springs (zero when no material has springs).
+    pub springs: Duration,
     /// Move, velocity and walls.
     pub walls: Duration,
 }
@@ -141,6 +145,16 @@ pub struct World {
     emitter_state: Vec<EmitterState>,
     particles: Particles,
     grid: Grid,
+    /// (σ, β): linear and quadratic viscosity of each material; a pair uses the means.
+    viscosity: Vec<(f32, f32)>,
+    /// (k, k_near) of each material.
+    pressure_stiffness: Vec<(f32, f32)>,
+    /// σs of each material.
+    surface_tension: Vec<f32>,
+    /// Springs of the materials that have them (`None`: no material has springs).
+    springs: Option<Springs>,
+    /// Obstacles and stickiness.
+    contacts: Contacts,
     scratch: Scratch,
     rng: Pcg32,
     next_id: u32,
@@ -165,8 +179,67 @@ impl World {
         blocks: &[Block],
         seed: u64,
     ) -> Self {
+        Self::with_obstacles(
+            params,
+            materials,
+            domain,
+            Vec::new(),
+            emitters,
+            blocks,
+            seed,
+        )
+    }
+
+    /// A world with static `obstacles` besides the walls (see `obstacles.rs` for the gaps they
+    /// need); block sites closer than one particle radius to an obstacle stay empty.
+    pub fn with_obstacles(
+        params: SimParams,
+        materials: Vec<Material>,
+        domain: Domain,
+        obstacles: Vec<Obstacle>,
+        emitters: Vec<Emitter>,
+        blocks: &[Block],
+        seed: u64,
+    ) -> Self {
         let emitter_state = vec![EmitterState::default(); emitters.len()];
         let params_dt = params.dt();
+        let linear = |m: &Material| m.linear_viscosity.unwrap_or(params.linear_viscosity);
+        let quadratic = |m: &Material| m.quadratic_viscosity.unwrap_or(params.quadratic_viscosity);
+        let viscosity = materials
+            .iter()
+            .map(|m| (linear(m), quadratic(m)))
+            .collect();
+        let pressure_stiffness = materials
+            .iter()
+            .map(|m| {
+                (
+                    m.stiffness.unwrap_or(params.stiffness),
+                    m.near_stiffness.unwrap_or(params.near_stiffness),
+                )
+            })
+            .collect();
+        let surface_tension = materials
+            .iter()
+            .map(|m| m.surface_tension.unwrap_or(params.surface_tension))
+            .collect();
+        let h = params.interaction_radius;
+        let springs = Springs::new(
+            materials.iter().map(|m| {
+                (
+                    m.spring_stiffness,
+                    m.yield_ratio,
+                    m.plasticity,
+                    m.spring_radius,
+                )
+            }),
+            h,
+        );
+        let contacts = Contacts::new(
+            obstacles,
+            materials.iter().map(|m| (m.stickiness, m.stick_distance)),
+            h,
+            params.particle_radius,
+        );
         let mut grid = Grid::default();
         grid.reserve(domain.min(), domain.max(), params.interaction_radius);
         let mut world = Self {
@@ -177,6 +250,11 @@ impl World {
             emitter_state,
             particles: Particles::default(),
             grid,
+            viscosity,
+            pressure_stiffness,
+            surface_tension,
+            springs,
+            contacts,
             scratch: Scratch::default(),
             rng: Pcg32::seed_from_u64(seed),
             next_id: 0,
@@ -190,6 +268,9 @@ impl World {
         for block in blocks {
             let jitter = 0.01 * block.spacing;
             for position in block.positions() {
+                if world.contacts.blocks(position) {
+                    continue;
+                }
                 let offset = Vec2::new(
                     world.rng.random_range(-jitter..=jitter),
                     world.rng.random_range(-jitter..=jitter),
@@ -220,6 +301,16 @@ impl World {
     /// The emitters.
     pub fn emitters(&self) -> &[Emitter] {
         &self.emitters
+    }
+
+    /// The static obstacles (circles and capsules) besides the walls, for drawing and tests.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        self.contacts.obstacles()
+    }
+
+    /// Viscoelastic springs: (total, most held by one particle); (0, 0) without springs.
+    pub fn spring_counts(&self) -> (usize, usize) {
+        self.springs.as_ref().map_or((0, 0), Springs::counts)
     }
 
     /// Particle state (sorted by grid cell; use `id` for identity).
@@ -310,6 +401,12 @@ impl World {
         lap(&mut self.times.density);
         self.relax();
         lap(&mut self.times.relax);
+        if let Some(springs) = &mut self.springs {
+            let h = self.params.interaction_radius;
+            let displacement = &mut self.scratch.vectors;
+            springs.apply(&self.particles, &self.grid, h, self.dt, displacement);
+        }
+        lap(&mut self.times.springs);
         self.last_frame.capped += self.move_and_collide();
         lap(&mut self.times.walls);
         self.substeps_done += 1;
@@ -415,12 +512,12 @@ impl World {
     pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
-        let (stiffness, near_stiffness) = (self.params.stiffness, self.params.near_stiffness);
+        let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
         let (grid, lanes) = (&self.grid, &self.scratch.lanes);
         let kernels = kernels();
         let p = &mut self.particles;
-        let mass = &p.mass;
+        let (mass, material) = (&p.mass, &p.material);
         (
             &mut p.density,
             &mut p.near_density,
@@ -432,6 +529,7 @@ impl World {
             .enumerate()
             .for_each(|(i, (density, near_density, pressure, near_pressure))| {
                 let (sum, near_sum) = kernels.density_sums(grid, lanes, i, h);
+                let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
                 *density = sum * norm;
                 *near_density = near_sum * near_norm;
                 *pressure = stiffness * (*density - mass[i] * rest_density);
@@ -448,13 +546,16 @@ impl World {
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let dt = self.dt;
         let half_dt2 = 0.5 * dt * dt;
-        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²).
+        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), with σ and β the means of the
+        // pair's two materials: each particle carries half of ½ dt² times its own.
+        let (linear, quadratic) = self.viscosity[0];
         let constants = RelaxConstants {
             inverse_h: 1.0 / h,
-            linear_viscosity: half_dt2 * params.linear_viscosity,
-            quadratic_viscosity: half_dt2 * params.quadratic_viscosity,
+            linear_viscosity: half_dt2 * linear,
+            quadratic_viscosity: half_dt2 * quadratic,
         };
-        let tension_scale = params.surface_tension * norm;
+        let surface_tension = &self.surface_tension;
+        let viscosity = &self.viscosity;
         let p = &self.particles;
         let count = p.len();
         let lanes = &mut self.scratch.lanes;
@@ -468,15 +569,26 @@ impl World {
         fill_padded(&mut lanes.near_pressure, count, 0.0, |i| {
             half_dt2 * near_norm * near_pressure[i]
         });
-        fill_padded(&mut lanes.tension, count, 0.0, |i| tension_scale * mass[i]);
+        fill_padded(&mut lanes.tension, count, 0.0, |i| {
+            surface_tension[material[i] as usize] * norm * mass[i]
+        });
         fill_padded(&mut lanes.material, count, -1.0, |i| material[i] as f32);
+        // Mixed liquids: every material the same mass and viscosity takes the cheaper path.
+        let uniform = self.materials.iter().zip(viscosity).all(|(m, v)| {
+            m.mass == self.materials[0].mass && *v == viscosity[0]
+        });
+        if !uniform {
+            let half = 0.5 * half_dt2;
+            fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
+                half * viscosity[material[i] as usize].0
+            });
+            fill_padded(&mut lanes.quadratic_viscosity, count, 0.0, |i| {
+                half * viscosity[material[i] as usize].1
+            });
+        }
         let (grid, lanes, id) = (&self.grid, &self.scratch.lanes, &p.id);
         let displacement = &mut self.scratch.vectors;
         displacement.resize(count, Vec2::ZERO);
-        let uniform_mass = self
-            .materials
-            .iter()
-            .all(|m| m.mass == self.materials[0].mass);
         let kernels = kernels();
         displacement
             .par_iter_mut()
@@ -489,7 +601,7 @@ impl World {
                     lanes,
                     i,
                     &constants,
-                    uniform_mass,
+                    uniform,
                     &coincident,
                 );
             });
@@ -506,6 +618,10 @@ impl World {
         let reach = self.params.cfl * self.params.interaction_radius;
         let friction = self.params.wall_friction;
         let domain = &self.domain;
+        let (contacts, dt) = (
+            (!self.contacts.is_idle()).then_some(&self.contacts),
+            self.dt,
+        );
         let displacement = &self.scratch.vectors;
         let p = &mut self.particles;
         (
@@ -513,10 +629,11 @@ impl World {
             &mut p.velocity,
             &p.previous_position,
             displacement,
+            &p.material,
         )
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|(position, velocity, previous, dx)| {
+            .map(|(position, velocity, previous, dx, &material)| {
                 let mut travel = *position + *dx - *previous;
                 // NaN travel counts as capped too.
                 let within_reach = travel.length_squared() <= reach * reach;
@@ -527,8 +644,11 @@ impl World {
                         travel = Vec2::ZERO;
                     }
                 }
-                let x = *previous + travel;
+                let mut x = *previous + travel;
                 let mut v = travel * inverse_dt;
+                if let Some(contacts) = contacts {
+                    (x, v) = contacts.push_out(x, *previous, v);
+                }
                 let inside = domain.clamp(x);
                 if inside != x {
                     for wall in domain.walls() {
@@ -536,6 +656,9 @@ impl World {
                             v = collide(v, wall.normal, friction);
                         }
                     }
+                }
+                if let Some(contacts) = contacts {
+                    v = contacts.stick(inside, v, material as usize, domain, dt);
                 }
                 *position = inside;
                 *velocity = v;
@@ -637,7 +760,7 @@ impl World {
 /// Velocity after touching a surface with unit `normal`: the part into the surface is removed
 /// and, with Coulomb friction, the sliding part shrinks by at most `friction` × the removed part
 /// (without ever reversing). Sliding without pressing on the surface is not slowed.
-fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
+pub(crate) fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
     let normal_speed = velocity.dot(normal);
     if normal_speed >= 0.0 {
         return velocity;

@@ -1,0 +1,268 @@
+//! Viscoelastic springs between particles of one material (Clavet et al. 2005, section 5.2,
+//! algorithms 3 and 4), computed Jacobi-style so that results do not depend on the thread count.
+//!
+//! Each particle keeps its own list of at most `MAX_SPRINGS` springs, keyed by its stable id and
+//! naming the other particle by id, so the lists survive the grid's reordering untouched. Every
+//! substep, each particle independently (in parallel, reading only frozen positions):
+//! - lets each rest length L yield: stretched beyond L(1 + γ), L += Δt α (r − L − γL);
+//!   compressed below L(1 − γ), L −= Δt α (L − γL − r);
+//! - drops springs with L > h (the paper's break) or stretched past `TEAR` × h (a tear, so a
+//!   purely elastic jelly, whose L never changes, can still be torn apart);
+//! - adds its own half of the displacement D = Δt² k_spring (1 − L/h)(L − r) r̂ of each spring;
+//! - proposes, for its free slots, the nearest same-material neighbours within `spring_radius`
+//!   × h that it has no spring to yet (nearest first, ties by id).
+//!
+//! Then a second pass adds a spring wherever two particles proposed each other. Both ends of a
+//! spring thus always hold it, with bit-identical rest lengths (they are computed from the same
+//! numbers), so the two halves of D are equal and opposite and springs keep momentum.
+//!
+//! Departure from the paper, on purpose: a new spring's rest length is the pair's current
+//! distance, not h (with L = h the factor 1 − L/h is zero, so springs would be inert until
+//! plasticity shortens them, and an elastic jelly with α = 0 would have none). The cap keeps the
+//! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
+//! remember a squashed shape.
+
+use super::grid::Grid;
+use super::world::Particles;
+use glam::Vec2;
+use rayon::prelude::*;
+
+/// Most springs one particle holds.
+pub const MAX_SPRINGS: usize = 16;
+
+/// A spring is torn when its pair is this many h apart, whatever its rest length.
+const TEAR: f32 = 2.0;
+
+/// One particle's half of a spring.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spring {
+    /// Stable id of the particle at the other end.
+    other: u32,
+    /// Rest length L.
+    rest_length: f32,
+}
+
+/// A material's spring constants.
+#[derive(Clone, Copy, Debug, Default)]
+struct SpringMaterial {
+    stiffness: f32,
+    yield_ratio: f32,
+    plasticity: f32,
+    /// Absolute distance below which springs form.
+    radius: f32,
+}
+
+/// Every particle's springs, by stable id.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Springs {
+    materials: Vec<SpringMaterial>,
+    /// `MAX_SPRINGS` slots per id; the first `count[id]` are live, in a fixed order.
+    slots: Vec<Spring>,
+    count: Vec<u8>,
+    /// This substep's spring displacement of each particle, by id.
+    push: Vec<Vec2>,
+    /// `MAX_SPRINGS` slots per id: the ids it would like new springs to, nearest first.
+    proposals: Vec<u32>,
+    proposal_count: Vec<u8>,
+    /// Current (grid-sorted) index of each id.
+    index_of: Vec<u32>,
+}
+
+impl Springs {
+    /// Springs for materials given as (k_spring, γ, α, spring radius as a fraction of h), or
+    /// `None` when no material has springs (the stage is skipped then).
+    pub fn new(materials: impl Iterator<Item = (f32, f32, f32, f32)>, h: f32) -> Option<Self> {
+        let materials: Vec<SpringMaterial> = materials
+            .map(
+                |(stiffness, yield_ratio, plasticity, radius)| SpringMaterial {
+                    stiffness,
+                    yield_ratio,
+                    plasticity,
+                    radius: radius * h,
+                },
+            )
+            .collect();
+        materials
+            .iter()
+            .any(|m| m.stiffness > 0.0 && m.radius > 0.0)
+            .then(|| Self {
+                materials,
+                ..Self::default()
+            })
+    }
+
+    /// Total springs and the most any one particle holds.
+    pub fn counts(&self) -> (usize, usize) {
+        let total = self.count.iter().map(|&c| c as usize).sum();
+        let most = self.count.iter().copied().max().unwrap_or(0) as usize;
+        (total, most)
+    }
+
+    /// Updates every spring from the frozen `particles` positions (new ones form with the
+    /// neighbours the grid finds), and adds the spring displacements to `displacement` (indexed
+    /// like `particles`).
+    pub fn apply(
+        &mut self,
+        particles: &Particles,
+        grid: &Grid,
+        h: f32,
+        dt: f32,
+        displacement: &mut [Vec2],
+    ) {
+        let ids = particles.id.len();
+        let mut slots_needed = self.index_of.len();
+        self.index_of.fill(u32::MAX);
+        for (index, &id) in particles.id.iter().enumerate() {
+            let id = id as usize;
+            if id >= slots_needed {
+                slots_needed = id + 1;
+                self.index_of.resize(slots_needed, u32::MAX);
+            }
+            self.index_of[id] = index as u32;
+        }
+        debug_assert!(slots_needed >= ids);
+        self.slots
+            .resize(slots_needed * MAX_SPRINGS, Spring::default());
+        self.count.resize(slots_needed, 0);
+        self.push.resize(slots_needed, Vec2::ZERO);
+        self.proposals.resize(slots_needed * MAX_SPRINGS, 0);
+        self.proposal_count.resize(slots_needed, 0);
+
+        let (position, material, id) = (&particles.position, &particles.material, &particles.id);
+        let (index_of, materials) = (&self.index_of, &self.materials);
+        let half_dt2 = 0.5 * dt * dt;
+        (
+            self.slots.par_chunks_mut(MAX_SPRINGS),
+            &mut self.count,
+            &mut self.push,
+            self.proposals.par_chunks_mut(MAX_SPRINGS),
+            &mut self.proposal_count,
+        )
+            .into_par_iter()
+            .with_min_len(256)
+            .enumerate()
+            .for_each(|(own_id, (list, count, push, proposals, proposal_count))| {
+                *push = Vec2::ZERO;
+                *proposal_count = 0;
+                let i = index_of[own_id];
+                if i == u32::MAX {
+                    *count = 0;
+                    return;
+                }
+                let i = i as usize;
+                let constants = materials[material[i] as usize];
+                if constants.stiffness <= 0.0 {
+                    *count = 0;
+                    return;
+                }
+                let xi = position[i];
+                let mut kept = 0;
+                for s in 0..*count as usize {
+                    let spring = list[s];
+                    let j = index_of[spring.other as usize] as usize;
+                    let offset = position[j] - xi;
+                    let r = offset.length();
+                    // Yield and plastic flow of the rest length (algorithm 4).
+                    let mut rest_length = spring.rest_length;
+                    let tolerance = constants.yield_ratio * rest_length;
+                    let flow = dt * constants.plasticity;
+                    if r > rest_length + tolerance {
+                        rest_length += flow * (r - rest_length - tolerance);
+                    } else if r < rest_length - tolerance {
+                        rest_length -= flow * (rest_length - tolerance - r);
+                    }
+                    if rest_length > h || r > TEAR * h || !r.is_finite() {
+                        continue;
+                    }
+                    // This particle's half of D = Δt² k (1 − L/h)(L − r) r̂ (algorithm 3).
+                    if r > 0.0 {
+                        let d = half_dt2
+                            * constants.stiffness
+                            * (1.0 - rest_length / h)
+                            * (rest_length - r);
+                        *push -= offset * (d / r);
+                    }
+                    list[kept] = Spring {
+                        other: spring.other,
+                        rest_length,
+                    };
+                    kept += 1;
+                }
+                let free = MAX_SPRINGS - kept;
+                if free > 0 {
+                    // The `free` nearest new partners, as (weight, id, index), nearest first.
+                    let mut best = [(0.0_f32, 0_u32, 0_u32); MAX_SPRINGS];
+                    let mut found = 0;
+                    let min_weight = 1.0 - constants.radius / h;
+                    let candidates = grid.neighbour_rows(xi).into_iter().flatten();
+                    for j in candidates.filter(|&j| j != i) {
+                        let r = (position[j] - xi).length();
+                        let weight = 1.0 - r / h;
+                        if weight <= min_weight || material[j] != material[i] {
+                            continue;
+                        }
+                        let other = id[j];
+                        if list[..kept].iter().any(|s| s.other == other) {
+                            continue;
+                        }
+                        let candidate = (weight, other, j as u32);
+                        let nearer = |held: &(f32, u32, u32)| {
+                            held.0 < candidate.0 || (held.0 == candidate.0 && held.1 > other)
+                        };
+                        let Some(slot) = best[..found].iter().position(nearer).or(
+                            // Room at the end.
+                            (found < free).then_some(found),
+                        ) else {
+                            continue;
+                        };
+                        let last = found.min(free - 1);
+                        best.copy_within(slot..last, slot + 1);
+                        best[slot] = candidate;
+                        found = (found + 1).min(free);
+                    }
+                    for (slot, &(_, other, _)) in proposals.iter_mut().zip(&best[..found]) {
+                        *slot = other;
+                    }
+                    *proposal_count = found as u8;
+                }
+                *count = kept as u8;
+            });
+
+        // Springs form where two particles proposed each other.
+        let (proposals, proposal_count) = (&self.proposals, &self.proposal_count);
+        let proposed = |from: usize, to: u32| {
+            proposals[from * MAX_SPRINGS..][..proposal_count[from] as usize].contains(&to)
+        };
+        (self.slots.par_chunks_mut(MAX_SPRINGS), &mut self.count)
+            .into_par_iter()
+            .with_min_len(256)
+            .enumerate()
+            .for_each(|(own_id, (list, count))| {
+                let wanted = &proposals[own_id * MAX_SPRINGS..][..proposal_count[own_id] as usize];
+                if wanted.is_empty() {
+                    return;
+                }
+                let xi = position[index_of[own_id] as usize];
+                let mut kept = *count as usize;
+                for &other in wanted {
+                    if proposed(other as usize, own_id as u32) {
+                        let j = index_of[other as usize] as usize;
+                        let r = (position[j] - xi).length();
+                        list[kept] = Spring {
+                            other,
+                            rest_length: r.max(0.1 * h),
+                        };
+                        kept += 1;
+                    }
+                }
+                *count = kept as u8;
+            });
+
+        let push = &self.push;
+        displacement
+            .par_iter_mut()
+            .with_min_len(1024)
+            .zip(id.par_iter())
+            .for_each(|(out, &own_id)| *out += push[own_id as usize]);
+    }
+}

@@ -1,0 +1,246 @@
+//! Materials beyond plain liquids and obstacles: jelly keeps its shape, zero-strength springs
+//! and stickiness change nothing, slime clings to walls, nothing ends inside an obstacle, and
+//! spring lists stay bounded.
+
+use glam::Vec2;
+use slosh::cli::RandomStirrer;
+use slosh::preset::Preset;
+use slosh::sim::springs::MAX_SPRINGS;
+use slosh::sim::World;
+
+/// A 6 × 4 box with one block of `material` lines, 1.5 wide and 1 high, held 0.5 above the floor.
+fn drop_scene(material: &str) -> String {
+    format!(
+        r#"
+name = "drop"
+description = "a block dropped on the floor"
+[[walls]]
+normal = [1.0, 0.0]
+offset = 0.0
+[[walls]]
+normal = [0.0, 1.0]
+offset = 0.0
+[[walls]]
+normal = [-1.0, 0.0]
+offset = -6.0
+[[walls]]
+normal = [0.0, -1.0]
+offset = -4.0
+[[materials]]
+name = "stuff"
+colour = [0.8, 0.2, 0.3]
+mass = 1.0
+{material}
+[[blocks]]
+material = "stuff"
+min = [2.25, 0.5]
+max = [3.75, 1.5]
+spacing = 0.1
+"#
+    )
+}
+
+fn world_from(text: &str) -> World {
+    Preset::parse("test.toml", text).unwrap().build_world(1)
+}
+
+/// (width, height) of the particles' bounding box.
+fn extent(world: &World) -> Vec2 {
+    let positions = &world.particles().position;
+    let min = positions
+        .iter()
+        .fold(Vec2::splat(f32::MAX), |a, &b| a.min(b));
+    let max = positions
+        .iter()
+        .fold(Vec2::splat(f32::MIN), |a, &b| a.max(b));
+    max - min
+}
+
+const JELLY: &str = "spring_stiffness = 950.0\nlinear_viscosity = 2.0";
+
+#[test]
+fn jelly_keeps_its_shape_where_liquid_spreads() {
+    let mut jelly = world_from(&drop_scene(JELLY));
+    let mut liquid = world_from(&drop_scene(""));
+    let start = extent(&jelly);
+    let mut lowest = f32::MAX;
+    for _ in 0..60 {
+        jelly.step_frame();
+        liquid.step_frame();
+        lowest = lowest.min(extent(&jelly).y);
+    }
+    let (jelly_end, liquid_end) = (extent(&jelly), extent(&liquid));
+    assert!(jelly.stats().nan == 0 && jelly.stats().escaped == 0);
+    let area = |e: Vec2| e.x * e.y;
+    assert!(
+        (area(jelly_end) / area(start) - 1.0).abs() < 0.25,
+        "jelly's box went from {start} to {jelly_end}"
+    );
+    assert!(jelly_end.y > 0.8 * start.y, "jelly flattened: {jelly_end}");
+    assert!(
+        jelly_end.y > lowest + 0.02,
+        "jelly did not spring back from its squash ({lowest} → {})",
+        jelly_end.y
+    );
+    assert!(
+        liquid_end.x > 2.0 * start.x && liquid_end.y < 0.5 * start.y,
+        "the liquid did not spread: {start} → {liquid_end}"
+    );
+}
+
+/// The seed's scene, with `extra` lines added to both of its materials.
+fn seed_with(extra: &str) -> String {
+    let text = slosh::preset::BUILTIN
+        .iter()
+        .find(|(name, _)| *name == "seed")
+        .unwrap()
+        .1;
+    text.replace("mass = 1.0\n", &format!("mass = 1.0\n{extra}\n"))
+        .replace("mass = 1.4\n", &format!("mass = 1.4\n{extra}\n"))
+}
+
+#[test]
+fn zero_springs_and_stickiness_change_nothing() {
+    let zero = "spring_stiffness = 0.0\nstickiness = 0.0\nplasticity = 0.5\nstick_distance = 0.9";
+    let text = seed_with(zero);
+    assert_ne!(text, seed_with(""), "the materials were found");
+    let mut plain = Preset::load("seed").unwrap().build_world(7);
+    let mut explicit = Preset::parse("zero.toml", &text).unwrap().build_world(7);
+    // Explicit overrides equal to the `[params]` values change nothing either.
+    let same = "stiffness = 0.08\nnear_stiffness = 0.1\nsurface_tension = 0.0004\n\
+                linear_viscosity = 0.5\nquadratic_viscosity = 1.0";
+    let mut overridden = Preset::parse("same.toml", &seed_with(same))
+        .unwrap()
+        .build_world(7);
+    for _ in 0..130 {
+        plain.step_frame();
+        explicit.step_frame();
+        overridden.step_frame();
+    }
+    assert!(plain.particles().len() > 900, "both liquids are in");
+    assert_eq!(plain.checksum(), explicit.checksum());
+    assert_eq!(plain.checksum(), overridden.checksum());
+    assert_eq!(explicit.spring_counts(), (0, 0));
+}
+
+/// A 4 × 6 box with a 0.2-wide column (two particles) of `material` lines against its left wall.
+fn wall_scene(material: &str) -> String {
+    format!(
+        r#"
+name = "wall"
+description = "a column against a wall"
+[[walls]]
+normal = [1.0, 0.0]
+offset = 0.0
+[[walls]]
+normal = [0.0, 1.0]
+offset = 0.0
+[[walls]]
+normal = [-1.0, 0.0]
+offset = -4.0
+[[walls]]
+normal = [0.0, -1.0]
+offset = -6.0
+[[materials]]
+name = "stuff"
+colour = [0.3, 0.8, 0.3]
+mass = 1.0
+{material}
+[[blocks]]
+material = "stuff"
+min = [0.05, 3.0]
+max = [0.25, 5.5]
+spacing = 0.1
+"#
+    )
+}
+
+/// Mean downward speed of the particles over frames 2 to 12 (before the column reaches the floor).
+fn mean_fall_speed(text: &str) -> f32 {
+    let mut world = world_from(text);
+    let (mut sum, mut samples) = (0.0, 0);
+    for frame in 0..12 {
+        world.step_frame();
+        if frame >= 2 {
+            let v = &world.particles().velocity;
+            sum += v.iter().map(|v| -v.y).sum::<f32>() / v.len() as f32;
+            samples += 1;
+        }
+    }
+    let stats = world.stats();
+    assert_eq!((stats.nan, stats.escaped), (0, 0));
+    sum / samples as f32
+}
+
+#[test]
+fn sticky_particles_slide_down_a_wall_slower() {
+    let plain = mean_fall_speed(&wall_scene(""));
+    let sticky = mean_fall_speed(&wall_scene("stickiness = 2000.0\nstick_distance = 0.5"));
+    eprintln!("mean fall speed: plain {plain}, sticky {sticky}");
+    assert!(plain > 1.0, "the plain column falls: {plain}");
+    assert!(sticky < 0.5 * plain, "sticky {sticky} vs plain {plain}");
+}
+
+/// Deepest penetration of any particle into any obstacle's solid (0 when none is inside).
+fn deepest_penetration(world: &World) -> f32 {
+    let positions = &world.particles().position;
+    world
+        .obstacles()
+        .iter()
+        .flat_map(|obstacle| positions.iter().map(|&x| -obstacle.distance(x)))
+        .fold(0.0, f32::max)
+}
+
+/// Runs `frames` frames of `world` substep by substep, stirring randomly when `stir`, and
+/// checks after every substep that no particle is inside an obstacle or outside the walls.
+fn check_obstacles_hold(mut world: World, frames: usize, stir: bool) {
+    assert!(!world.obstacles().is_empty());
+    let tolerance = 1.0e-4;
+    let mut stirrer = RandomStirrer::new(3);
+    for frame in 0..frames {
+        if stir {
+            if let Some(stir) = stirrer.next(&world) {
+                world.stir(stir);
+            }
+        }
+        for substep in 0..world.params().substeps {
+            world.substep();
+            let depth = deepest_penetration(&world);
+            assert!(
+                depth <= tolerance,
+                "frame {frame} substep {substep}: a particle is {depth} inside an obstacle"
+            );
+            let stats = world.stats();
+            assert_eq!((stats.nan, stats.escaped), (0, 0), "frame {frame}");
+        }
+    }
+    assert!(world.particles().len() > 100);
+}
+
+#[test]
+fn no_particle_ends_a_substep_inside_an_obstacle() {
+    for name in ["jelly", "pachinko", "slime"] {
+        let preset = Preset::load(name).unwrap();
+        check_obstacles_hold(preset.build_world(1), 120, false);
+        check_obstacles_hold(preset.build_world(2), 120, true);
+    }
+}
+
+#[test]
+fn spring_lists_stay_bounded() {
+    let mut world = Preset::load("jelly").unwrap().build_world(1);
+    let mut stirrer = RandomStirrer::new(9);
+    let particles = world.particles().len();
+    for _ in 0..200 {
+        if let Some(stir) = stirrer.next(&world) {
+            world.stir(stir);
+        }
+        world.step_frame();
+        let (total, most) = world.spring_counts();
+        assert!(most <= MAX_SPRINGS, "{most} springs on one particle");
+        assert!(total <= particles * MAX_SPRINGS);
+    }
+    let (total, most) = world.spring_counts();
+    assert!(total > 4 * particles, "the jelly has springs: {total}");
+    assert!(most > 0);
+}
