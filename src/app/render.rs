@@ -87,13 +87,13 @@ impl View {
     }
 
     /// World position of window pixel `pixel`.
-    pub fn to_world(&self, pixel: Vec2) -> Vec2 {
+    pub fn to_world(self, pixel: Vec2) -> Vec2 {
         let from_centre = pixel - self.screen * 0.5;
         self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
     }
 
     /// Window pixel of world position `point`.
-    pub fn to_screen(&self, point: Vec2) -> Vec2 {
+    pub fn to_screen(self, point: Vec2) -> Vec2 {
         let from_centre = (point - self.centre) * self.scale;
         self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
     }
