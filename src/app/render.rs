@@ -9,7 +9,7 @@ use macroquad::prelude::{
     clear_background, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
     gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
     set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
-    MaterialParams, Mesh, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
+    MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
     WHITE,
 };
 
@@ -222,13 +222,27 @@ impl Renderer {
             .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
         self.threshold
             .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        // Only the box's part of the window (plus a splat's reach) can hold liquid.
+        let reach = Vec2::splat(3.0 * sigma);
+        let corner_a = view.to_screen(game.world.domain().min() - reach);
+        let corner_b = view.to_screen(game.world.domain().max() + reach);
+        let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
+        let high = corner_a.max(corner_b).min(view.screen).ceil();
+        let size = (high - low).max(Vec2::ONE);
+        let to_texels = Vec2::new(width as f32, height as f32) / view.screen;
         draw_texture_ex(
             &target.texture,
-            0.0,
-            0.0,
+            low.x,
+            low.y,
             WHITE,
             DrawTextureParams {
-                dest_size: Some(view.screen),
+                dest_size: Some(size),
+                source: Some(Rect::new(
+                    low.x * to_texels.x,
+                    low.y * to_texels.y,
+                    size.x * to_texels.x,
+                    size.y * to_texels.y,
+                )),
                 ..Default::default()
             },
         );
