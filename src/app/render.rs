@@ -309,7 +309,7 @@ impl Renderer {
     }
 }
 
-/// Each particle's colour: its material's, shaded by pressure (colour × (bias + scale · P), as
+/// Each particle's colour: its material's (plain in the particle view), shaded by pressure (colour × (bias + scale · P), as
 /// the seed does) or brightened toward foam with speed.
 fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
     let world = &game.world;
@@ -322,8 +322,15 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
         .map(|i| {
             let material = &materials[usize::from(p.material[i]).min(materials.len() - 1)];
             let base = material.colour;
-            let rgb = match game.shading {
-                Shading::Pressure => {
+            // The particle view shows each material's own colour.
+            let shading = if game.particle_view {
+                None
+            } else {
+                Some(game.shading)
+            };
+            let rgb = match shading {
+                None => base,
+                Some(Shading::Pressure) => {
                     let pressure = p.pressure[i];
                     let factor = material.pressure_bias + material.pressure_scale * pressure;
                     let factor = if factor.is_finite() {
@@ -333,7 +340,7 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
                     };
                     base.map(|c| c * factor)
                 }
-                Shading::Speed => {
+                Some(Shading::Speed) => {
                     let speed = p.velocity[i].length();
                     let foam = if speed.is_finite() {
                         (speed / reference_speed).clamp(0.0, 1.0).powf(1.5) * 0.85
