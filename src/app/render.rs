@@ -9,7 +9,7 @@ use macroquad::prelude::{
     clear_background, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
     gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
     set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
-    MaterialParams, Mesh, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
+    MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
     WHITE,
 };
 
@@ -87,13 +87,13 @@ impl View {
     }
 
     /// World position of window pixel `pixel`.
-    pub fn to_world(&self, pixel: Vec2) -> Vec2 {
+    pub fn to_world(self, pixel: Vec2) -> Vec2 {
         let from_centre = pixel - self.screen * 0.5;
         self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
     }
 
     /// Window pixel of world position `point`.
-    pub fn to_screen(&self, point: Vec2) -> Vec2 {
+    pub fn to_screen(self, point: Vec2) -> Vec2 {
         let from_centre = (point - self.centre) * self.scale;
         self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
     }
@@ -222,13 +222,27 @@ impl Renderer {
             .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
         self.threshold
             .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        // Only the box's part of the window (plus a splat's reach) can hold liquid.
+        let reach = Vec2::splat(3.0 * sigma);
+        let corner_a = view.to_screen(game.world.domain().min() - reach);
+        let corner_b = view.to_screen(game.world.domain().max() + reach);
+        let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
+        let high = corner_a.max(corner_b).min(view.screen).ceil();
+        let size = (high - low).max(Vec2::ONE);
+        let to_texels = Vec2::new(width as f32, height as f32) / view.screen;
         draw_texture_ex(
             &target.texture,
-            0.0,
-            0.0,
+            low.x,
+            low.y,
             WHITE,
             DrawTextureParams {
-                dest_size: Some(view.screen),
+                dest_size: Some(size),
+                source: Some(Rect::new(
+                    low.x * to_texels.x,
+                    low.y * to_texels.y,
+                    size.x * to_texels.x,
+                    size.y * to_texels.y,
+                )),
                 ..Default::default()
             },
         );
@@ -295,7 +309,7 @@ impl Renderer {
     }
 }
 
-/// Each particle's colour: its material's, shaded by pressure (colour × (bias + scale · P), as
+/// Each particle's colour: its material's (plain in the particle view), shaded by pressure (colour × (bias + scale · P), as
 /// the seed does) or brightened toward foam with speed.
 fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
     let world = &game.world;
@@ -308,8 +322,15 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
         .map(|i| {
             let material = &materials[usize::from(p.material[i]).min(materials.len() - 1)];
             let base = material.colour;
-            let rgb = match game.shading {
-                Shading::Pressure => {
+            // The particle view shows each material's own colour.
+            let shading = if game.particle_view {
+                None
+            } else {
+                Some(game.shading)
+            };
+            let rgb = match shading {
+                None => base,
+                Some(Shading::Pressure) => {
                     let pressure = p.pressure[i];
                     let factor = material.pressure_bias + material.pressure_scale * pressure;
                     let factor = if factor.is_finite() {
@@ -319,7 +340,7 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
                     };
                     base.map(|c| c * factor)
                 }
-                Shading::Speed => {
+                Some(Shading::Speed) => {
                     let speed = p.velocity[i].length();
                     let foam = if speed.is_finite() {
                         (speed / reference_speed).clamp(0.0, 1.0).powf(1.5) * 0.85
