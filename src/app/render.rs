@@ -3,10 +3,10 @@
 //! few batched meshes per frame.
 
 use super::game::{Game, Shading};
-use crate::sim::World;
+use crate::sim::{Shape, World};
 use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation, PipelineParams};
 use macroquad::prelude::{
-    clear_background, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
+    clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
     gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
     set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
     MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
@@ -44,6 +44,8 @@ pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
 const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
 /// The walls' outline.
 const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
+/// Obstacles (circles and capsules), solid.
+const OBSTACLE: Color = Color::new(0.42, 0.44, 0.5, 1.0);
 
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,6 +194,7 @@ impl Renderer {
             self.draw_liquid(game, view, fraction);
         }
         draw_walls(&game.world, view);
+        draw_obstacles(&game.world);
         set_default_camera();
     }
 
@@ -373,5 +376,19 @@ fn draw_walls(world: &World, view: &View) {
     for (k, &a) in polygon.iter().enumerate() {
         let b = polygon[(k + 1) % polygon.len()];
         draw_line(a.x, a.y, b.x, b.y, thickness, WALL);
+    }
+}
+
+/// The static obstacles, solid: discs, and capsules as a thick line with round ends.
+fn draw_obstacles(world: &World) {
+    for obstacle in world.obstacles() {
+        match obstacle.shape {
+            Shape::Circle { centre, radius } => draw_circle(centre.x, centre.y, radius, OBSTACLE),
+            Shape::Capsule { a, b, radius } => {
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * radius, OBSTACLE);
+                draw_circle(a.x, a.y, radius, OBSTACLE);
+                draw_circle(b.x, b.y, radius, OBSTACLE);
+            }
+        }
     }
 }
