@@ -89,6 +89,7 @@ async fn main_loop(mut game: Game, options: &Options) -> Result<(), String> {
             game.apply(command);
         }
         if game.quit_requested() {
+            println!("{}", final_state(&game));
             return Ok(());
         }
         let notches = input::wheel_notches();
@@ -138,10 +139,27 @@ async fn main_loop(mut game: Game, options: &Options) -> Result<(), String> {
             if let Some(path) = &options.screenshot {
                 save_screenshot(path)?;
             }
+            println!("{}", final_state(&game));
             return Ok(());
         }
         next_frame().await;
     }
+}
+
+/// The state the window leaves behind, as one line of JSON on exit (for scripts that drive the
+/// window and check that the fluid came through whole).
+fn final_state(game: &Game) -> String {
+    let stats = game.world.stats();
+    format!(
+        "{{\"preset\":\"{}\",\"particles\":{},\"nan\":{},\"escaped\":{},\"max_speed\":{:.4},\"kinetic_energy\":{:.4},\"simulated_seconds\":{:.2}}}",
+        game.preset.name.replace('\\', "\\\\").replace('"', "\\\""),
+        stats.particles,
+        stats.nan,
+        stats.escaped,
+        stats.max_speed,
+        stats.kinetic_energy,
+        game.world.time(),
+    )
 }
 
 /// Fails with a one-line error when `path` cannot be written (checked before the window opens).
