@@ -469,3 +469,115 @@ impl Kernels for AvxKernels {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg32;
+
+    /// Random particles (sorted by a fresh grid) with random per-particle values in `LaneData`.
+    fn scene(count: usize, size: f32, h: f32, seed: u64) -> (Grid, LaneData) {
+        let mut rng = Pcg32::seed_from_u64(seed);
+        let unsorted: Vec<Vec2> = (0..count)
+            .map(|_| Vec2::new(rng.random_range(0.0..size), rng.random_range(0.0..size)))
+            .collect();
+        let mut grid = Grid::default();
+        grid.build(&unsorted, h);
+        let position: Vec<Vec2> = grid.order().iter().map(|&k| unsorted[k as usize]).collect();
+        let mut lanes = LaneData::default();
+        let mut random = |low: f32, high: f32| -> Vec<f32> {
+            (0..count).map(|_| rng.random_range(low..high)).collect()
+        };
+        let (mass, velocity_x, velocity_y) =
+            (random(0.5, 2.0), random(-3.0, 3.0), random(-3.0, 3.0));
+        let (pressure, near_pressure, tension) =
+            (random(-1e-4, 1e-4), random(0.0, 1e-4), random(0.0, 1e-3));
+        let material: Vec<f32> = random(0.0, 2.0).iter().map(|m| m.floor()).collect();
+        let (linear, quadratic) = (random(0.0, 1e-4), random(0.0, 1e-4));
+        let fields: [(&mut Vec<f32>, Vec<f32>); 11] = [
+            (&mut lanes.x, position.iter().map(|p| p.x).collect()),
+            (&mut lanes.y, position.iter().map(|p| p.y).collect()),
+            (&mut lanes.mass, mass),
+            (&mut lanes.velocity_x, velocity_x),
+            (&mut lanes.velocity_y, velocity_y),
+            (&mut lanes.pressure, pressure),
+            (&mut lanes.near_pressure, near_pressure),
+            (&mut lanes.tension, tension),
+            (&mut lanes.material, material),
+            (&mut lanes.linear_viscosity, linear),
+            (&mut lanes.quadratic_viscosity, quadratic),
+        ];
+        for (field, values) in fields {
+            fill_padded(field, count, 0.0, |i| values[i]);
+        }
+        (grid, lanes)
+    }
+
+    #[test]
+    fn density_sums_match_a_brute_force_sum() {
+        let h = 0.3;
+        for (count, size, seed) in [(1, 1.0, 1), (300, 1.0, 2), (2000, 4.0, 3)] {
+            let (grid, lanes) = scene(count, size, h, seed);
+            for i in 0..count {
+                let (mut sum, mut near_sum) = (0.0_f64, 0.0_f64);
+                for j in (0..count).filter(|&j| j != i) {
+                    let r =
+                        ((lanes.x[j] - lanes.x[i]) as f64).hypot((lanes.y[j] - lanes.y[i]) as f64);
+                    let a = (1.0 - r / h as f64).max(0.0);
+                    sum += lanes.mass[j] as f64 * a.powi(3);
+                    near_sum += lanes.mass[j] as f64 * a.powi(4);
+                }
+                for (width, (found, near_found)) in [
+                    (4, FourLanes.density_sums(&grid, &lanes, i, h)),
+                    (0, kernels().density_sums(&grid, &lanes, i, h)),
+                ] {
+                    assert!(
+                        (found as f64 - sum).abs() < 1e-4 * (1.0 + sum)
+                            && (near_found as f64 - near_sum).abs() < 1e-4 * (1.0 + near_sum),
+                        "{width} lanes, particle {i} of {count}: {found} vs {sum}, {near_found} vs {near_sum}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_lane_width_relaxes_alike() {
+        let h = 0.3;
+        let constants = RelaxConstants {
+            inverse_h: 1.0 / h,
+            linear_viscosity: 2e-5,
+            quadratic_viscosity: 3e-5,
+        };
+        let (grid, lanes) = scene(1500, 3.0, h, 9);
+        let coincident = |_| Vec2::X;
+        let mut largest = 0.0_f32;
+        for i in 0..1500 {
+            for uniform in [true, false] {
+                let four = FourLanes.relaxation_displacement(
+                    &grid,
+                    &lanes,
+                    i,
+                    &constants,
+                    uniform,
+                    &coincident,
+                );
+                let best = kernels().relaxation_displacement(
+                    &grid,
+                    &lanes,
+                    i,
+                    &constants,
+                    uniform,
+                    &coincident,
+                );
+                largest = largest.max(four.length());
+                assert!(
+                    (four - best).length() <= 1e-5 * (1e-3 + four.length()),
+                    "{i}: {four} vs {best}"
+                );
+            }
+        }
+        assert!(largest > 0.0, "the scene relaxes something");
+    }
+}
