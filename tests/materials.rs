@@ -331,3 +331,53 @@ fn sticky_material_clings_to_an_obstacle_where_liquid_runs_off() {
     assert!(plain < 0.05, "the liquid runs off: {plain}");
     assert!(sticky > 0.2, "the sticky material clings: {sticky}");
 }
+
+/// The drop scene without gravity.
+fn floating_scene(material: &str) -> String {
+    drop_scene(material).replacen(
+        "[[walls]]",
+        "[params]\ngravity = [0.0, 0.0]\n\n[[walls]]",
+        1,
+    )
+}
+
+/// Springs formed, springs left and width of a floating block after pulling its halves apart.
+fn pull_apart(material: &str) -> (usize, usize, f32) {
+    let mut world = world_from(&floating_scene(material));
+    for _ in 0..5 {
+        world.step_frame();
+    }
+    let (formed, _) = world.spring_counts();
+    for _ in 0..10 {
+        for (x, vx) in [(2.5, -4.0), (3.5, 4.0)] {
+            world.stir(slosh::sim::Stir {
+                position: Vec2::new(x, 1.0),
+                velocity: Vec2::new(vx, 0.0),
+                radius: 0.6,
+            });
+        }
+        world.step_frame();
+    }
+    for _ in 0..40 {
+        world.step_frame();
+    }
+    let (left, _) = world.spring_counts();
+    (formed, left, extent(&world).x)
+}
+
+#[test]
+fn pulled_jelly_springs_back_where_goo_yields_and_its_springs_break() {
+    let start = extent(&world_from(&floating_scene(""))).x;
+    let (_, _, jelly_width) = pull_apart("spring_stiffness = 900.0\nplasticity = 0.0");
+    let (formed, left, goo_width) = pull_apart("spring_stiffness = 500.0\nplasticity = 4.0");
+    assert!(formed > 1000, "{formed} springs formed");
+    assert!(
+        jelly_width < 1.3 * start,
+        "the elastic jelly did not spring back: {start} → {jelly_width}"
+    );
+    assert!(
+        goo_width > 2.0 * start,
+        "the goo did not keep its stretch: {start} → {goo_width}"
+    );
+    assert!(left < formed, "no goo spring broke: {formed} → {left}");
+}
