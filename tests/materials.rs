@@ -381,3 +381,21 @@ fn pulled_jelly_springs_back_where_goo_yields_and_its_springs_break() {
     );
     assert!(left < formed, "no goo spring broke: {formed} → {left}");
 }
+
+#[test]
+fn rescaling_a_scene_moves_its_obstacles_with_it() {
+    let text = cap_scene("").replacen("[[walls]]", "base_particles = 100\n\n[[walls]]", 1);
+    let preset = Preset::parse("cap.toml", &text).unwrap();
+    let wide = preset.clone().with_particles(200).unwrap();
+    match wide.obstacles[0].shape {
+        slosh::sim::Shape::Circle { centre, radius } => {
+            assert!((centre - Vec2::new(4.0, 2.0)).length() < 1e-5, "{centre}");
+            assert_eq!(radius, 0.6);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Squeezed to a quarter, the boulder no longer keeps its gap from the walls.
+    let error = preset.with_particles(25).unwrap_err();
+    assert_eq!(error.field, "--particles");
+    assert!(error.message.contains("obstacles"), "{error}");
+}
