@@ -1,10 +1,9 @@
 //! Viscoelastic springs between particles of one material (Clavet et al. 2005, section 5.2,
 //! algorithms 3 and 4), computed Jacobi-style so that results do not depend on the thread count.
 //!
-//! Each particle keeps its own list of at most `MAX_SPRINGS` springs, naming the other particle
-//! by its stable id; at the start of the stage the lists are gathered into the grid's new
-//! particle order through the ids. Every substep, each particle independently (in parallel,
-//! reading only frozen positions):
+//! Each particle keeps its own list of at most `MAX_SPRINGS` springs, keyed by its stable id and
+//! naming the other particle by id, so the lists survive the grid's reordering untouched. Every
+//! substep, each particle independently (in parallel, reading only frozen positions):
 //! - lets each rest length L yield: stretched beyond L(1 + γ), L += Δt α (r − L − γL);
 //!   compressed below L(1 − γ), L −= Δt α (L − γL − r);
 //! - drops springs with L > h (the paper's break) or stretched past `TEAR` × h (a tear, so a
