@@ -52,24 +52,20 @@ struct SpringMaterial {
     radius: f32,
 }
 
-/// Every particle's springs. The lists follow the particles' grid order: at the start of each
-/// substep they are gathered into the new order (found through the stable ids), so that the
-/// stage reads positions and neighbour lists near each other in memory.
+/// Every particle's springs, by stable id.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Springs {
     materials: Vec<SpringMaterial>,
-    /// `MAX_SPRINGS` slots per particle, in particle order; the first `count[i]` are live, in a
-    /// fixed order.
+    /// `MAX_SPRINGS` slots per id; the first `count[id]` are live, in a fixed order.
     slots: Vec<Spring>,
     count: Vec<u8>,
-    /// `MAX_SPRINGS` slots per particle: the ids it would like new springs to, nearest first.
+    /// This substep's spring displacement of each particle, by id.
+    push: Vec<Vec2>,
+    /// `MAX_SPRINGS` slots per id: the ids it would like new springs to, nearest first.
     proposals: Vec<u32>,
     proposal_count: Vec<u8>,
-    /// Index of each id in the particle order the lists follow.
+    /// Current (grid-sorted) index of each id.
     index_of: Vec<u32>,
-    /// Buffers for the gather.
-    spare_slots: Vec<Spring>,
-    spare_count: Vec<u8>,
 }
 
 impl Springs {
@@ -102,44 +98,6 @@ impl Springs {
         (total, most)
     }
 
-    /// Brings the lists into the particles' current order (new particles start with none) and
-    /// points `index_of` at it.
-    fn follow_order(&mut self, ids: &[u32]) {
-        let n = ids.len();
-        let index_of = &self.index_of;
-        let (slots, count) = (&self.slots, &self.count);
-        self.spare_slots.resize(n * MAX_SPRINGS, Spring::default());
-        self.spare_count.resize(n, 0);
-        (
-            self.spare_slots.par_chunks_mut(MAX_SPRINGS),
-            &mut self.spare_count,
-            ids,
-        )
-            .into_par_iter()
-            .with_min_len(256)
-            .for_each(|(list, live, &id)| {
-                let old = index_of.get(id as usize).copied().unwrap_or(u32::MAX);
-                if old == u32::MAX || old as usize >= count.len() {
-                    *live = 0;
-                    return;
-                }
-                let old = old as usize;
-                *live = count[old];
-                let live = *live as usize;
-                list[..live].copy_from_slice(&slots[old * MAX_SPRINGS..][..live]);
-            });
-        std::mem::swap(&mut self.slots, &mut self.spare_slots);
-        std::mem::swap(&mut self.count, &mut self.spare_count);
-        let most_id = ids.iter().copied().max().map_or(0, |id| id as usize + 1);
-        if self.index_of.len() < most_id {
-            self.index_of.resize(most_id, u32::MAX);
-        }
-        self.index_of.fill(u32::MAX);
-        for (index, &id) in ids.iter().enumerate() {
-            self.index_of[id as usize] = index as u32;
-        }
-    }
-
     /// Updates every spring from the frozen `particles` positions and this substep's neighbour
     /// lists, and adds the spring displacements to `displacement` (indexed like `particles`).
     pub fn apply(
@@ -150,10 +108,24 @@ impl Springs {
         dt: f32,
         displacement: &mut [Vec2],
     ) {
-        self.follow_order(&particles.id);
-        let n = particles.id.len();
-        self.proposals.resize(n * MAX_SPRINGS, 0);
-        self.proposal_count.resize(n, 0);
+        let ids = particles.id.len();
+        let mut slots_needed = self.index_of.len();
+        self.index_of.fill(u32::MAX);
+        for (index, &id) in particles.id.iter().enumerate() {
+            let id = id as usize;
+            if id >= slots_needed {
+                slots_needed = id + 1;
+                self.index_of.resize(slots_needed, u32::MAX);
+            }
+            self.index_of[id] = index as u32;
+        }
+        debug_assert!(slots_needed >= ids);
+        self.slots
+            .resize(slots_needed * MAX_SPRINGS, Spring::default());
+        self.count.resize(slots_needed, 0);
+        self.push.resize(slots_needed, Vec2::ZERO);
+        self.proposals.resize(slots_needed * MAX_SPRINGS, 0);
+        self.proposal_count.resize(slots_needed, 0);
 
         let (position, material, id) = (&particles.position, &particles.material, &particles.id);
         let (index_of, materials) = (&self.index_of, &self.materials);
@@ -161,22 +133,28 @@ impl Springs {
         (
             self.slots.par_chunks_mut(MAX_SPRINGS),
             &mut self.count,
-            &mut displacement[..n],
+            &mut self.push,
             self.proposals.par_chunks_mut(MAX_SPRINGS),
             &mut self.proposal_count,
         )
             .into_par_iter()
             .with_min_len(256)
             .enumerate()
-            .for_each(|(i, (list, count, out, proposals, proposal_count))| {
+            .for_each(|(own_id, (list, count, push, proposals, proposal_count))| {
+                *push = Vec2::ZERO;
                 *proposal_count = 0;
+                let i = index_of[own_id];
+                if i == u32::MAX {
+                    *count = 0;
+                    return;
+                }
+                let i = i as usize;
                 let constants = materials[material[i] as usize];
                 if constants.stiffness <= 0.0 {
                     *count = 0;
                     return;
                 }
                 let xi = position[i];
-                let mut push = Vec2::ZERO;
                 let mut kept = 0;
                 for s in 0..*count as usize {
                     let spring = list[s];
@@ -201,7 +179,7 @@ impl Springs {
                             * constants.stiffness
                             * (1.0 - rest_length / h)
                             * (rest_length - r);
-                        push -= offset * (d / r);
+                        *push -= offset * (d / r);
                     }
                     list[kept] = Spring {
                         other: spring.other,
@@ -222,6 +200,9 @@ impl Springs {
                             continue;
                         }
                         let other = id[j];
+                        if list[..kept].iter().any(|s| s.other == other) {
+                            continue;
+                        }
                         let candidate = (neighbour.weight, other, j as u32);
                         let nearer = |held: &(f32, u32, u32)| {
                             held.0 < candidate.0 || (held.0 == candidate.0 && held.1 > other)
@@ -232,9 +213,6 @@ impl Springs {
                         ) else {
                             continue;
                         };
-                        if list[..kept].iter().any(|s| s.other == other) {
-                            continue;
-                        }
                         let last = found.min(free - 1);
                         best.copy_within(slot..last, slot + 1);
                         best[slot] = candidate;
@@ -246,26 +224,27 @@ impl Springs {
                     *proposal_count = found as u8;
                 }
                 *count = kept as u8;
-                *out += push;
             });
 
         // Springs form where two particles proposed each other.
         let (proposals, proposal_count) = (&self.proposals, &self.proposal_count);
-        let proposals_of = |i: usize| &proposals[i * MAX_SPRINGS..][..proposal_count[i] as usize];
+        let proposed = |from: usize, to: u32| {
+            proposals[from * MAX_SPRINGS..][..proposal_count[from] as usize].contains(&to)
+        };
         (self.slots.par_chunks_mut(MAX_SPRINGS), &mut self.count)
             .into_par_iter()
             .with_min_len(256)
             .enumerate()
-            .for_each(|(i, (list, count))| {
-                let wanted = proposals_of(i);
+            .for_each(|(own_id, (list, count))| {
+                let wanted = &proposals[own_id * MAX_SPRINGS..][..proposal_count[own_id] as usize];
                 if wanted.is_empty() {
                     return;
                 }
-                let xi = position[i];
+                let xi = position[index_of[own_id] as usize];
                 let mut kept = *count as usize;
                 for &other in wanted {
-                    let j = index_of[other as usize] as usize;
-                    if proposals_of(j).contains(&id[i]) {
+                    if proposed(other as usize, own_id as u32) {
+                        let j = index_of[other as usize] as usize;
                         let r = (position[j] - xi).length();
                         list[kept] = Spring {
                             other,
@@ -276,5 +255,12 @@ impl Springs {
                 }
                 *count = kept as u8;
             });
+
+        let push = &self.push;
+        displacement
+            .par_iter_mut()
+            .with_min_len(1024)
+            .zip(id.par_iter())
+            .for_each(|(out, &own_id)| *out += push[own_id as usize]);
     }
 }
