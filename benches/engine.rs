@@ -1,5 +1,5 @@
 //! Criterion benches of the engine's stages on a settled dam break at 6,000, 24,000 and 96,000
-//! particles: grid build (sort and reorder), density pass (neighbour lists and densities),
+//! particles: grid build (sort and reorder), density pass (neighbour sums and pressures),
 //! relaxation pass, and a full substep. Run with `cargo bench --bench engine`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -1,5 +1,6 @@
 //! The `slosh` program: the demo window, or the headless runner with `--headless`.
 
+use slosh::app;
 use slosh::cli::{self, Mode};
 use std::process::ExitCode;
 
@@ -11,10 +12,15 @@ fn main() -> ExitCode {
     match options.mode {
         Mode::Help => println!("{}", cli::USAGE),
         Mode::ListPresets => println!("{}", cli::list_presets()),
-        Mode::Headless | Mode::Window => match cli::run_headless(&options) {
+        Mode::Headless => match cli::run_headless(&options) {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },
+        Mode::Window => {
+            if let Err(message) = app::run(&options) {
+                return fail(&message);
+            }
+        }
     }
     ExitCode::SUCCESS
 }

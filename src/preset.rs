@@ -74,6 +74,10 @@ use std::ops::Range;
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../assets/presets/seed.toml")),
     ("dam", include_str!("../assets/presets/dam.toml")),
+    ("layers", include_str!("../assets/presets/layers.toml")),
+    ("fountain", include_str!("../assets/presets/fountain.toml")),
+    ("rain", include_str!("../assets/presets/rain.toml")),
+    ("funnel", include_str!("../assets/presets/funnel.toml")),
     ("jelly", include_str!("../assets/presets/jelly.toml")),
     ("pachinko", include_str!("../assets/presets/pachinko.toml")),
     ("slime", include_str!("../assets/presets/slime.toml")),

@@ -6,7 +6,7 @@
 //! inside the walls is found whatever the domain's size. After `build`, `order` lists particle
 //! indices cell by cell; the world reorders its arrays by it, so the particles of a row of five
 //! cells are contiguous in memory and a neighbour query is five index ranges (after Ten Minute
-//! Physics and SebLague's Fluid-Sim).
+//! Physics and SebLague's Fluid-Sim), each trimmed to the cells the disc of radius h can reach.
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -25,8 +25,43 @@ pub struct Grid {
     particle_cell: Vec<u32>,
     /// Sorted position → index of that particle in the positions given to `build`.
     order: Vec<u32>,
-    /// Cell of each particle in sorted order.
-    sorted_cell: Vec<u32>,
+    /// Per-cell write position while sorting.
+    cursor: Vec<u32>,
+    /// For each part of a cell (`PARTS` × `PARTS`, row by row), and each row of cells around
+    /// it: the columns (first, one past the last, counted from `REACH` to the left) that a disc
+    /// of radius h centred anywhere in that part can reach.
+    row_spans: Vec<[(u8, u8); 2 * REACH + 1]>,
+}
+
+/// Parts a cell is split into along each axis for trimming neighbour rows.
+const PARTS: usize = 4;
+
+/// `Grid::row_spans` for cells `cell_size` wide and interaction radius `h`.
+fn row_spans(cell_size: f32, h: f32) -> Vec<[(u8, u8); 2 * REACH + 1]> {
+    // Slightly more than h, in cells, so that rounding never drops a neighbour.
+    let reach = h / cell_size * (1.0 + 1.0e-4) + 1.0e-4;
+    let part = 1.0 / PARTS as f32;
+    let mut spans = Vec::with_capacity(PARTS * PARTS);
+    for part_y in 0..PARTS {
+        for part_x in 0..PARTS {
+            let (y_low, y_high) = (part_y as f32 * part, (part_y + 1) as f32 * part);
+            let (x_low, x_high) = (part_x as f32 * part, (part_x + 1) as f32 * part);
+            spans.push(std::array::from_fn(|k| {
+                let offset = k as f32 - REACH as f32;
+                // Nearest vertical distance from the part to row `offset`.
+                let dy = (offset - y_high).max(y_low - (offset + 1.0)).max(0.0);
+                if dy >= reach {
+                    return (0, 0);
+                }
+                let half_width = (reach * reach - dy * dy).sqrt();
+                let column = |x: f32| (x.floor() + REACH as f32).clamp(0.0, 2.0 * REACH as f32);
+                let first = column(x_low - half_width) as u8;
+                let last = column(x_high + half_width) as u8;
+                (first, last + 1)
+            }));
+        }
+    }
+    spans
 }
 
 /// Most cells a grid may have per particle before cells grow beyond h (keeps memory bounded when
@@ -62,6 +97,9 @@ impl Grid {
         let extent = (max - min).max(Vec2::splat(min_cell_size));
         let budget = (count * MAX_CELLS_PER_PARTICLE).max(MIN_CELL_BUDGET) as f32;
         let cell_size = min_cell_size.max((extent.x * extent.y / budget).sqrt());
+        if self.cell_size != cell_size || self.row_spans.is_empty() {
+            self.row_spans = row_spans(cell_size, interaction_radius);
+        }
         self.cell_size = cell_size;
         let padding = REACH;
         self.origin = min - Vec2::splat(cell_size * padding as f32);
@@ -92,25 +130,14 @@ impl Grid {
             self.cell_start[c + 1] += self.cell_start[c];
         }
         self.order.resize(count, 0);
-        self.sorted_cell.resize(count, 0);
-        // Reuse `sorted_cell` as the per-cell write cursor before it receives the sorted cells.
-        let mut cursor = std::mem::take(&mut self.sorted_cell);
-        cursor.clear();
-        cursor.extend_from_slice(&self.cell_start[..cell_count.min(self.cell_start.len())]);
+        self.cursor.clear();
+        self.cursor
+            .extend_from_slice(&self.cell_start[..cell_count]);
         for (index, &cell) in self.particle_cell.iter().enumerate() {
-            let slot = &mut cursor[cell as usize];
+            let slot = &mut self.cursor[cell as usize];
             self.order[*slot as usize] = index as u32;
             *slot += 1;
         }
-        cursor.clear();
-        cursor.resize(count, 0);
-        self.sorted_cell = cursor;
-        let (order, particle_cell) = (&self.order, &self.particle_cell);
-        self.sorted_cell
-            .par_iter_mut()
-            .with_min_len(4096)
-            .zip(order.par_iter())
-            .for_each(|(cell, &index)| *cell = particle_cell[index as usize]);
     }
 
     /// Reserves room for a grid over the box `min..max`, so that building one over particles
@@ -120,6 +147,7 @@ impl Grid {
         let extent = ((max - min) / cell_size).ceil() + Vec2::splat((2 * REACH + 2) as f32);
         let cells = (extent.x * extent.y) as usize;
         self.cell_start.reserve(cells + 1);
+        self.cursor.reserve(cells);
     }
 
     /// Sorted position → index of that particle in the positions given to `build`.
@@ -127,16 +155,29 @@ impl Grid {
         &self.order
     }
 
-    /// The five index ranges (rows of five cells) holding every particle that can lie within the
-    /// interaction radius of the particle at sorted index `sorted_index`.
-    #[inline]
-    pub fn neighbour_rows(&self, sorted_index: usize) -> [Range<usize>; 2 * REACH + 1] {
-        let cell = self.sorted_cell[sorted_index] as usize;
-        let first_row = cell - REACH * self.width;
-        std::array::from_fn(|k| {
-            let centre = first_row + k * self.width;
-            self.cell_start[centre - REACH] as usize..self.cell_start[centre + REACH + 1] as usize
-        })
+    /// One index range per row of cells around the particle at `position` (one of the
+    /// positions the grid was built from): together they hold every particle closer than h to
+    /// it. Each row is trimmed to the columns that the disc of radius h can reach from the
+    /// particle's part of its cell (`row_spans`), so fewer candidates are tested than full rows
+    /// of five cells hold.
+    #[inline(always)]
+    pub fn neighbour_rows(&self, position: Vec2) -> [Range<usize>; 2 * REACH + 1] {
+        let local = (position - self.origin) / self.cell_size;
+        // The particle's cell, exactly as `build` computed it.
+        let column = (local.x as usize).clamp(REACH, self.width - 1 - REACH);
+        let row = (local.y as usize).clamp(REACH, self.height - 1 - REACH);
+        let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);
+        let spans =
+            &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
+        let mut rows: [Range<usize>; 2 * REACH + 1] = Default::default();
+        for (k, range) in rows.iter_mut().enumerate() {
+            let start = (row + k - REACH) * self.width + column - REACH;
+            let (first, last) = spans[k];
+            let begin = self.cell_start[start + first as usize] as usize;
+            let end = self.cell_start[start + last as usize] as usize;
+            *range = begin..end.max(begin);
+        }
+        rows
     }
 
     /// Width of a cell (h / 2, or more for sparse giant domains).
@@ -164,7 +205,7 @@ mod tests {
         let mut pairs = Vec::new();
         for i in 0..positions.len() {
             let original_i = order[i];
-            for row in grid.neighbour_rows(i) {
+            for row in grid.neighbour_rows(positions[original_i as usize]) {
                 for j in row {
                     let original_j = order[j];
                     let (a, b) = (

@@ -4,11 +4,12 @@
 pub mod domain;
 pub mod grid;
 pub mod kernels;
-pub mod neighbours;
 pub mod obstacles;
 pub mod params;
 pub mod scene;
+pub mod simd;
 pub mod springs;
+pub mod sums;
 pub mod world;
 
 pub use domain::{Domain, DomainError, Wall};

@@ -22,7 +22,7 @@
 //! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
 //! remember a squashed shape.
 
-use super::neighbours::{NeighbourChunk, CHUNK as NEIGHBOUR_CHUNK};
+use super::grid::Grid;
 use super::world::Particles;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -98,12 +98,13 @@ impl Springs {
         (total, most)
     }
 
-    /// Updates every spring from the frozen `particles` positions and this substep's neighbour
-    /// lists, and adds the spring displacements to `displacement` (indexed like `particles`).
+    /// Updates every spring from the frozen `particles` positions (new ones form with the
+    /// neighbours the grid finds), and adds the spring displacements to `displacement` (indexed
+    /// like `particles`).
     pub fn apply(
         &mut self,
         particles: &Particles,
-        neighbours: &[NeighbourChunk],
+        grid: &Grid,
         h: f32,
         dt: f32,
         displacement: &mut [Vec2],
@@ -193,17 +194,18 @@ impl Springs {
                     let mut best = [(0.0_f32, 0_u32, 0_u32); MAX_SPRINGS];
                     let mut found = 0;
                     let min_weight = 1.0 - constants.radius / h;
-                    let chunk = &neighbours[i / NEIGHBOUR_CHUNK];
-                    for neighbour in chunk.neighbours(i % NEIGHBOUR_CHUNK) {
-                        let j = neighbour.index as usize;
-                        if neighbour.weight <= min_weight || material[j] != material[i] {
+                    let candidates = grid.neighbour_rows(xi).into_iter().flatten();
+                    for j in candidates.filter(|&j| j != i) {
+                        let r = (position[j] - xi).length();
+                        let weight = 1.0 - r / h;
+                        if weight <= min_weight || material[j] != material[i] {
                             continue;
                         }
                         let other = id[j];
                         if list[..kept].iter().any(|s| s.other == other) {
                             continue;
                         }
-                        let candidate = (neighbour.weight, other, j as u32);
+                        let candidate = (weight, other, j as u32);
                         let nearer = |held: &(f32, u32, u32)| {
                             held.0 < candidate.0 || (held.0 == candidate.0 && held.1 > other)
                         };

@@ -9,11 +9,11 @@
 use super::domain::Domain;
 use super::grid::Grid;
 use super::kernels::{density_norm, near_density_norm};
-use super::neighbours::{NeighbourChunk, CHUNK as NEIGHBOUR_CHUNK};
 use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
+use super::sums::{fill_padded, kernels, LaneData, RelaxConstants};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -22,6 +22,9 @@ use std::time::{Duration, Instant};
 
 /// Particles per rayon task: large enough to amortise scheduling, small enough to balance 2–16 cores.
 const CHUNK: usize = 512;
+
+/// Coordinate of the padding past the last particle in the neighbour-sum arrays.
+const FAR: f32 = 1.0e9;
 
 /// Particle state as struct-of-arrays, kept sorted by grid cell (ids stay stable).
 #[derive(Clone, Debug, Default)]
@@ -121,35 +124,12 @@ struct EmitterState {
     emitted: usize,
 }
 
-/// What a particle contributes to its neighbours' relaxation, with the constant factors folded in.
-#[derive(Clone, Copy, Debug, Default)]
-struct RelaxSource {
-    velocity: Vec2,
-    /// ½ dt² N P.
-    pressure: f32,
-    /// ½ dt² N_near P_near.
-    near_pressure: f32,
-    /// σs N m.
-    tension: f32,
-    material: u32,
-}
-
-/// Viscosity of a pair of materials (row i, column j): the share 2 m_j / (m_i + m_j) that keeps
-/// momentum between heavy and light liquids, and the means of the two materials' linear and
-/// quadratic coefficients (times ½ dt² in the relaxation's copy).
-#[derive(Clone, Copy, Debug, Default)]
-struct PairViscosity {
-    share: f32,
-    linear: f32,
-    quadratic: f32,
-}
-
 /// Buffers reused every substep so that a steady particle count allocates nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
     vectors: Vec<Vec2>,
-    pair_viscosity: Vec<PairViscosity>,
-    sources: Vec<RelaxSource>,
+    /// Sorted per-particle values as separate, padded arrays for the neighbour sums.
+    lanes: LaneData,
     ids: Vec<u32>,
     materials: Vec<u16>,
     masses: Vec<f32>,
@@ -165,9 +145,8 @@ pub struct World {
     emitter_state: Vec<EmitterState>,
     particles: Particles,
     grid: Grid,
-    neighbours: Vec<NeighbourChunk>,
-    /// Viscosity of each material pair (row i, column j).
-    viscosity_pairs: Vec<PairViscosity>,
+    /// (σ, β): linear and quadratic viscosity of each material; a pair uses the means.
+    viscosity: Vec<(f32, f32)>,
     /// (k, k_near) of each material.
     pressure_stiffness: Vec<(f32, f32)>,
     /// σs of each material.
@@ -226,15 +205,9 @@ impl World {
         let params_dt = params.dt();
         let linear = |m: &Material| m.linear_viscosity.unwrap_or(params.linear_viscosity);
         let quadratic = |m: &Material| m.quadratic_viscosity.unwrap_or(params.quadratic_viscosity);
-        let viscosity_pairs = materials
+        let viscosity = materials
             .iter()
-            .flat_map(|i| {
-                materials.iter().map(move |j| PairViscosity {
-                    share: 2.0 * j.mass / (i.mass + j.mass),
-                    linear: (linear(i) + linear(j)) * 0.5,
-                    quadratic: (quadratic(i) + quadratic(j)) * 0.5,
-                })
-            })
+            .map(|m| (linear(m), quadratic(m)))
             .collect();
         let pressure_stiffness = materials
             .iter()
@@ -277,8 +250,7 @@ impl World {
             emitter_state,
             particles: Particles::default(),
             grid,
-            neighbours: Vec::new(),
-            viscosity_pairs,
+            viscosity,
             pressure_stiffness,
             surface_tension,
             springs,
@@ -432,7 +404,7 @@ impl World {
         if let Some(springs) = &mut self.springs {
             let h = self.params.interaction_radius;
             let displacement = &mut self.scratch.vectors;
-            springs.apply(&self.particles, &self.neighbours, h, self.dt, displacement);
+            springs.apply(&self.particles, &self.grid, h, self.dt, displacement);
         }
         lap(&mut self.times.springs);
         self.last_frame.capped += self.move_and_collide();
@@ -529,141 +501,110 @@ impl World {
         gather(&mut p.id, &mut s.ids, order);
         gather(&mut p.material, &mut s.materials, order);
         gather(&mut p.mass, &mut s.masses, order);
+        let (position, mass, count) = (&p.position, &p.mass, p.len());
+        let lanes = &mut s.lanes;
+        fill_padded(&mut lanes.x, count, FAR, |i| position[i].x);
+        fill_padded(&mut lanes.y, count, FAR, |i| position[i].y);
+        fill_padded(&mut lanes.mass, count, 1.0, |i| mass[i]);
     }
 
-    /// Finds every particle's neighbours (kept for relaxation) and computes its density and
-    /// pressures from them (self excluded, as in the seed). Needs a current grid (public for
-    /// benches).
+    /// Computes every particle's density and near density from the particles within h (itself
+    /// excluded, as in the seed), and its pressures. Needs a current grid (public for benches).
     pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
-        let grid = &self.grid;
+        let (grid, lanes) = (&self.grid, &self.scratch.lanes);
+        let kernels = kernels();
         let p = &mut self.particles;
-        self.neighbours
-            .resize_with(p.len().div_ceil(NEIGHBOUR_CHUNK), NeighbourChunk::default);
-        let (position, mass, id, material) = (&p.position, &p.mass, &p.id, &p.material);
-        let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
+        let (mass, material) = (&p.mass, &p.material);
         (
-            &mut self.neighbours,
-            p.density.par_chunks_mut(NEIGHBOUR_CHUNK),
-            p.near_density.par_chunks_mut(NEIGHBOUR_CHUNK),
-            p.pressure.par_chunks_mut(NEIGHBOUR_CHUNK),
-            p.near_pressure.par_chunks_mut(NEIGHBOUR_CHUNK),
+            &mut p.density,
+            &mut p.near_density,
+            &mut p.pressure,
+            &mut p.near_pressure,
         )
             .into_par_iter()
+            .with_min_len(CHUNK)
             .enumerate()
-            .for_each(
-                |(chunk, (list, density, near_density, pressure, near_pressure))| {
-                    list.clear();
-                    let first = chunk * NEIGHBOUR_CHUNK;
-                    for k in 0..density.len() {
-                        let i = first + k;
-                        list.push_particle(grid, position, i, h, coincident);
-                        let (mut sum, mut near_sum) = (0.0_f32, 0.0_f32);
-                        for neighbour in list.neighbours(k) {
-                            let a = neighbour.weight;
-                            let a3 = a * a * a;
-                            sum += mass[neighbour.index as usize] * a3;
-                            near_sum += mass[neighbour.index as usize] * a3 * a;
-                        }
-                        let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
-                        density[k] = sum * norm;
-                        near_density[k] = near_sum * near_norm;
-                        pressure[k] = stiffness * (density[k] - mass[i] * rest_density);
-                        near_pressure[k] = near_stiffness * near_density[k];
-                    }
-                },
-            );
+            .for_each(|(i, (density, near_density, pressure, near_pressure))| {
+                let (sum, near_sum) = kernels.density_sums(grid, lanes, i, h);
+                let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
+                *density = sum * norm;
+                *near_density = near_sum * near_norm;
+                *pressure = stiffness * (*density - mass[i] * rest_density);
+                *near_pressure = near_stiffness * *near_density;
+            });
     }
 
-    /// Double density relaxation, surface tension and viscosity over the neighbour lists, written
-    /// as a displacement into the scratch buffer (Jacobi: every particle reads the same frozen
-    /// positions). Needs current densities (public for benches).
+    /// Double density relaxation, surface tension and viscosity, written as a displacement into
+    /// the scratch buffer (Jacobi: every particle reads the same frozen positions). Needs current
+    /// densities (public for benches).
     pub fn relax(&mut self) {
         let params = &self.params;
         let h = params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let dt = self.dt;
         let half_dt2 = 0.5 * dt * dt;
-        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), σ and β per material pair.
-        let material_count = self.materials.len();
-        let pairs = &mut self.scratch.pair_viscosity;
-        pairs.resize(self.viscosity_pairs.len(), PairViscosity::default());
-        for (scaled, pair) in pairs.iter_mut().zip(&self.viscosity_pairs) {
-            *scaled = PairViscosity {
-                share: pair.share,
-                linear: half_dt2 * pair.linear,
-                quadratic: half_dt2 * pair.quadratic,
-            };
-        }
-        let pairs = &self.scratch.pair_viscosity;
-        let p = &self.particles;
-        // What each particle contributes as a neighbour, packed into one record.
+        // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), with σ and β the means of the
+        // pair's two materials: each particle carries half of ½ dt² times its own.
+        let (linear, quadratic) = self.viscosity[0];
+        let constants = RelaxConstants {
+            inverse_h: 1.0 / h,
+            linear_viscosity: half_dt2 * linear,
+            quadratic_viscosity: half_dt2 * quadratic,
+        };
         let surface_tension = &self.surface_tension;
-        let sources = &mut self.scratch.sources;
-        sources.resize(p.len(), RelaxSource::default());
-        (
-            sources,
-            &p.velocity,
-            &p.pressure,
-            &p.near_pressure,
-            &p.mass,
-            &p.material,
-        )
-            .into_par_iter()
-            .with_min_len(CHUNK)
-            .for_each(
-                |(source, &velocity, &pressure, &near_pressure, &mass, &material)| {
-                    *source = RelaxSource {
-                        velocity,
-                        pressure: half_dt2 * norm * pressure,
-                        near_pressure: half_dt2 * near_norm * near_pressure,
-                        tension: surface_tension[material as usize] * norm * mass,
-                        material: material as u32,
-                    };
-                },
-            );
-        let sources = &self.scratch.sources;
+        let viscosity = &self.viscosity;
+        let p = &self.particles;
+        let count = p.len();
+        let lanes = &mut self.scratch.lanes;
+        let (velocity, mass, material) = (&p.velocity, &p.mass, &p.material);
+        let (pressure, near_pressure) = (&p.pressure, &p.near_pressure);
+        fill_padded(&mut lanes.velocity_x, count, 0.0, |i| velocity[i].x);
+        fill_padded(&mut lanes.velocity_y, count, 0.0, |i| velocity[i].y);
+        fill_padded(&mut lanes.pressure, count, 0.0, |i| {
+            half_dt2 * norm * pressure[i]
+        });
+        fill_padded(&mut lanes.near_pressure, count, 0.0, |i| {
+            half_dt2 * near_norm * near_pressure[i]
+        });
+        fill_padded(&mut lanes.tension, count, 0.0, |i| {
+            surface_tension[material[i] as usize] * norm * mass[i]
+        });
+        fill_padded(&mut lanes.material, count, -1.0, |i| material[i] as f32);
+        // Mixed liquids: every material the same mass and viscosity takes the cheaper path.
+        let uniform = self.materials.iter().zip(viscosity).all(|(m, v)| {
+            m.mass == self.materials[0].mass && *v == viscosity[0]
+        });
+        if !uniform {
+            let half = 0.5 * half_dt2;
+            fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
+                half * viscosity[material[i] as usize].0
+            });
+            fill_padded(&mut lanes.quadratic_viscosity, count, 0.0, |i| {
+                half * viscosity[material[i] as usize].1
+            });
+        }
+        let (grid, lanes, id) = (&self.grid, &self.scratch.lanes, &p.id);
         let displacement = &mut self.scratch.vectors;
-        displacement.resize(p.len(), Vec2::ZERO);
-        (
-            &self.neighbours,
-            displacement.par_chunks_mut(NEIGHBOUR_CHUNK),
-        )
-            .into_par_iter()
+        displacement.resize(count, Vec2::ZERO);
+        let kernels = kernels();
+        displacement
+            .par_iter_mut()
+            .with_min_len(CHUNK)
             .enumerate()
-            .for_each(|(chunk, (list, out))| {
-                for (k, out) in out.iter_mut().enumerate() {
-                    let i = chunk * NEIGHBOUR_CHUNK + k;
-                    let own = sources[i];
-                    let inverse_mi = 1.0 / p.mass[i];
-                    let pair_row =
-                        &pairs[own.material as usize * material_count..][..material_count];
-                    // Pushes along each direction: mass-weighted ones (divided by m_i at the end)
-                    // and the viscous ones (already shared by mass).
-                    let (mut push_sum, mut viscous_sum) = (Vec2::ZERO, Vec2::ZERO);
-                    for neighbour in list.neighbours(k) {
-                        let (a, direction) = (neighbour.weight, neighbour.direction);
-                        let other = &sources[neighbour.index as usize];
-                        let a2 = a * a;
-                        let r = (1.0 - a) * h;
-                        // Pressure and near pressure (Clavet et al. 2005, algorithm 2).
-                        let pressure = (own.near_pressure + other.near_pressure) * a2 * a
-                            + (own.pressure + other.pressure) * a2;
-                        // Surface tension between particles of one material (Becker & Teschner 2007).
-                        let same_material = (other.material == own.material) as u32 as f32;
-                        let tension = same_material * other.tension * a2 * r;
-                        // Viscosity impulse of approaching pairs, shared by mass.
-                        let approach = (own.velocity - other.velocity).dot(direction).max(0.0);
-                        let pair = pair_row[other.material as usize];
-                        let viscous = a * r * (pair.linear + pair.quadratic * approach) * approach;
-                        push_sum += direction * (tension - pressure);
-                        viscous_sum += direction * (viscous * pair.share);
-                    }
-                    *out = push_sum * inverse_mi - viscous_sum;
-                }
+            .for_each(|(i, out)| {
+                let coincident = |j| coincident_direction(id[i], id[j]);
+                *out = kernels.relaxation_displacement(
+                    grid,
+                    lanes,
+                    i,
+                    &constants,
+                    uniform,
+                    &coincident,
+                );
             });
     }
 

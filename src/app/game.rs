@@ -1,0 +1,549 @@
+//! The demo's state without any window types: the current preset and world, the fixed-step
+//! clock, pause, stirring settings and preset hot reload.
+
+use crate::cli::one_line;
+use crate::preset::{Preset, BUILTIN};
+use crate::sim::{Stir, World};
+use glam::Vec2;
+use std::path::{Path, PathBuf};
+use std::time::{Instant, SystemTime};
+
+/// Most simulation frames run for one displayed frame; time beyond that is dropped, so a slow
+/// machine shows slow motion instead of falling ever further behind.
+pub const MAX_FRAMES_PER_DISPLAY: u32 = 2;
+
+/// Longest real time one displayed frame may account for (a stalled window resumes calmly).
+const MAX_ELAPSED: f64 = 0.25;
+
+/// Seconds between checks of the preset file's modification time.
+const WATCH_INTERVAL: f64 = 0.5;
+
+/// Seconds a status message stays on screen.
+const MESSAGE_SECONDS: f64 = 2.5;
+
+/// Turns real elapsed time into whole simulation frames of 1 / `frame_rate` seconds each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FixedStep {
+    frame_time: f64,
+    accumulator: f64,
+}
+
+impl FixedStep {
+    /// A clock for `frame_rate` simulation frames per second.
+    pub fn new(frame_rate: f32) -> Self {
+        Self {
+            frame_time: 1.0 / f64::from(frame_rate.max(1.0)),
+            accumulator: 0.0,
+        }
+    }
+
+    /// Adds `elapsed` real seconds and returns how many frames are due now (at most
+    /// `MAX_FRAMES_PER_DISPLAY`; the backlog beyond that is dropped). Non-finite or negative
+    /// times count as zero.
+    pub fn advance(&mut self, elapsed: f64) -> u32 {
+        let elapsed = if elapsed.is_finite() {
+            elapsed.clamp(0.0, MAX_ELAPSED)
+        } else {
+            0.0
+        };
+        self.accumulator += elapsed;
+        let due = (self.accumulator / self.frame_time).floor();
+        if due > f64::from(MAX_FRAMES_PER_DISPLAY) {
+            self.accumulator = self.accumulator.rem_euclid(self.frame_time);
+            return MAX_FRAMES_PER_DISPLAY;
+        }
+        self.accumulator -= due * self.frame_time;
+        due as u32
+    }
+
+    /// How far the clock is into the next frame, 0 to 1 (for drawing between two frames).
+    pub fn fraction(&self) -> f32 {
+        (self.accumulator / self.frame_time).clamp(0.0, 1.0) as f32
+    }
+
+    /// Forgets accumulated time (after a pause or a preset switch).
+    pub fn reset(&mut self) {
+        self.accumulator = 0.0;
+    }
+}
+
+/// Where the current preset's text comes from, for reloading.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PresetSource {
+    /// An embedded preset (number key `key`), reloaded from `assets/presets/NAME.toml` when the
+    /// program runs from a checkout.
+    Builtin { name: String, key: usize },
+    /// A file given with `--preset FILE.toml`.
+    File(PathBuf),
+}
+
+/// Polls a file's modification time.
+#[derive(Clone, Debug)]
+struct Watcher {
+    path: PathBuf,
+    modified: Option<SystemTime>,
+    last_poll: Instant,
+}
+
+impl Watcher {
+    fn new(path: PathBuf) -> Self {
+        let modified = modified(&path);
+        Self {
+            path,
+            modified,
+            last_poll: Instant::now(),
+        }
+    }
+
+    /// True when the file changed since the last poll (checked at most every `WATCH_INTERVAL`).
+    fn changed(&mut self) -> bool {
+        if self.last_poll.elapsed().as_secs_f64() < WATCH_INTERVAL {
+            return false;
+        }
+        self.last_poll = Instant::now();
+        let now = modified(&self.path);
+        if now.is_some() && now != self.modified {
+            self.modified = now;
+            return true;
+        }
+        false
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The on-disk file of embedded preset `name`, when the program runs from a checkout (the
+/// current folder or the one it was built in).
+pub fn checkout_file(name: &str) -> Option<PathBuf> {
+    let relative = Path::new("assets")
+        .join("presets")
+        .join(format!("{name}.toml"));
+    [
+        PathBuf::from("."),
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    ]
+    .into_iter()
+    .map(|folder| folder.join(&relative))
+    .find(|path| path.is_file())
+}
+
+/// One thing the player asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Command {
+    /// Number key 1–9.
+    SwitchPreset(usize),
+    Reset,
+    TogglePause,
+    SingleStep,
+    ToggleParticleView,
+    ToggleHelp,
+    ToggleShading,
+    Reload,
+    Screenshot,
+    Quit,
+}
+
+/// How the liquid is shaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shading {
+    /// Colour × (bias + scale · pressure), as the seed does.
+    Pressure,
+    /// Colour brightened toward foam with speed.
+    Speed,
+}
+
+/// Everything the demo knows besides how to draw it.
+pub struct Game {
+    /// The scene running now (last good version).
+    pub preset: Preset,
+    pub source: PresetSource,
+    pub world: World,
+    pub clock: FixedStep,
+    pub paused: bool,
+    pub particle_view: bool,
+    pub help: bool,
+    pub shading: Shading,
+    /// Radius of the stirring and pulling cursor, in world units.
+    pub stir_radius: f32,
+    /// Error of the last reload, shown until a reload succeeds.
+    pub reload_error: Option<String>,
+    /// Wall-clock milliseconds the last simulation frame took.
+    pub sim_ms: f64,
+    seed: u64,
+    particles: Option<usize>,
+    watcher: Option<Watcher>,
+    message: Option<(String, Instant)>,
+    step_requested: bool,
+    quit: bool,
+    screenshot_requested: bool,
+    /// Positions of the previous frame by particle id, to draw between frames.
+    previous_by_id: Vec<Vec2>,
+}
+
+impl Game {
+    /// A game on `preset`, loaded from `source`; `particles` rescales every preset loaded later.
+    pub fn new(preset: Preset, source: PresetSource, seed: u64, particles: Option<usize>) -> Self {
+        let world = preset.build_world(seed);
+        let mut game = Self {
+            clock: FixedStep::new(preset.params.frame_rate),
+            stir_radius: default_stir_radius(&world),
+            preset,
+            source,
+            world,
+            paused: false,
+            particle_view: false,
+            help: false,
+            shading: Shading::Pressure,
+            reload_error: None,
+            sim_ms: 0.0,
+            seed,
+            particles,
+            watcher: None,
+            message: None,
+            step_requested: false,
+            quit: false,
+            screenshot_requested: false,
+            previous_by_id: Vec::new(),
+        };
+        game.watch();
+        if let PresetSource::Builtin { name, .. } = &game.source {
+            // A checkout's edited file wins over the embedded text from the start.
+            let name = name.clone();
+            if let Some(path) = checkout_file(&name) {
+                let embedded = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+                let text = std::fs::read_to_string(&path).ok();
+                if text.is_some() && text.as_deref() != embedded {
+                    game.reload();
+                }
+            }
+        }
+        game
+    }
+
+    /// Number key of the current preset, if it is an embedded one.
+    pub fn key(&self) -> Option<usize> {
+        match self.source {
+            PresetSource::Builtin { key, .. } => Some(key),
+            PresetSource::File(_) => None,
+        }
+    }
+
+    /// A short status line (preset switched, screenshot saved…), while it is fresh.
+    pub fn message(&self) -> Option<&str> {
+        self.message
+            .as_ref()
+            .filter(|(_, at)| at.elapsed().as_secs_f64() < MESSAGE_SECONDS)
+            .map(|(text, _)| text.as_str())
+    }
+
+    /// Shows `text` for a moment.
+    pub fn say(&mut self, text: impl Into<String>) {
+        self.message = Some((text.into(), Instant::now()));
+    }
+
+    /// True once Esc was pressed.
+    pub fn quit_requested(&self) -> bool {
+        self.quit
+    }
+
+    /// True (once) after F12.
+    pub fn take_screenshot_request(&mut self) -> bool {
+        std::mem::take(&mut self.screenshot_requested)
+    }
+
+    /// Applies one command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::SwitchPreset(key) => self.switch_to_key(key),
+            Command::Reset => {
+                self.rebuild();
+                self.say(format!("{}: reset", self.preset.name));
+            }
+            Command::TogglePause => {
+                self.paused = !self.paused;
+                self.clock.reset();
+            }
+            Command::SingleStep => {
+                if self.paused {
+                    self.step_requested = true;
+                }
+            }
+            Command::ToggleParticleView => self.particle_view = !self.particle_view,
+            Command::ToggleHelp => self.help = !self.help,
+            Command::ToggleShading => {
+                self.shading = match self.shading {
+                    Shading::Pressure => Shading::Speed,
+                    Shading::Speed => Shading::Pressure,
+                };
+                self.say(match self.shading {
+                    Shading::Pressure => "shading: pressure",
+                    Shading::Speed => "shading: speed",
+                });
+            }
+            Command::Reload => {
+                if self.reload() {
+                    self.say(format!("{}: reloaded", self.preset.name));
+                }
+            }
+            Command::Screenshot => self.screenshot_requested = true,
+            Command::Quit => self.quit = true,
+        }
+    }
+
+    /// Multiplies the stir radius by `factor`, kept between one interaction radius and half the
+    /// box's smaller side.
+    pub fn scale_stir_radius(&mut self, factor: f32) {
+        if !factor.is_finite() || factor <= 0.0 {
+            return;
+        }
+        let (low, high) = stir_radius_range(&self.world);
+        self.stir_radius = (self.stir_radius * factor).clamp(low, high);
+    }
+
+    /// Frames to simulate for `elapsed` real seconds: 0 while paused (1 after N).
+    pub fn frames_due(&mut self, elapsed: f64) -> u32 {
+        if self.paused {
+            return u32::from(std::mem::take(&mut self.step_requested));
+        }
+        self.clock.advance(elapsed)
+    }
+
+    /// Runs one simulation frame, first stirring or pulling as the mouse asks.
+    pub fn step(&mut self, stir: Option<Stir>, pull: Option<Vec2>) {
+        if let Some(stir) = stir {
+            self.world.stir(stir);
+        }
+        if let Some(centre) = pull {
+            let speed = pull_speed(&self.world);
+            self.world.pull(centre, self.stir_radius, speed);
+        }
+        self.remember_positions();
+        let start = Instant::now();
+        self.world.step_frame();
+        self.sim_ms = start.elapsed().as_secs_f64() * 1000.0;
+    }
+
+    /// Where particle `index` is drawn: between its previous and current position by
+    /// `fraction` of a frame (its current position when it is new).
+    pub fn drawn_position(&self, index: usize, fraction: f32) -> Vec2 {
+        let p = self.world.particles();
+        let current = p.position[index];
+        match self.previous_by_id.get(p.id[index] as usize) {
+            Some(previous) if previous.is_finite() => previous.lerp(current, fraction),
+            _ => current,
+        }
+    }
+
+    fn remember_positions(&mut self) {
+        let p = self.world.particles();
+        let highest = p.id.iter().copied().max().map_or(0, |id| id as usize + 1);
+        self.previous_by_id.clear();
+        self.previous_by_id.resize(highest, Vec2::NAN);
+        for (&id, &position) in p.id.iter().zip(&p.position) {
+            self.previous_by_id[id as usize] = position;
+        }
+    }
+
+    /// Polls the preset file; reloads it when it changed.
+    pub fn poll_file(&mut self) {
+        if self.watcher.as_mut().is_some_and(Watcher::changed) && self.reload() {
+            self.say(format!("{}: reloaded", self.preset.name));
+        }
+    }
+
+    fn switch_to_key(&mut self, key: usize) {
+        let Some((name, _)) = key.checked_sub(1).and_then(|index| BUILTIN.get(index)) else {
+            self.say(format!("no preset on key {key}"));
+            return;
+        };
+        let name = name.to_string();
+        match load_builtin(&name, self.particles) {
+            Ok(preset) => {
+                self.preset = preset;
+                self.source = PresetSource::Builtin {
+                    name: name.clone(),
+                    key,
+                };
+                self.reload_error = None;
+                self.watch();
+                self.rebuild();
+                self.stir_radius = default_stir_radius(&self.world);
+                // An edited checkout file replaces the embedded text.
+                if let Some(path) = checkout_file(&name) {
+                    let embedded = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+                    if std::fs::read_to_string(path).ok().as_deref() != embedded {
+                        self.reload();
+                    }
+                }
+                self.say(format!("{key}: {}", self.preset.name));
+            }
+            Err(error) => self.reload_error = Some(error),
+        }
+    }
+
+    /// Reads the current preset's file again; on success rebuilds the world, on failure keeps
+    /// the last good version running and records the error. True on success.
+    pub fn reload(&mut self) -> bool {
+        let path = match &self.source {
+            PresetSource::File(path) => Some(path.clone()),
+            PresetSource::Builtin { name, .. } => checkout_file(name),
+        };
+        let Some(path) = path else {
+            self.say("no preset file to reload (embedded preset)");
+            return false;
+        };
+        let loaded = std::fs::read_to_string(&path)
+            .map_err(|error| format!("{}: cannot read the file: {error}", path.display()))
+            .and_then(|text| {
+                Preset::parse(&path.display().to_string(), &text).map_err(|error| error.to_string())
+            })
+            .and_then(|preset| match self.particles {
+                Some(count) => preset.with_particles(count).map_err(|e| e.to_string()),
+                None => Ok(preset),
+            });
+        match loaded {
+            Ok(preset) => {
+                self.preset = preset;
+                self.reload_error = None;
+                self.rebuild();
+                true
+            }
+            Err(error) => {
+                self.reload_error = Some(one_line(&error));
+                false
+            }
+        }
+    }
+
+    /// A fresh world from the current preset.
+    fn rebuild(&mut self) {
+        self.world = self.preset.build_world(self.seed);
+        self.clock = FixedStep::new(self.preset.params.frame_rate);
+        self.previous_by_id.clear();
+        let (low, high) = stir_radius_range(&self.world);
+        self.stir_radius = self.stir_radius.clamp(low, high);
+    }
+
+    fn watch(&mut self) {
+        let path = match &self.source {
+            PresetSource::File(path) => Some(path.clone()),
+            PresetSource::Builtin { name, .. } => checkout_file(name),
+        };
+        self.watcher = path.map(Watcher::new);
+    }
+}
+
+/// Loads embedded preset `name`, rescaled to `particles` when given.
+pub fn load_builtin(name: &str, particles: Option<usize>) -> Result<Preset, String> {
+    let preset = Preset::load(name).map_err(|error| error.to_string())?;
+    match particles {
+        Some(count) => preset.with_particles(count).map_err(|e| e.to_string()),
+        None => Ok(preset),
+    }
+}
+
+/// The stir radius a preset starts with: four interaction radii, within the allowed range.
+fn default_stir_radius(world: &World) -> f32 {
+    let (low, high) = stir_radius_range(world);
+    (4.0 * world.params().interaction_radius).clamp(low, high)
+}
+
+/// Smallest and largest stir radius for `world`'s box.
+fn stir_radius_range(world: &World) -> (f32, f32) {
+    let low = world.params().interaction_radius;
+    let extent = world.domain().max() - world.domain().min();
+    let high = (0.5 * extent.min_element()).max(low);
+    (low, high)
+}
+
+/// How fast the right button gathers particles at the rim: a fifth of the box's height per
+/// second times four, so gathering takes about a second anywhere.
+fn pull_speed(world: &World) -> f32 {
+    let extent = world.domain().max() - world.domain().min();
+    0.8 * extent.min_element()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_step_runs_the_same_frames_at_any_display_rate() {
+        for display_rate in [30.0, 60.0, 144.0] {
+            let mut clock = FixedStep::new(20.0);
+            let frames: u32 = (0..(display_rate as usize * 10))
+                .map(|_| clock.advance(1.0 / display_rate))
+                .sum();
+            assert!((199..=201).contains(&frames), "{display_rate}: {frames}");
+        }
+    }
+
+    #[test]
+    fn fixed_step_drops_time_it_cannot_catch_up() {
+        let mut clock = FixedStep::new(20.0);
+        assert_eq!(clock.advance(10.0), MAX_FRAMES_PER_DISPLAY);
+        assert!(clock.advance(0.0) <= 1);
+        assert_eq!(clock.advance(f64::NAN), 0);
+        assert_eq!(clock.advance(-1.0), 0);
+        assert!((0.0..=1.0).contains(&clock.fraction()));
+    }
+
+    #[test]
+    fn keys_without_presets_do_nothing_and_nine_keys_hold_presets() {
+        let preset = Preset::load("seed").unwrap();
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let mut game = Game::new(preset, source, 1, None);
+        game.apply(Command::SwitchPreset(0));
+        assert_eq!(game.preset.name, "seed");
+        assert!(game.message().unwrap().contains("no preset"));
+        game.apply(Command::SwitchPreset(9));
+        assert_eq!(game.preset.name, BUILTIN[8].0);
+        game.apply(Command::SwitchPreset(2));
+        assert_eq!(game.preset.name, "dam");
+        assert_eq!(game.key(), Some(2));
+    }
+
+    #[test]
+    fn stir_radius_stays_in_range() {
+        let preset = Preset::load("seed").unwrap();
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let mut game = Game::new(preset, source, 1, None);
+        for _ in 0..100 {
+            game.scale_stir_radius(2.0);
+        }
+        assert!(game.stir_radius <= 3.75 + 1e-4);
+        for _ in 0..100 {
+            game.scale_stir_radius(0.5);
+        }
+        assert!(game.stir_radius >= 0.3 - 1e-4);
+        game.scale_stir_radius(f32::NAN);
+        assert!(game.stir_radius.is_finite());
+    }
+
+    #[test]
+    fn a_broken_file_keeps_the_last_good_preset() {
+        let dir = std::env::temp_dir().join(format!("slosh-reload-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("mine.toml");
+        std::fs::write(&path, BUILTIN[0].1).unwrap();
+        let preset = Preset::load(path.to_str().unwrap()).unwrap();
+        let mut game = Game::new(preset, PresetSource::File(path.clone()), 1, None);
+        std::fs::write(&path, "name = \"broken\"\n").unwrap();
+        assert!(!game.reload());
+        assert_eq!(game.preset.name, "seed");
+        assert!(game.reload_error.as_deref().unwrap().contains("mine.toml"));
+        std::fs::write(&path, BUILTIN[1].1).unwrap();
+        assert!(game.reload());
+        assert_eq!(game.preset.name, "dam");
+        assert!(game.reload_error.is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

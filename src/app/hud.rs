@@ -1,0 +1,242 @@
+//! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
+//! banner and the stir cursor.
+
+use super::game::Game;
+use super::render::View;
+use crate::preset::{Preset, BUILTIN};
+use macroquad::prelude::{draw_circle_lines, draw_rectangle, draw_text, measure_text, Color, Vec2};
+
+const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
+const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
+const WARN: Color = Color::new(1.0, 0.72, 0.25, 1.0);
+const PANEL: Color = Color::new(0.0, 0.0, 0.0, 0.55);
+const ERROR_PANEL: Color = Color::new(0.62, 0.08, 0.08, 0.92);
+const FONT: u16 = 18;
+const LINE: f32 = 19.0;
+
+/// The keys, for the help overlay and README.
+pub const CONTROLS: &[(&str, &str)] = &[
+    ("left drag", "stir the liquid"),
+    ("right button", "pull liquid toward the cursor"),
+    ("mouse wheel", "stir radius"),
+    ("1-9", "switch preset"),
+    ("R", "reset the preset"),
+    ("Space", "pause / resume"),
+    ("N", "one frame while paused"),
+    ("P", "particle view"),
+    ("C", "shade by pressure / speed"),
+    ("F5 or L", "reload the preset file"),
+    ("H", "this help"),
+    ("F12", "screenshot (PNG)"),
+    ("Esc", "quit"),
+];
+
+/// Display timing the HUD shows, averaged over half-second windows.
+#[derive(Clone, Debug, Default)]
+pub struct Timing {
+    /// Frames per second over the last window.
+    pub fps: f64,
+    /// Simulation milliseconds per simulation frame, smoothed.
+    pub sim_ms: f64,
+    window_frames: u32,
+    window_seconds: f64,
+}
+
+impl Timing {
+    /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost.
+    pub fn update(&mut self, dt: f64, sim_ms: f64) {
+        if dt.is_finite() && dt > 0.0 {
+            self.window_frames += 1;
+            self.window_seconds += dt;
+            if self.window_seconds >= 0.5 {
+                self.fps = f64::from(self.window_frames) / self.window_seconds;
+                self.window_frames = 0;
+                self.window_seconds = 0.0;
+            }
+        }
+        if sim_ms.is_finite() && sim_ms > 0.0 {
+            self.sim_ms = if self.sim_ms == 0.0 {
+                sim_ms
+            } else {
+                self.sim_ms + (sim_ms - self.sim_ms) * 0.1
+            };
+        }
+    }
+}
+
+/// Draws the HUD, messages, the help overlay and the error banner (default camera).
+pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
+    let world = &game.world;
+    let configured = world.params().substeps;
+    let frame = world.last_frame();
+    let adapted = frame.substeps > configured || frame.capped > 0;
+    let key = game
+        .key()
+        .map_or_else(|| "file".to_string(), |key| format!("key {key}"));
+    let mut lines: Vec<(String, Color)> = vec![
+        (
+            format!("{:.0} fps   sim {:.1} ms/frame", timing.fps, timing.sim_ms),
+            TEXT,
+        ),
+        (
+            format!(
+                "{} particles{}",
+                world.particles().len(),
+                if world.cap_reached() {
+                    "  (cap reached)"
+                } else {
+                    ""
+                }
+            ),
+            TEXT,
+        ),
+        (
+            format!(
+                "substeps {}{}",
+                frame.substeps,
+                if adapted {
+                    format!("  (stability: {configured} asked, {} capped)", frame.capped)
+                } else {
+                    String::new()
+                }
+            ),
+            if adapted { WARN } else { TEXT },
+        ),
+        (format!("{} ({key})", game.preset.name), TEXT),
+    ];
+    if game.paused {
+        lines.push(("paused: Space resumes, N steps".into(), WARN));
+    }
+    lines.push(("H: help".into(), DIM));
+    let top = if game.reload_error.is_some() {
+        34.0
+    } else {
+        0.0
+    };
+    let width = lines
+        .iter()
+        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
+        .fold(0.0, f32::max);
+    draw_rectangle(
+        6.0,
+        top + 6.0,
+        width + 16.0,
+        lines.len() as f32 * LINE + 10.0,
+        PANEL,
+    );
+    for (row, (text, colour)) in lines.iter().enumerate() {
+        draw_text(
+            text,
+            14.0,
+            top + 24.0 + row as f32 * LINE,
+            FONT as f32,
+            *colour,
+        );
+    }
+
+    if let Some(message) = game.message() {
+        let size = measure_text(message, None, 24, 1.0);
+        let (sw, sh) = (
+            macroquad::prelude::screen_width(),
+            macroquad::prelude::screen_height(),
+        );
+        let x = (sw - size.width) * 0.5;
+        let y = sh - 40.0;
+        draw_rectangle(x - 12.0, y - 26.0, size.width + 24.0, 36.0, PANEL);
+        draw_text(message, x, y, 24.0, TEXT);
+    }
+
+    if game.help {
+        draw_help(presets);
+    }
+
+    if let Some(error) = &game.reload_error {
+        let sw = macroquad::prelude::screen_width();
+        draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
+        let text = format!("preset not reloaded: {error}");
+        draw_text(&fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
+    }
+}
+
+/// The help overlay: every key, then each preset's key, name and description.
+fn draw_help(presets: &[Preset]) {
+    let (sw, sh) = (
+        macroquad::prelude::screen_width(),
+        macroquad::prelude::screen_height(),
+    );
+    let mut lines: Vec<(String, Color)> = vec![("Controls".into(), WARN)];
+    lines.extend(
+        CONTROLS
+            .iter()
+            .map(|(key, what)| (format!("{key:<13} {what}"), TEXT)),
+    );
+    lines.push((String::new(), TEXT));
+    lines.push(("Presets".into(), WARN));
+    for (index, preset) in presets.iter().enumerate() {
+        lines.push((
+            format!("{}  {:<9} {}", index + 1, preset.name, preset.description),
+            TEXT,
+        ));
+    }
+    for key in presets.len() + 1..=9 {
+        lines.push((format!("{key}  (no preset on this key)"), DIM));
+    }
+    let width = lines
+        .iter()
+        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
+        .fold(0.0, f32::max)
+        .min(sw - 40.0);
+    let height = lines.len() as f32 * LINE + 20.0;
+    let (x, y) = (
+        ((sw - width) * 0.5 - 16.0).max(4.0),
+        ((sh - height) * 0.5).max(4.0),
+    );
+    draw_rectangle(x, y, width + 32.0, height, Color::new(0.0, 0.0, 0.0, 0.8));
+    for (row, (text, colour)) in lines.iter().enumerate() {
+        draw_text(
+            &fit(text, width, FONT),
+            x + 16.0,
+            y + 26.0 + row as f32 * LINE,
+            FONT as f32,
+            *colour,
+        );
+    }
+}
+
+/// `text` cut with an ellipsis to fit `width` pixels.
+fn fit(text: &str, width: f32, font: u16) -> String {
+    if measure_text(text, None, font, 1.0).width <= width {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while !chars.is_empty() {
+        chars.pop();
+        let cut: String = chars.iter().collect::<String>() + "...";
+        if measure_text(&cut, None, font, 1.0).width <= width {
+            return cut;
+        }
+    }
+    String::new()
+}
+
+/// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling).
+pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: bool) {
+    let Some(position) = position else {
+        return;
+    };
+    let centre = view.to_screen(position);
+    let colour = if active {
+        Color::new(1.0, 1.0, 1.0, 0.85)
+    } else {
+        Color::new(1.0, 1.0, 1.0, 0.35)
+    };
+    draw_circle_lines(centre.x, centre.y, radius * view.scale, 1.5, colour);
+}
+
+/// The names on the number keys, for the help overlay.
+pub fn builtin_presets() -> Vec<Preset> {
+    BUILTIN
+        .iter()
+        .filter_map(|(name, _)| Preset::load(name).ok())
+        .collect()
+}

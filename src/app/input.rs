@@ -1,0 +1,120 @@
+//! Keys and mouse: key presses become `Command`s; the mouse becomes a stir (left drag, with its
+//! smoothed world-space velocity) or a pull (right button held).
+
+use super::game::Command;
+use super::render::View;
+use crate::sim::Stir;
+use macroquad::prelude::{
+    is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position, mouse_wheel,
+    KeyCode, MouseButton, Vec2,
+};
+
+/// Fastest stir the mouse may ask for, in world units per second.
+const MAX_STIR_SPEED: f32 = 40.0;
+/// How much of each frame's measured mouse velocity enters the smoothed one.
+const SMOOTHING: f32 = 0.5;
+
+/// Commands for the keys pressed this frame.
+pub fn commands() -> Vec<Command> {
+    const DIGITS: [KeyCode; 9] = [
+        KeyCode::Key1,
+        KeyCode::Key2,
+        KeyCode::Key3,
+        KeyCode::Key4,
+        KeyCode::Key5,
+        KeyCode::Key6,
+        KeyCode::Key7,
+        KeyCode::Key8,
+        KeyCode::Key9,
+    ];
+    let mut commands: Vec<Command> = DIGITS
+        .iter()
+        .enumerate()
+        .filter(|(_, &key)| is_key_pressed(key))
+        .map(|(index, _)| Command::SwitchPreset(index + 1))
+        .collect();
+    let keys = [
+        (KeyCode::R, Command::Reset),
+        (KeyCode::Space, Command::TogglePause),
+        (KeyCode::N, Command::SingleStep),
+        (KeyCode::P, Command::ToggleParticleView),
+        (KeyCode::H, Command::ToggleHelp),
+        (KeyCode::C, Command::ToggleShading),
+        (KeyCode::F5, Command::Reload),
+        (KeyCode::L, Command::Reload),
+        (KeyCode::F12, Command::Screenshot),
+        (KeyCode::Escape, Command::Quit),
+    ];
+    commands.extend(
+        keys.iter()
+            .filter(|(key, _)| is_key_pressed(*key))
+            .map(|&(_, command)| command),
+    );
+    commands
+}
+
+/// Wheel notches this frame: positive scrolls up (grows the stir radius).
+pub fn wheel_notches() -> f32 {
+    let (_, y) = mouse_wheel();
+    if y.is_finite() {
+        y.signum() * (y != 0.0) as u8 as f32
+    } else {
+        0.0
+    }
+}
+
+/// The mouse over the world: position, smoothed velocity, buttons.
+#[derive(Clone, Debug, Default)]
+pub struct Mouse {
+    /// Cursor in world units, when known.
+    pub position: Option<Vec2>,
+    /// Smoothed velocity in world units per second.
+    pub velocity: Vec2,
+    /// Left button held (stirring).
+    pub stirring: bool,
+    /// Right button held (pulling).
+    pub pulling: bool,
+}
+
+impl Mouse {
+    /// Reads the mouse for a frame that took `dt` seconds.
+    pub fn update(&mut self, view: &View, dt: f32) {
+        let (x, y) = mouse_position();
+        let pixel = Vec2::new(x, y);
+        let now = pixel.is_finite().then(|| view.to_world(pixel));
+        let fresh_press = is_mouse_button_pressed(MouseButton::Left);
+        self.stirring = is_mouse_button_down(MouseButton::Left);
+        self.pulling = is_mouse_button_down(MouseButton::Right);
+        let measured = match (self.position, now) {
+            (Some(before), Some(now)) if !fresh_press && dt > 1e-4 && dt < 0.25 => {
+                let velocity = (now - before) / dt;
+                if velocity.is_finite() {
+                    velocity.clamp_length_max(MAX_STIR_SPEED)
+                } else {
+                    Vec2::ZERO
+                }
+            }
+            _ => Vec2::ZERO,
+        };
+        self.velocity += (measured - self.velocity) * SMOOTHING;
+        if !self.velocity.is_finite() {
+            self.velocity = Vec2::ZERO;
+        }
+        self.position = now;
+    }
+
+    /// The stir to apply this frame, while the left button is held.
+    pub fn stir(&self, radius: f32) -> Option<Stir> {
+        let position = self.position?;
+        self.stirring.then_some(Stir {
+            position,
+            velocity: self.velocity,
+            radius,
+        })
+    }
+
+    /// Where to pull toward, while the right button is held.
+    pub fn pull(&self) -> Option<Vec2> {
+        self.position.filter(|_| self.pulling)
+    }
+}

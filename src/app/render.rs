@@ -1,0 +1,356 @@
+//! Drawing the world: the box, the metaball liquid (Gaussian splats added into an offscreen field,
+//! then a threshold pass to the screen) and the plain particle view. All particles go out in a
+//! few batched meshes per frame.
+
+use super::game::{Game, Shading};
+use crate::sim::World;
+use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation, PipelineParams};
+use macroquad::prelude::{
+    clear_background, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
+    gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
+    set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
+    MaterialParams, Mesh, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
+    WHITE,
+};
+
+const SPLAT_VERTEX: &str = include_str!("../../assets/shaders/splat.vert");
+const SPLAT_FRAGMENT: &str = include_str!("../../assets/shaders/splat.frag");
+const DOT_FRAGMENT: &str = include_str!("../../assets/shaders/dot.frag");
+const THRESHOLD_VERTEX: &str = include_str!("../../assets/shaders/threshold.vert");
+const THRESHOLD_FRAGMENT: &str = include_str!("../../assets/shaders/threshold.frag");
+
+/// Particles per batched mesh: 4 vertices and 6 indices each, within u16 indices and within the
+/// draw-call capacity the window is configured with (`DRAW_CALL_VERTICES`, `DRAW_CALL_INDICES`).
+const QUADS_PER_MESH: usize = 8192;
+/// Vertex capacity of one draw call (more than one mesh's vertices).
+pub const DRAW_CALL_VERTICES: usize = QUADS_PER_MESH * 4 + 16;
+/// Index capacity of one draw call (more than one mesh's indices).
+pub const DRAW_CALL_INDICES: usize = QUADS_PER_MESH * 6 + 16;
+
+/// Splat Gaussian's sigma, in particle radii.
+const SPLAT_SIGMA: f32 = 1.1;
+/// Field weight a packed pool may reach, below the 8-bit target's 1.0.
+const PACKED_FIELD: f32 = 0.8;
+/// Particles per unit area in the most compressed liquid, relative to the rest density.
+const PACKED_DENSITY: f32 = 1.5;
+/// Liquid surface, as a fraction of one splat's peak weight (a lone particle still shows).
+const THRESHOLD: f32 = 0.4;
+/// Field resolution relative to the window (the threshold pass smooths the upscale).
+const FIELD_SCALE: f32 = 0.5;
+
+/// Background outside the box.
+pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
+/// Background inside the box.
+const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
+/// The walls' outline.
+const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
+
+/// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// World point at the window's centre.
+    pub centre: Vec2,
+    /// Pixels per world unit.
+    pub scale: f32,
+    /// Window size in pixels.
+    pub screen: Vec2,
+}
+
+impl View {
+    /// Fits `world`'s box, with a small margin, into a `screen` of pixels.
+    pub fn fit(world: &World, screen: Vec2) -> Self {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let size = (max - min).max(Vec2::splat(1e-3)) * 1.08;
+        let screen = screen.max(Vec2::ONE);
+        Self {
+            centre: (min + max) * 0.5,
+            scale: (screen.x / size.x).min(screen.y / size.y),
+            screen,
+        }
+    }
+
+    /// The camera that draws world coordinates (y up) to the window or, with `target`, to an
+    /// offscreen texture laid out like the window (row 0 at the top).
+    pub fn camera(&self, target: Option<RenderTarget>) -> Camera2D {
+        let zoom = vec2(
+            2.0 * self.scale / self.screen.x,
+            2.0 * self.scale / self.screen.y,
+        );
+        // Camera2D flips y for the window but not for render targets; drawn to the window, the
+        // target's row 0 lands at the top, so both want the same (negative) zoom.y.
+        Camera2D {
+            target: self.centre,
+            zoom: vec2(zoom.x, -zoom.y),
+            render_target: target,
+            ..Default::default()
+        }
+    }
+
+    /// World position of window pixel `pixel`.
+    pub fn to_world(&self, pixel: Vec2) -> Vec2 {
+        let from_centre = pixel - self.screen * 0.5;
+        self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
+    }
+
+    /// Window pixel of world position `point`.
+    pub fn to_screen(&self, point: Vec2) -> Vec2 {
+        let from_centre = (point - self.centre) * self.scale;
+        self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
+    }
+}
+
+/// Shaders, the offscreen field and reusable mesh buffers.
+pub struct Renderer {
+    splat: Material,
+    dot: Material,
+    threshold: Material,
+    field: Option<(RenderTarget, (u32, u32))>,
+    meshes: Vec<Mesh>,
+}
+
+impl Renderer {
+    /// Compiles the shaders; an error names the shader that failed.
+    pub fn new() -> Result<Self, String> {
+        let additive = BlendState::new(Equation::Add, BlendFactor::One, BlendFactor::One);
+        let alpha = BlendState::new(
+            Equation::Add,
+            BlendFactor::Value(BlendValue::SourceAlpha),
+            BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+        );
+        let splat = load_material(
+            ShaderSource::Glsl {
+                vertex: SPLAT_VERTEX,
+                fragment: SPLAT_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(additive),
+                    alpha_blend: Some(additive),
+                    ..Default::default()
+                },
+                uniforms: vec![UniformDesc::new("Weight", UniformType::Float1)],
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("splat shader: {error:?}"))?;
+        let dot = load_material(
+            ShaderSource::Glsl {
+                vertex: SPLAT_VERTEX,
+                fragment: DOT_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(alpha),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("dot shader: {error:?}"))?;
+        let threshold = load_material(
+            ShaderSource::Glsl {
+                vertex: THRESHOLD_VERTEX,
+                fragment: THRESHOLD_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(alpha),
+                    ..Default::default()
+                },
+                uniforms: vec![
+                    UniformDesc::new("Threshold", UniformType::Float1),
+                    UniformDesc::new("Full", UniformType::Float1),
+                    UniformDesc::new("Texel", UniformType::Float2),
+                ],
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("threshold shader: {error:?}"))?;
+        Ok(Self {
+            splat,
+            dot,
+            threshold,
+            field: None,
+            meshes: Vec::new(),
+        })
+    }
+
+    /// Draws the box and its liquid (or particles) into the window.
+    pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
+        clear_background(OUTSIDE);
+        set_camera(&view.camera(None));
+        draw_box(&game.world, view);
+        if game.particle_view {
+            let radius = game.world.params().particle_radius;
+            self.fill_meshes(game, fraction, radius.max(1.0 / view.scale));
+            gl_use_material(&self.dot);
+            for mesh in &self.meshes {
+                draw_mesh(mesh);
+            }
+            gl_use_default_material();
+        } else {
+            self.draw_liquid(game, view, fraction);
+        }
+        draw_walls(&game.world, view);
+        set_default_camera();
+    }
+
+    /// Metaballs: splats into the field target, then the threshold pass onto the window.
+    fn draw_liquid(&mut self, game: &Game, view: &View, fraction: f32) {
+        let params = game.world.params();
+        let sigma = SPLAT_SIGMA * params.particle_radius;
+        let packed = PACKED_DENSITY * params.rest_density;
+        let weight = (PACKED_FIELD / (packed * std::f32::consts::TAU * sigma * sigma)).min(0.9);
+        let target = self.field_target(view);
+        let (width, height) = target.1;
+        let target = target.0.clone();
+
+        self.fill_meshes(game, fraction, 3.0 * sigma);
+        set_camera(&view.camera(Some(target.clone())));
+        clear_background(Color::new(0.0, 0.0, 0.0, 0.0));
+        gl_use_material(&self.splat);
+        self.splat.set_uniform("Weight", weight);
+        for mesh in &self.meshes {
+            draw_mesh(mesh);
+        }
+        gl_use_default_material();
+
+        set_default_camera();
+        gl_use_material(&self.threshold);
+        self.threshold.set_uniform("Threshold", THRESHOLD * weight);
+        self.threshold
+            .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
+        self.threshold
+            .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        draw_texture_ex(
+            &target.texture,
+            0.0,
+            0.0,
+            WHITE,
+            DrawTextureParams {
+                dest_size: Some(view.screen),
+                ..Default::default()
+            },
+        );
+        gl_use_default_material();
+        set_camera(&view.camera(None));
+    }
+
+    /// The field target, made again when the window's size changed.
+    fn field_target(&mut self, view: &View) -> &(RenderTarget, (u32, u32)) {
+        let size = (
+            ((view.screen.x * FIELD_SCALE).ceil() as u32).max(1),
+            ((view.screen.y * FIELD_SCALE).ceil() as u32).max(1),
+        );
+        if self.field.as_ref().is_none_or(|(_, made)| *made != size) {
+            let target = render_target(size.0, size.1);
+            target.texture.set_filter(FilterMode::Linear);
+            self.field = Some((target, size));
+        }
+        self.field.as_ref().expect("made above")
+    }
+
+    /// One quad of half-size `half` per particle, coloured by its material and shading, in
+    /// meshes of at most `QUADS_PER_MESH` quads.
+    fn fill_meshes(&mut self, game: &Game, fraction: f32, half: f32) {
+        let world = &game.world;
+        let count = world.particles().len();
+        let needed = count.div_ceil(QUADS_PER_MESH);
+        while self.meshes.len() < needed {
+            self.meshes.push(Mesh {
+                vertices: Vec::with_capacity(QUADS_PER_MESH * 4),
+                indices: Vec::with_capacity(QUADS_PER_MESH * 6),
+                texture: None,
+            });
+        }
+        self.meshes.truncate(needed);
+        let colours = particle_colours(game);
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+        for (chunk, mesh) in self.meshes.iter_mut().enumerate() {
+            mesh.vertices.clear();
+            mesh.indices.clear();
+            let range = chunk * QUADS_PER_MESH..((chunk + 1) * QUADS_PER_MESH).min(count);
+            for (quad, index) in range.enumerate() {
+                let centre = game.drawn_position(index, fraction);
+                let color = colours[index];
+                for (u, v) in corners {
+                    mesh.vertices.push(Vertex {
+                        position: (centre + Vec2::new(u, v) * half).extend(0.0),
+                        uv: vec2(u, v),
+                        color,
+                        normal: vec4(0.0, 0.0, 0.0, 0.0),
+                    });
+                }
+                let first = (quad * 4) as u16;
+                mesh.indices.extend_from_slice(&[
+                    first,
+                    first + 1,
+                    first + 2,
+                    first,
+                    first + 2,
+                    first + 3,
+                ]);
+            }
+        }
+    }
+}
+
+/// Each particle's colour: its material's, shaded by pressure (colour × (bias + scale · P), as
+/// the seed does) or brightened toward foam with speed.
+fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
+    let world = &game.world;
+    let p = world.particles();
+    let materials = world.materials();
+    let extent = world.domain().max() - world.domain().min();
+    let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
+    let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+    (0..p.len())
+        .map(|i| {
+            let material = &materials[usize::from(p.material[i]).min(materials.len() - 1)];
+            let base = material.colour;
+            let rgb = match game.shading {
+                Shading::Pressure => {
+                    let pressure = p.pressure[i];
+                    let factor = material.pressure_bias + material.pressure_scale * pressure;
+                    let factor = if factor.is_finite() {
+                        factor.clamp(0.0, 2.0)
+                    } else {
+                        1.0
+                    };
+                    base.map(|c| c * factor)
+                }
+                Shading::Speed => {
+                    let speed = p.velocity[i].length();
+                    let foam = if speed.is_finite() {
+                        (speed / reference_speed).clamp(0.0, 1.0).powf(1.5) * 0.85
+                    } else {
+                        0.0
+                    };
+                    let foam_colour = [0.92, 0.96, 1.0];
+                    [0, 1, 2].map(|k| base[k] + (foam_colour[k] - base[k]) * foam)
+                }
+            };
+            [to_byte(rgb[0]), to_byte(rgb[1]), to_byte(rgb[2]), 255]
+        })
+        .collect()
+}
+
+/// The fluid region, filled (a fan of triangles: it is convex).
+fn draw_box(world: &World, _view: &View) {
+    let polygon = world.domain().polygon();
+    if let Some((&first, rest)) = polygon.split_first() {
+        for pair in rest.windows(2) {
+            draw_triangle(first, pair[0], pair[1], INSIDE);
+        }
+    }
+}
+
+/// The walls' outline, about two pixels thick.
+fn draw_walls(world: &World, view: &View) {
+    let polygon = world.domain().polygon();
+    let thickness = 2.5 / view.scale;
+    for (k, &a) in polygon.iter().enumerate() {
+        let b = polygon[(k + 1) % polygon.len()];
+        draw_line(a.x, a.y, b.x, b.y, thickness, WALL);
+    }
+}

@@ -1,0 +1,135 @@
+//! Smoke test of the demo window: screenshot mode under Xvfb for a few presets, then a look at
+//! the pictures: a fair share of liquid-coloured pixels, not blank, not washed out to white, and
+//! the dam's water at the bottom (the picture is not upside down).
+//!
+//! Needs `xvfb-run` (`.ci/setup` installs it; `.ci/test` runs setup first). Set
+//! `SLOSH_SKIP_WINDOW_TESTS=1` to skip on a machine that cannot open windows at all.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A screenshot as rows of RGBA pixels.
+struct Picture {
+    width: usize,
+    height: usize,
+    rgba: Vec<u8>,
+}
+
+impl Picture {
+    fn load(path: &Path) -> Picture {
+        let file =
+            std::fs::File::open(path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        let mut reader = png::Decoder::new(file).read_info().unwrap();
+        let mut buffer = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buffer).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgba, "{}", path.display());
+        assert_eq!(info.bit_depth, png::BitDepth::Eight, "{}", path.display());
+        buffer.truncate(info.buffer_size());
+        Picture {
+            width: info.width as usize,
+            height: info.height as usize,
+            rgba: buffer,
+        }
+    }
+
+    fn pixels(&self) -> impl Iterator<Item = (usize, [u8; 3])> + '_ {
+        self.rgba
+            .chunks_exact(4)
+            .enumerate()
+            .map(|(index, p)| (index / self.width, [p[0], p[1], p[2]]))
+    }
+}
+
+/// Clearly coloured, not the grey background, walls or HUD text.
+fn is_liquid([r, g, b]: [u8; 3]) -> bool {
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    max >= 60 && f32::from(max - min) >= 0.25 * f32::from(max)
+}
+
+fn is_near_white([r, g, b]: [u8; 3]) -> bool {
+    r > 235 && g > 235 && b > 235
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|paths| {
+        std::env::split_paths(&paths).any(|folder| folder.join(program).is_file())
+    })
+}
+
+/// Runs screenshot mode under Xvfb and returns the picture.
+fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
+    let path: PathBuf = folder.join(format!("{preset}.png"));
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--preset", preset, "--frames", &frames.to_string()])
+        .arg("--screenshot")
+        .arg(&path)
+        .output()
+        .expect("xvfb-run starts");
+    assert!(
+        output.status.success(),
+        "{preset}: exit {:?}\n{}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    Picture::load(&path)
+}
+
+#[test]
+fn screenshots_show_liquid() {
+    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
+        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+        return;
+    }
+    assert!(
+        on_path("xvfb-run"),
+        "xvfb-run is missing: run the project's test script .ci/test (its .ci/setup installs \
+         Xvfb), or set SLOSH_SKIP_WINDOW_TESTS=1 where no window can be opened"
+    );
+    let folder = std::env::temp_dir().join(format!("slosh-window-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (preset, frames) in [("dam", 40), ("seed", 100), ("fountain", 60)] {
+        let picture = screenshot(&folder, preset, frames);
+        assert_eq!((picture.width, picture.height), (1280, 720), "{preset}");
+        let total = (picture.width * picture.height) as f64;
+        let (mut liquid, mut white, mut liquid_low) = (0usize, 0usize, 0usize);
+        for (row, pixel) in picture.pixels() {
+            if is_liquid(pixel) {
+                liquid += 1;
+                liquid_low += (row >= picture.height / 2) as usize;
+            }
+            white += is_near_white(pixel) as usize;
+        }
+        let (liquid_share, white_share) = (liquid as f64 / total, white as f64 / total);
+        assert!(
+            liquid_share > 0.03,
+            "{preset}: only {:.1}% liquid-coloured pixels",
+            100.0 * liquid_share
+        );
+        assert!(
+            white_share < 0.02,
+            "{preset}: {:.1}% near-white pixels (washed out?)",
+            100.0 * white_share
+        );
+        if preset == "dam" {
+            assert!(
+                liquid_low as f64 > 0.8 * liquid as f64,
+                "dam: the water should lie in the lower half ({liquid_low} of {liquid} pixels)"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+#[test]
+fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
+    let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--frames", "1", "--screenshot", "/nonexistent-folder/x.png"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("/nonexistent-folder/x.png"), "{stderr}");
+}
