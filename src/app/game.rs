@@ -72,7 +72,12 @@ impl FixedStep {
 pub enum PresetSource {
     /// An embedded preset (number key `key`), reloaded from `assets/presets/NAME.toml` when the
     /// program runs from a checkout.
-    Builtin { name: String, key: usize },
+    Builtin {
+        /// Preset name.
+        name: String,
+        /// Number key (1-based), 0 when the name is on no key.
+        key: usize,
+    },
     /// A file given with `--preset FILE.toml`.
     File(PathBuf),
 }
@@ -132,16 +137,25 @@ pub fn checkout_file(name: &str) -> Option<PathBuf> {
 /// One thing the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command {
-    /// Number key 1–9.
+    /// Number key 1–9: the embedded preset on that key.
     SwitchPreset(usize),
+    /// A fresh world from the current preset.
     Reset,
+    /// Pause or resume the simulation.
     TogglePause,
+    /// One simulation frame while paused.
     SingleStep,
+    /// Plain dots instead of the liquid surface.
     ToggleParticleView,
+    /// The help overlay.
     ToggleHelp,
+    /// Shade by pressure or by speed.
     ToggleShading,
+    /// Read the preset file again.
     Reload,
+    /// Save a PNG of the window.
     Screenshot,
+    /// Close the window.
     Quit,
 }
 

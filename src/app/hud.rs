@@ -154,7 +154,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         let sw = macroquad::prelude::screen_width();
         draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
         let text = format!("preset not reloaded: {error}");
-        draw_text(&fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
+        draw_text(fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
     }
 }
 
@@ -194,7 +194,7 @@ fn draw_help(presets: &[Preset]) {
     draw_rectangle(x, y, width + 32.0, height, Color::new(0.0, 0.0, 0.0, 0.8));
     for (row, (text, colour)) in lines.iter().enumerate() {
         draw_text(
-            &fit(text, width, FONT),
+            fit(text, width, FONT),
             x + 16.0,
             y + 26.0 + row as f32 * LINE,
             FONT as f32,

@@ -3,13 +3,13 @@
 //! few batched meshes per frame.
 
 use super::game::{Game, Shading};
-use crate::sim::World;
+use crate::sim::{Shape, World};
 use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation, PipelineParams};
 use macroquad::prelude::{
-    clear_background, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
+    clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
     gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
     set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
-    MaterialParams, Mesh, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
+    MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
     WHITE,
 };
 
@@ -44,6 +44,8 @@ pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
 const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
 /// The walls' outline.
 const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
+/// Obstacles (circles and capsules), solid.
+const OBSTACLE: Color = Color::new(0.42, 0.44, 0.5, 1.0);
 
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,13 +89,13 @@ impl View {
     }
 
     /// World position of window pixel `pixel`.
-    pub fn to_world(&self, pixel: Vec2) -> Vec2 {
+    pub fn to_world(self, pixel: Vec2) -> Vec2 {
         let from_centre = pixel - self.screen * 0.5;
         self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
     }
 
     /// Window pixel of world position `point`.
-    pub fn to_screen(&self, point: Vec2) -> Vec2 {
+    pub fn to_screen(self, point: Vec2) -> Vec2 {
         let from_centre = (point - self.centre) * self.scale;
         self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
     }
@@ -192,6 +194,7 @@ impl Renderer {
             self.draw_liquid(game, view, fraction);
         }
         draw_walls(&game.world, view);
+        draw_obstacles(&game.world);
         set_default_camera();
     }
 
@@ -222,13 +225,27 @@ impl Renderer {
             .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
         self.threshold
             .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        // Only the box's part of the window (plus a splat's reach) can hold liquid.
+        let reach = Vec2::splat(3.0 * sigma);
+        let corner_a = view.to_screen(game.world.domain().min() - reach);
+        let corner_b = view.to_screen(game.world.domain().max() + reach);
+        let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
+        let high = corner_a.max(corner_b).min(view.screen).ceil();
+        let size = (high - low).max(Vec2::ONE);
+        let to_texels = Vec2::new(width as f32, height as f32) / view.screen;
         draw_texture_ex(
             &target.texture,
-            0.0,
-            0.0,
+            low.x,
+            low.y,
             WHITE,
             DrawTextureParams {
-                dest_size: Some(view.screen),
+                dest_size: Some(size),
+                source: Some(Rect::new(
+                    low.x * to_texels.x,
+                    low.y * to_texels.y,
+                    size.x * to_texels.x,
+                    size.y * to_texels.y,
+                )),
                 ..Default::default()
             },
         );
@@ -295,7 +312,7 @@ impl Renderer {
     }
 }
 
-/// Each particle's colour: its material's, shaded by pressure (colour × (bias + scale · P), as
+/// Each particle's colour: its material's (plain in the particle view), shaded by pressure (colour × (bias + scale · P), as
 /// the seed does) or brightened toward foam with speed.
 fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
     let world = &game.world;
@@ -308,8 +325,15 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
         .map(|i| {
             let material = &materials[usize::from(p.material[i]).min(materials.len() - 1)];
             let base = material.colour;
-            let rgb = match game.shading {
-                Shading::Pressure => {
+            // The particle view shows each material's own colour.
+            let shading = if game.particle_view {
+                None
+            } else {
+                Some(game.shading)
+            };
+            let rgb = match shading {
+                None => base,
+                Some(Shading::Pressure) => {
                     let pressure = p.pressure[i];
                     let factor = material.pressure_bias + material.pressure_scale * pressure;
                     let factor = if factor.is_finite() {
@@ -319,7 +343,7 @@ fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
                     };
                     base.map(|c| c * factor)
                 }
-                Shading::Speed => {
+                Some(Shading::Speed) => {
                     let speed = p.velocity[i].length();
                     let foam = if speed.is_finite() {
                         (speed / reference_speed).clamp(0.0, 1.0).powf(1.5) * 0.85
@@ -352,5 +376,19 @@ fn draw_walls(world: &World, view: &View) {
     for (k, &a) in polygon.iter().enumerate() {
         let b = polygon[(k + 1) % polygon.len()];
         draw_line(a.x, a.y, b.x, b.y, thickness, WALL);
+    }
+}
+
+/// The static obstacles, solid: discs, and capsules as a thick line with round ends.
+fn draw_obstacles(world: &World) {
+    for obstacle in world.obstacles() {
+        match obstacle.shape {
+            Shape::Circle { centre, radius } => draw_circle(centre.x, centre.y, radius, OBSTACLE),
+            Shape::Capsule { a, b, radius } => {
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * radius, OBSTACLE);
+                draw_circle(a.x, a.y, radius, OBSTACLE);
+                draw_circle(b.x, b.y, radius, OBSTACLE);
+            }
+        }
     }
 }

@@ -439,9 +439,7 @@ impl AvxKernels {
         constants: &RelaxConstants,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        relaxation_displacement::<super::simd::Avx, UNIFORM>(
-            grid, lanes, i, constants, coincident,
-        )
+        relaxation_displacement::<super::simd::Avx, UNIFORM>(grid, lanes, i, constants, coincident)
     }
 }
 

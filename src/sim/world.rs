@@ -575,9 +575,11 @@ impl World {
         });
         fill_padded(&mut lanes.material, count, -1.0, |i| material[i] as f32);
         // Mixed liquids: every material the same mass and viscosity takes the cheaper path.
-        let uniform = self.materials.iter().zip(viscosity).all(|(m, v)| {
-            m.mass == self.materials[0].mass && *v == viscosity[0]
-        });
+        let uniform = self
+            .materials
+            .iter()
+            .zip(viscosity)
+            .all(|(m, v)| m.mass == self.materials[0].mass && *v == viscosity[0]);
         if !uniform {
             let half = 0.5 * half_dt2;
             fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
