@@ -55,5 +55,24 @@ fn steady_substeps_do_not_allocate() {
             "{allocations} allocations in 20 steady frames"
         );
         assert_eq!(world.particles().len(), 6000);
+
+        // Springs, obstacles and stickiness keep their buffers too (in the same test: the
+        // counter is global to the binary).
+        for preset in ["jelly", "slime"] {
+            let mut world = Preset::load(preset).unwrap().build_world(1);
+            for _ in 0..100 {
+                world.step_frame();
+            }
+            assert!(world.emission_finished() && world.spring_counts().0 > 0);
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            for _ in 0..20 {
+                world.step_frame();
+            }
+            let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            assert_eq!(
+                allocations, 0,
+                "{preset}: {allocations} allocations in 20 frames"
+            );
+        }
     });
 }

@@ -244,3 +244,158 @@ fn spring_lists_stay_bounded() {
     assert!(total > 4 * particles, "the jelly has springs: {total}");
     assert!(most > 0);
 }
+
+/// Mean density and kinetic energy of a dropped block of `material` after `frames` frames.
+fn density_and_energy(material: &str, frames: usize) -> (f32, f64) {
+    let mut world = world_from(&drop_scene(material));
+    for _ in 0..frames {
+        world.step_frame();
+    }
+    let density = &world.particles().density;
+    let mean = density.iter().sum::<f32>() / density.len() as f32;
+    (mean, world.stats().kinetic_energy)
+}
+
+#[test]
+fn per_material_stiffness_and_viscosity_change_that_material() {
+    let (plain_density, plain_energy) = density_and_energy("", 20);
+    let (stiff_density, _) = density_and_energy("stiffness = 0.5\nnear_stiffness = 0.6", 20);
+    let (_, viscous_energy) =
+        density_and_energy("linear_viscosity = 20.0\nquadratic_viscosity = 20.0", 20);
+    eprintln!(
+        "density {plain_density} → {stiff_density}, energy {plain_energy} → {viscous_energy}"
+    );
+    assert!(
+        stiff_density < 0.95 * plain_density,
+        "stiffer liquid compresses less: {stiff_density} vs {plain_density}"
+    );
+    assert!(
+        viscous_energy < 0.7 * plain_energy,
+        "more viscous liquid splashes less: {viscous_energy} vs {plain_energy}"
+    );
+}
+
+/// A 4 × 4 box with a circle of radius 0.6 in the middle and a cap of `material` lines on top.
+fn cap_scene(material: &str) -> String {
+    format!(
+        r#"
+name = "cap"
+description = "a cap on a boulder"
+[[walls]]
+normal = [1.0, 0.0]
+offset = 0.0
+[[walls]]
+normal = [0.0, 1.0]
+offset = 0.0
+[[walls]]
+normal = [-1.0, 0.0]
+offset = -4.0
+[[walls]]
+normal = [0.0, -1.0]
+offset = -4.0
+[[materials]]
+name = "stuff"
+colour = [0.3, 0.8, 0.3]
+mass = 1.0
+{material}
+[[obstacles]]
+kind = "circle"
+centre = [2.0, 2.0]
+radius = 0.6
+[[blocks]]
+material = "stuff"
+min = [1.4, 2.0]
+max = [2.6, 2.9]
+spacing = 0.1
+"#
+    )
+}
+
+#[test]
+fn sticky_material_clings_to_an_obstacle_where_liquid_runs_off() {
+    let on_obstacle = |material: &str| {
+        let mut world = world_from(&cap_scene(material));
+        for _ in 0..60 {
+            world.step_frame();
+        }
+        let obstacle = world.obstacles()[0];
+        let positions = &world.particles().position;
+        let near = positions
+            .iter()
+            .filter(|&&x| obstacle.distance(x) < 0.3)
+            .count();
+        near as f32 / positions.len() as f32
+    };
+    let (plain, sticky) = (on_obstacle(""), on_obstacle("stickiness = 3000.0"));
+    eprintln!("on the obstacle after 3 s: plain {plain}, sticky {sticky}");
+    assert!(plain < 0.05, "the liquid runs off: {plain}");
+    assert!(sticky > 0.2, "the sticky material clings: {sticky}");
+}
+
+/// The drop scene without gravity.
+fn floating_scene(material: &str) -> String {
+    drop_scene(material).replacen(
+        "[[walls]]",
+        "[params]\ngravity = [0.0, 0.0]\n\n[[walls]]",
+        1,
+    )
+}
+
+/// Springs formed, springs left and width of a floating block after pulling its halves apart.
+fn pull_apart(material: &str) -> (usize, usize, f32) {
+    let mut world = world_from(&floating_scene(material));
+    for _ in 0..5 {
+        world.step_frame();
+    }
+    let (formed, _) = world.spring_counts();
+    for _ in 0..10 {
+        for (x, vx) in [(2.5, -4.0), (3.5, 4.0)] {
+            world.stir(slosh::sim::Stir {
+                position: Vec2::new(x, 1.0),
+                velocity: Vec2::new(vx, 0.0),
+                radius: 0.6,
+            });
+        }
+        world.step_frame();
+    }
+    for _ in 0..40 {
+        world.step_frame();
+    }
+    let (left, _) = world.spring_counts();
+    (formed, left, extent(&world).x)
+}
+
+#[test]
+fn pulled_jelly_springs_back_where_goo_yields_and_its_springs_break() {
+    let start = extent(&world_from(&floating_scene(""))).x;
+    let (_, _, jelly_width) = pull_apart("spring_stiffness = 900.0\nplasticity = 0.0");
+    let (formed, left, goo_width) = pull_apart("spring_stiffness = 500.0\nplasticity = 4.0");
+    assert!(formed > 1000, "{formed} springs formed");
+    assert!(
+        jelly_width < 1.3 * start,
+        "the elastic jelly did not spring back: {start} → {jelly_width}"
+    );
+    assert!(
+        goo_width > 2.0 * start,
+        "the goo did not keep its stretch: {start} → {goo_width}"
+    );
+    assert!(left < formed, "no goo spring broke: {formed} → {left}");
+}
+
+#[test]
+fn rescaling_a_scene_moves_its_obstacles_with_it() {
+    let text = cap_scene("").replacen("[[walls]]", "base_particles = 100\n\n[[walls]]", 1);
+    let preset = Preset::parse("cap.toml", &text).unwrap();
+    let wide = preset.clone().with_particles(200).unwrap();
+    match wide.obstacles[0].shape {
+        slosh::sim::Shape::Circle { centre, radius } => {
+            assert!((centre - Vec2::new(4.0, 2.0)).length() < 1e-5, "{centre}");
+            assert_eq!(radius, 0.6);
+        }
+        other => panic!("{other:?}"),
+    }
+    // Squeezed to a quarter, the boulder no longer keeps its gap from the walls.
+    let error = preset.with_particles(25).unwrap_err();
+    assert_eq!(error.field, "--particles");
+    assert!(error.message.contains("obstacles"), "{error}");
+}

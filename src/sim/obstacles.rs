@@ -212,7 +212,10 @@ impl Contacts {
     }
 
     /// Adds the stickiness impulse of `material` toward every wall and obstacle surface within
-    /// its reach to `velocity` (Clavet et al. 2005, 6.2), for a particle at `position`.
+    /// its reach to `velocity` (Clavet et al. 2005, 6.2), for a particle at `position`. The
+    /// impulse stays in the velocity until the next substep's collision takes its normal part
+    /// away (and turns it into friction), so a particle resting on a sticky surface reports a
+    /// small speed toward it.
     pub fn stick(
         &self,
         position: Vec2,

@@ -445,7 +445,8 @@ impl World {
         let radius = self.params.particle_radius;
         for index in 0..self.emitters.len() {
             let emitter = &self.emitters[index];
-            if time < emitter.delay as f64 {
+            // A spent emitter is skipped before its row layout is allocated.
+            if time < emitter.delay as f64 || self.emitter_state[index].emitted >= emitter.budget {
                 continue;
             }
             let rows_due = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as u64 + 1;
