@@ -195,16 +195,13 @@ impl Springs {
                     let mut found = 0;
                     let min_weight = 1.0 - constants.radius / h;
                     let candidates = grid.neighbour_rows(xi).into_iter().flatten();
-                    for j in candidates.filter(|&j| j != i) {
+                    for j in candidates.filter(|&j| j != i && material[j] == material[i]) {
                         let r = (position[j] - xi).length();
                         let weight = 1.0 - r / h;
-                        if weight <= min_weight || material[j] != material[i] {
+                        if weight <= min_weight {
                             continue;
                         }
                         let other = id[j];
-                        if list[..kept].iter().any(|s| s.other == other) {
-                            continue;
-                        }
                         let candidate = (weight, other, j as u32);
                         let nearer = |held: &(f32, u32, u32)| {
                             held.0 < candidate.0 || (held.0 == candidate.0 && held.1 > other)
@@ -215,6 +212,11 @@ impl Springs {
                         ) else {
                             continue;
                         };
+                        // Partners it already holds are never proposed (checked only for
+                        // candidates near enough to be, which is cheaper and changes nothing).
+                        if list[..kept].iter().any(|s| s.other == other) {
+                            continue;
+                        }
                         let last = found.min(free - 1);
                         best.copy_within(slot..last, slot + 1);
                         best[slot] = candidate;
