@@ -131,31 +131,32 @@ pub struct RelaxConstants {
 /// The relaxation displacement of particle `i`: pressure and near pressure pushes, surface
 /// tension toward particles of its own material, and the viscous impulses of approaching pairs
 /// shared by mass (2 m_j / (m_i + m_j)). Particles at the same spot push apart along
-/// `coincident(j)`, a direction chosen by the caller. `UNIFORM` says every particle has the
-/// same mass and viscosity, so that the share is 1 and the viscosity is `constants`' (a
-/// division and two loads less per pair); otherwise the lanes' viscosities must be filled.
+/// `coincident(j)`, a direction chosen by the caller. `SAME_MASS` says every particle has the
+/// same mass, so that the share is 1 (a division less per pair); `SAME_VISCOSITY` that every
+/// material has `constants`' viscosity (two loads less per pair), otherwise the lanes'
+/// viscosities must be filled.
 #[inline(always)]
-pub fn relaxation_displacement<S: Lanes, const UNIFORM: bool>(
+pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
     grid: &Grid,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
     coincident: impl Fn(usize) -> Vec2,
 ) -> Vec2 {
-    let own = Own::<S>::new::<UNIFORM>(lanes, i, constants);
+    let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
     let mut sum_x = S::splat(0.0);
     let mut sum_y = S::splat(0.0);
     // Candidates at the particle's own spot, itself included, counted per lane.
     let mut at_same_spot = S::splat(0.0);
     let (zero, one) = (S::splat(0.0), S::splat(1.0));
-    let count = Group::<S>::checked_count::<UNIFORM>(lanes);
+    let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
     let position = Vec2::new(lanes.x[i], lanes.y[i]);
     for range in grid.neighbour_rows(position) {
         assert!(range.end <= count);
         let mut base = range.start;
         while base < range.end {
             // SAFETY: base < range.end <= count.
-            let group = unsafe { Group::<S>::load::<UNIFORM>(lanes, base) };
+            let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, base) };
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx * dx + dy * dy;
             let r = r2.sqrt();
@@ -163,7 +164,7 @@ pub fn relaxation_displacement<S: Lanes, const UNIFORM: bool>(
             at_same_spot += one & r2.less(own.coincident2) & a.greater(zero);
             // The particle itself and coincident ones get a zero direction here.
             let inverse_r = (one / r) & r.greater(own.coincident);
-            let push = own.pair_push::<UNIFORM>(&group, a, r, dx, dy, inverse_r);
+            let push = own.pair_push::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
             sum_x += dx * push;
             sum_y += dy * push;
             base += S::WIDTH;
@@ -171,7 +172,8 @@ pub fn relaxation_displacement<S: Lanes, const UNIFORM: bool>(
     }
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
     if at_same_spot.total() > 1.0 {
-        displacement += own.coincident_pushes::<UNIFORM>(grid, lanes, i, coincident);
+        displacement +=
+            own.coincident_pushes::<SAME_MASS, SAME_VISCOSITY>(grid, lanes, i, coincident);
     }
     displacement
 }
@@ -193,7 +195,7 @@ struct Group<S> {
 
 impl<S: Lanes> Group<S> {
     /// The particles a range may index (see `load`).
-    fn checked_count<const UNIFORM: bool>(lanes: &LaneData) -> usize {
+    fn checked_count<const SAME_VISCOSITY: bool>(lanes: &LaneData) -> usize {
         let fields = [
             &lanes.y,
             &lanes.mass,
@@ -207,16 +209,16 @@ impl<S: Lanes> Group<S> {
             &lanes.quadratic_viscosity,
         ];
         // The viscosities are only read (and filled) for mixed materials.
-        let used = if UNIFORM { 8 } else { fields.len() };
+        let used = if SAME_VISCOSITY { 8 } else { fields.len() };
         checked_count(lanes, &fields[..used])
     }
 
     /// The values of the candidates from `base` on.
     ///
     /// # Safety
-    /// `base < Group::checked_count::<UNIFORM>(lanes)`.
+    /// `base < Group::checked_count::<SAME_VISCOSITY>(lanes)`.
     #[inline(always)]
-    unsafe fn load<const UNIFORM: bool>(lanes: &LaneData, base: usize) -> Self {
+    unsafe fn load<const SAME_VISCOSITY: bool>(lanes: &LaneData, base: usize) -> Self {
         let zero = S::splat(0.0);
         // SAFETY: every field holds checked_count + LANES values, and LANES ≥ S::WIDTH.
         unsafe {
@@ -230,12 +232,12 @@ impl<S: Lanes> Group<S> {
                 near_pressure: S::load(&lanes.near_pressure, base),
                 tension: S::load(&lanes.tension, base),
                 material: S::load(&lanes.material, base),
-                linear_viscosity: if UNIFORM {
+                linear_viscosity: if SAME_VISCOSITY {
                     zero
                 } else {
                     S::load(&lanes.linear_viscosity, base)
                 },
-                quadratic_viscosity: if UNIFORM {
+                quadratic_viscosity: if SAME_VISCOSITY {
                     zero
                 } else {
                     S::load(&lanes.quadratic_viscosity, base)
@@ -265,9 +267,13 @@ struct Own<S> {
 
 impl<S: Lanes> Own<S> {
     #[inline(always)]
-    fn new<const UNIFORM: bool>(lanes: &LaneData, i: usize, constants: &RelaxConstants) -> Self {
-        // Uniform: the pair's viscosity is the constant; else the sum of the two halves.
-        let (linear_viscosity, quadratic_viscosity) = if UNIFORM {
+    fn new<const SAME_VISCOSITY: bool>(
+        lanes: &LaneData,
+        i: usize,
+        constants: &RelaxConstants,
+    ) -> Self {
+        // One viscosity: the pair's is the constant; else the sum of the two halves.
+        let (linear_viscosity, quadratic_viscosity) = if SAME_VISCOSITY {
             (constants.linear_viscosity, constants.quadratic_viscosity)
         } else {
             (lanes.linear_viscosity[i], lanes.quadratic_viscosity[i])
@@ -294,7 +300,7 @@ impl<S: Lanes> Own<S> {
     /// (positive pulls this particle toward it), for weights `a`, distances `r` and their
     /// inverses (0 where the direction is unknown).
     #[inline(always)]
-    fn pair_push<const UNIFORM: bool>(
+    fn pair_push<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
         &self,
         group: &Group<S>,
         a: S,
@@ -316,7 +322,7 @@ impl<S: Lanes> Own<S> {
             + (self.velocity_y - group.velocity_y) * dy)
             * inverse_r;
         let approach = closing.max(S::splat(0.0));
-        let (linear, quadratic) = if UNIFORM {
+        let (linear, quadratic) = if SAME_VISCOSITY {
             (self.linear_viscosity, self.quadratic_viscosity)
         } else {
             (
@@ -325,7 +331,7 @@ impl<S: Lanes> Own<S> {
             )
         };
         let mut viscous = a * r * (linear + quadratic * approach) * approach;
-        if !UNIFORM {
+        if !SAME_MASS {
             viscous = viscous * ((group.mass + group.mass) / (self.mass + group.mass));
         }
         ((tension - pressure) * self.inverse_mass - viscous) * inverse_r
@@ -334,7 +340,7 @@ impl<S: Lanes> Own<S> {
     /// Pushes between particle `i` and the other particles at its very spot, along the
     /// directions `coincident` gives (the lane loop gave them none).
     #[cold]
-    fn coincident_pushes<const UNIFORM: bool>(
+    fn coincident_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
         &self,
         grid: &Grid,
         lanes: &LaneData,
@@ -343,7 +349,7 @@ impl<S: Lanes> Own<S> {
     ) -> Vec2 {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
-        let count = Group::<S>::checked_count::<UNIFORM>(lanes);
+        let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
         let position = Vec2::new(xi, yi);
         for range in grid.neighbour_rows(position) {
             assert!(range.end <= count);
@@ -355,13 +361,13 @@ impl<S: Lanes> Own<S> {
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
                 // SAFETY: j < range.end <= count.
-                let group = unsafe { Group::<S>::load::<UNIFORM>(lanes, j) };
+                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, j) };
                 let r = S::splat(r2.sqrt());
                 let a = weights(r, self.inverse_h, 1);
                 let direction = coincident(j);
                 let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
                 let push = self
-                    .pair_push::<UNIFORM>(&group, a, r, ux, uy, S::splat(1.0))
+                    .pair_push::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, ux, uy, S::splat(1.0))
                     .first();
                 total += direction * push;
             }
@@ -370,18 +376,55 @@ impl<S: Lanes> Own<S> {
     }
 }
 
+/// Which shortcuts the relaxation may take: every material of the scene has the same mass, or
+/// the same viscosity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sameness {
+    /// Every particle has the same mass.
+    pub mass: bool,
+    /// Every material has the scene's viscosity.
+    pub viscosity: bool,
+}
+
+/// `relaxation_displacement` with the shortcuts `same` allows.
+#[inline(always)]
+fn relaxation_for<S: Lanes>(
+    grid: &Grid,
+    lanes: &LaneData,
+    i: usize,
+    constants: &RelaxConstants,
+    same: Sameness,
+    coincident: &dyn Fn(usize) -> Vec2,
+) -> Vec2 {
+    let args = (grid, lanes, i, constants, coincident);
+    match (same.mass, same.viscosity) {
+        (true, true) => {
+            relaxation_displacement::<S, true, true>(args.0, args.1, args.2, args.3, args.4)
+        }
+        (true, false) => {
+            relaxation_displacement::<S, true, false>(args.0, args.1, args.2, args.3, args.4)
+        }
+        (false, true) => {
+            relaxation_displacement::<S, false, true>(args.0, args.1, args.2, args.3, args.4)
+        }
+        (false, false) => {
+            relaxation_displacement::<S, false, false>(args.0, args.1, args.2, args.3, args.4)
+        }
+    }
+}
+
 /// The neighbour sums for one particle, compiled for one lane width.
 pub trait Kernels: Sync {
     /// See `density_sums`.
     fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
-    /// See `relaxation_displacement`; `uniform` picks its `UNIFORM`.
+    /// See `relaxation_displacement`; `same` picks its shortcuts.
     fn relaxation_displacement(
         &self,
         grid: &Grid,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform: bool,
+        same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2;
 }
@@ -409,14 +452,10 @@ impl Kernels for FourLanes {
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform: bool,
+        same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        if uniform {
-            relaxation_displacement::<wide::f32x4, true>(grid, lanes, i, constants, coincident)
-        } else {
-            relaxation_displacement::<wide::f32x4, false>(grid, lanes, i, constants, coincident)
-        }
+        relaxation_for::<wide::f32x4>(grid, lanes, i, constants, same, coincident)
     }
 }
 
@@ -432,14 +471,15 @@ impl AvxKernels {
     }
 
     #[target_feature(enable = "avx")]
-    fn relaxation_displacement_avx<const UNIFORM: bool>(
+    fn relaxation_avx(
         grid: &Grid,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
+        same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        relaxation_displacement::<super::simd::Avx, UNIFORM>(grid, lanes, i, constants, coincident)
+        relaxation_for::<super::simd::Avx>(grid, lanes, i, constants, same, coincident)
     }
 }
 
@@ -456,17 +496,11 @@ impl Kernels for AvxKernels {
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
-        uniform: bool,
+        same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
         // SAFETY: as above.
-        unsafe {
-            if uniform {
-                Self::relaxation_displacement_avx::<true>(grid, lanes, i, constants, coincident)
-            } else {
-                Self::relaxation_displacement_avx::<false>(grid, lanes, i, constants, coincident)
-            }
-        }
+        unsafe { Self::relaxation_avx(grid, lanes, i, constants, same, coincident) }
     }
 }
 
@@ -554,13 +588,14 @@ mod tests {
         let coincident = |_| Vec2::X;
         let mut largest = 0.0_f32;
         for i in 0..1500 {
-            for uniform in [true, false] {
+            for (mass, viscosity) in [(true, true), (true, false), (false, true), (false, false)] {
+                let same = Sameness { mass, viscosity };
                 let four = FourLanes.relaxation_displacement(
                     &grid,
                     &lanes,
                     i,
                     &constants,
-                    uniform,
+                    same,
                     &coincident,
                 );
                 let best = kernels().relaxation_displacement(
@@ -568,7 +603,7 @@ mod tests {
                     &lanes,
                     i,
                     &constants,
-                    uniform,
+                    same,
                     &coincident,
                 );
                 largest = largest.max(four.length());

@@ -13,7 +13,7 @@ use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
-use super::sums::{fill_padded, kernels, LaneData, RelaxConstants};
+use super::sums::{fill_padded, kernels, LaneData, RelaxConstants, Sameness};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -574,13 +574,15 @@ impl World {
             surface_tension[material[i] as usize] * norm * mass[i]
         });
         fill_padded(&mut lanes.material, count, -1.0, |i| material[i] as f32);
-        // Mixed liquids: every material the same mass and viscosity takes the cheaper path.
-        let uniform = self
-            .materials
-            .iter()
-            .zip(viscosity)
-            .all(|(m, v)| m.mass == self.materials[0].mass && *v == viscosity[0]);
-        if !uniform {
+        // Liquids of one mass, or of one viscosity, take cheaper paths.
+        let same = Sameness {
+            mass: self
+                .materials
+                .iter()
+                .all(|m| m.mass == self.materials[0].mass),
+            viscosity: viscosity.iter().all(|v| *v == viscosity[0]),
+        };
+        if !same.viscosity {
             let half = 0.5 * half_dt2;
             fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
                 half * viscosity[material[i] as usize].0
@@ -599,14 +601,8 @@ impl World {
             .enumerate()
             .for_each(|(i, out)| {
                 let coincident = |j| coincident_direction(id[i], id[j]);
-                *out = kernels.relaxation_displacement(
-                    grid,
-                    lanes,
-                    i,
-                    &constants,
-                    uniform,
-                    &coincident,
-                );
+                *out =
+                    kernels.relaxation_displacement(grid, lanes, i, &constants, same, &coincident);
             });
     }
 
