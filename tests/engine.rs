@@ -1,28 +1,22 @@
 //! Behaviour of the engine as a whole: walls hold, pools settle, heavy sinks, runs are deterministic.
 
+mod common;
+
+use common::box_walls;
 use slosh::cli::{run_headless, Mode, Options, StirMode};
 use slosh::preset::Preset;
 use slosh::sim::World;
 
 /// A small pool: a block of one liquid in a 4 × 3 box.
-const POOL: &str = r#"
+fn pool() -> String {
+    let walls = box_walls(4.0, 3.0);
+    format!(
+        r#"
 name = "pool"
 description = "a small pool for tests"
 [params]
 max_particles = 2000
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -3.0
-[[materials]]
+{walls}[[materials]]
 name = "water"
 colour = [0.2, 0.5, 0.9]
 mass = 1.0
@@ -31,27 +25,20 @@ material = "water"
 min = [0.05, 0.05]
 max = [3.95, 1.25]
 spacing = 0.1
-"#;
+"#
+    )
+}
 
 /// Light liquid below heavy liquid in a 3 × 4 box, so that they must swap places.
-const LAYERS: &str = r#"
+fn layers() -> String {
+    let walls = box_walls(3.0, 4.0);
+    format!(
+        r#"
 name = "layers"
 description = "heavy on top of light, for tests"
 [params]
 max_particles = 3000
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -3.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -4.0
-[[materials]]
+{walls}[[materials]]
 name = "light"
 colour = [0.6, 0.7, 0.9]
 mass = 1.0
@@ -69,7 +56,9 @@ material = "heavy"
 min = [0.05, 1.05]
 max = [2.95, 2.05]
 spacing = 0.1
-"#;
+"#
+    )
+}
 
 fn world_from(text: &str) -> World {
     Preset::parse("test.toml", text).unwrap().build_world(1)
@@ -147,7 +136,7 @@ fn walls_hold_every_particle_under_random_stirring() {
 
 #[test]
 fn settled_pool_stays_at_rest() {
-    let mut world = world_from(POOL);
+    let mut world = world_from(&pool());
     let count = world.particles().len();
     assert_eq!(count, 39 * 12);
     for _ in 0..300 {
@@ -167,7 +156,7 @@ fn settled_pool_stays_at_rest() {
 
 #[test]
 fn heavy_liquid_settles_below_light() {
-    let mut world = world_from(LAYERS);
+    let mut world = world_from(&layers());
     assert!(
         mean_height(&world, 1) > mean_height(&world, 0) + 0.5,
         "starts heavy on top"

@@ -2,6 +2,9 @@
 //! and stickiness change nothing, slime clings to walls, nothing ends inside an obstacle, and
 //! spring lists stay bounded.
 
+mod common;
+
+use common::box_walls;
 use glam::Vec2;
 use slosh::cli::RandomStirrer;
 use slosh::preset::Preset;
@@ -10,23 +13,12 @@ use slosh::sim::World;
 
 /// A 6 × 4 box with one block of `material` lines, 1.5 wide and 1 high, held 0.5 above the floor.
 fn drop_scene(material: &str) -> String {
+    let walls = box_walls(6.0, 4.0);
     format!(
         r#"
 name = "drop"
 description = "a block dropped on the floor"
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -6.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -4.0
-[[materials]]
+{walls}[[materials]]
 name = "stuff"
 colour = [0.8, 0.2, 0.3]
 mass = 1.0
@@ -125,23 +117,12 @@ fn zero_springs_and_stickiness_change_nothing() {
 
 /// A 4 × 6 box with a 0.2-wide column (two particles) of `material` lines against its left wall.
 fn wall_scene(material: &str) -> String {
+    let walls = box_walls(4.0, 6.0);
     format!(
         r#"
 name = "wall"
 description = "a column against a wall"
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -6.0
-[[materials]]
+{walls}[[materials]]
 name = "stuff"
 colour = [0.3, 0.8, 0.3]
 mass = 1.0
@@ -277,23 +258,12 @@ fn per_material_stiffness_and_viscosity_change_that_material() {
 
 /// A 4 × 4 box with a circle of radius 0.6 in the middle and a cap of `material` lines on top.
 fn cap_scene(material: &str) -> String {
+    let walls = box_walls(4.0, 4.0);
     format!(
         r#"
 name = "cap"
 description = "a cap on a boulder"
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -4.0
-[[materials]]
+{walls}[[materials]]
 name = "stuff"
 colour = [0.3, 0.8, 0.3]
 mass = 1.0
