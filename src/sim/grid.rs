@@ -33,6 +33,9 @@ pub struct Grid {
     row_spans: Vec<[(u8, u8); 2 * REACH + 1]>,
 }
 
+/// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
+pub type CandidateRows = [Range<u32>; 2 * REACH + 1];
+
 /// Parts a cell is split into along each axis for trimming neighbour rows.
 const PARTS: usize = 4;
 
@@ -161,7 +164,7 @@ impl Grid {
     /// particle's part of its cell (`row_spans`), so fewer candidates are tested than full rows
     /// of five cells hold.
     #[inline(always)]
-    pub fn neighbour_rows(&self, position: Vec2) -> [Range<usize>; 2 * REACH + 1] {
+    pub fn neighbour_rows(&self, position: Vec2) -> CandidateRows {
         let local = (position - self.origin) / self.cell_size;
         // The particle's cell, exactly as `build` computed it.
         let column = (local.x as usize).clamp(REACH, self.width - 1 - REACH);
@@ -169,12 +172,12 @@ impl Grid {
         let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);
         let spans =
             &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
-        let mut rows: [Range<usize>; 2 * REACH + 1] = Default::default();
+        let mut rows = CandidateRows::default();
         for (k, range) in rows.iter_mut().enumerate() {
             let start = (row + k - REACH) * self.width + column - REACH;
             let (first, last) = spans[k];
-            let begin = self.cell_start[start + first as usize] as usize;
-            let end = self.cell_start[start + last as usize] as usize;
+            let begin = self.cell_start[start + first as usize];
+            let end = self.cell_start[start + last as usize];
             *range = begin..end.max(begin);
         }
         rows
@@ -206,7 +209,7 @@ mod tests {
         for i in 0..positions.len() {
             let original_i = order[i];
             for row in grid.neighbour_rows(positions[original_i as usize]) {
-                for j in row {
+                for j in row.start as usize..row.end as usize {
                     let original_j = order[j];
                     let (a, b) = (
                         positions[original_i as usize],

@@ -9,7 +9,7 @@
 //! never on the thread count. No neighbour lists are stored: recomputing a distance costs less
 //! than writing it out and reading it back.
 
-use super::grid::Grid;
+use super::grid::CandidateRows;
 use super::simd::Lanes;
 use glam::Vec2;
 
@@ -84,17 +84,21 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
 /// Σ m_j a³ and Σ m_j a⁴ over every particle within h of particle `i`, itself excluded
 /// (unnormalised density and near density).
 #[inline(always)]
-pub fn density_sums<S: Lanes>(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+pub fn density_sums<S: Lanes>(
+    rows: &CandidateRows,
+    lanes: &LaneData,
+    i: usize,
+    h: f32,
+) -> (f32, f32) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
-    let position = Vec2::new(lanes.x[i], lanes.y[i]);
     let inverse_h = S::splat(1.0 / h);
     let mut sum = S::splat(0.0);
     let mut near_sum = S::splat(0.0);
     let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
-    for range in grid.neighbour_rows(position) {
-        assert!(range.end <= count);
-        let mut base = range.start;
-        while base < range.end {
+    for range in rows {
+        let (mut base, end) = (range.start as usize, range.end as usize);
+        assert!(end <= count);
+        while base < end {
             // SAFETY: base < range.end <= count, and x, y and mass hold count + LANES values.
             let (x, y, mass) = unsafe {
                 (
@@ -105,7 +109,7 @@ pub fn density_sums<S: Lanes>(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -
             };
             let (dx, dy) = (x - xi, y - yi);
             let r = (dx * dx + dy * dy).sqrt();
-            let a = weights(r, inverse_h, range.end - base);
+            let a = weights(r, inverse_h, end - base);
             let mass_a3 = mass * a * a * a;
             sum += mass_a3;
             near_sum += mass_a3 * a;
@@ -137,7 +141,7 @@ pub struct RelaxConstants {
 /// viscosities must be filled.
 #[inline(always)]
 pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
-    grid: &Grid,
+    rows: &CandidateRows,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
@@ -150,17 +154,16 @@ pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCO
     let mut at_same_spot = S::splat(0.0);
     let (zero, one) = (S::splat(0.0), S::splat(1.0));
     let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
-    let position = Vec2::new(lanes.x[i], lanes.y[i]);
-    for range in grid.neighbour_rows(position) {
-        assert!(range.end <= count);
-        let mut base = range.start;
-        while base < range.end {
-            // SAFETY: base < range.end <= count.
+    for range in rows {
+        let (mut base, end) = (range.start as usize, range.end as usize);
+        assert!(end <= count);
+        while base < end {
+            // SAFETY: base < end <= count.
             let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, base) };
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx * dx + dy * dy;
             let r = r2.sqrt();
-            let a = weights(r, own.inverse_h, range.end - base);
+            let a = weights(r, own.inverse_h, end - base);
             at_same_spot += one & r2.less(own.coincident2) & a.greater(zero);
             // The particle itself and coincident ones get a zero direction here.
             let inverse_r = (one / r) & r.greater(own.coincident);
@@ -173,7 +176,7 @@ pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCO
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
     if at_same_spot.total() > 1.0 {
         displacement +=
-            own.coincident_pushes::<SAME_MASS, SAME_VISCOSITY>(grid, lanes, i, coincident);
+            own.coincident_pushes::<SAME_MASS, SAME_VISCOSITY>(rows, lanes, i, coincident);
     }
     displacement
 }
@@ -342,7 +345,7 @@ impl<S: Lanes> Own<S> {
     #[cold]
     fn coincident_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
         &self,
-        grid: &Grid,
+        rows: &CandidateRows,
         lanes: &LaneData,
         i: usize,
         coincident: impl Fn(usize) -> Vec2,
@@ -350,17 +353,17 @@ impl<S: Lanes> Own<S> {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
         let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
-        let position = Vec2::new(xi, yi);
-        for range in grid.neighbour_rows(position) {
-            assert!(range.end <= count);
-            for j in range {
+        for range in rows {
+            let (start, end) = (range.start as usize, range.end as usize);
+            assert!(end <= count);
+            for j in start..end {
                 let (dx, dy) = (lanes.x[j] - xi, lanes.y[j] - yi);
                 let r2 = dx * dx + dy * dy;
                 if j == i || r2 >= COINCIDENT2 {
                     continue;
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
-                // SAFETY: j < range.end <= count.
+                // SAFETY: j < end <= count.
                 let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, j) };
                 let r = S::splat(r2.sqrt());
                 let a = weights(r, self.inverse_h, 1);
@@ -389,14 +392,14 @@ pub struct Sameness {
 /// `relaxation_displacement` with the shortcuts `same` allows.
 #[inline(always)]
 fn relaxation_for<S: Lanes>(
-    grid: &Grid,
+    rows: &CandidateRows,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
     same: Sameness,
     coincident: &dyn Fn(usize) -> Vec2,
 ) -> Vec2 {
-    let args = (grid, lanes, i, constants, coincident);
+    let args = (rows, lanes, i, constants, coincident);
     match (same.mass, same.viscosity) {
         (true, true) => {
             relaxation_displacement::<S, true, true>(args.0, args.1, args.2, args.3, args.4)
@@ -416,11 +419,11 @@ fn relaxation_for<S: Lanes>(
 /// The neighbour sums for one particle, compiled for one lane width.
 pub trait Kernels: Sync {
     /// See `density_sums`.
-    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
+    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
     /// See `relaxation_displacement`; `same` picks its shortcuts.
     fn relaxation_displacement(
         &self,
-        grid: &Grid,
+        rows: &CandidateRows,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
@@ -442,20 +445,20 @@ pub fn kernels() -> &'static dyn Kernels {
 struct FourLanes;
 
 impl Kernels for FourLanes {
-    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
-        density_sums::<wide::f32x4>(grid, lanes, i, h)
+    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+        density_sums::<wide::f32x4>(rows, lanes, i, h)
     }
 
     fn relaxation_displacement(
         &self,
-        grid: &Grid,
+        rows: &CandidateRows,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
         same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        relaxation_for::<wide::f32x4>(grid, lanes, i, constants, same, coincident)
+        relaxation_for::<wide::f32x4>(rows, lanes, i, constants, same, coincident)
     }
 }
 
@@ -466,33 +469,33 @@ struct AvxKernels;
 #[cfg(target_arch = "x86_64")]
 impl AvxKernels {
     #[target_feature(enable = "avx")]
-    fn density_sums_avx(grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
-        density_sums::<super::simd::Avx>(grid, lanes, i, h)
+    fn density_sums_avx(rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+        density_sums::<super::simd::Avx>(rows, lanes, i, h)
     }
 
     #[target_feature(enable = "avx")]
     fn relaxation_avx(
-        grid: &Grid,
+        rows: &CandidateRows,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
         same: Sameness,
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
-        relaxation_for::<super::simd::Avx>(grid, lanes, i, constants, same, coincident)
+        relaxation_for::<super::simd::Avx>(rows, lanes, i, constants, same, coincident)
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Kernels for AvxKernels {
-    fn density_sums(&self, grid: &Grid, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
         // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX.
-        unsafe { Self::density_sums_avx(grid, lanes, i, h) }
+        unsafe { Self::density_sums_avx(rows, lanes, i, h) }
     }
 
     fn relaxation_displacement(
         &self,
-        grid: &Grid,
+        rows: &CandidateRows,
         lanes: &LaneData,
         i: usize,
         constants: &RelaxConstants,
@@ -500,13 +503,14 @@ impl Kernels for AvxKernels {
         coincident: &dyn Fn(usize) -> Vec2,
     ) -> Vec2 {
         // SAFETY: as above.
-        unsafe { Self::relaxation_avx(grid, lanes, i, constants, same, coincident) }
+        unsafe { Self::relaxation_avx(rows, lanes, i, constants, same, coincident) }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::grid::Grid;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg32;
 
@@ -554,6 +558,7 @@ mod tests {
         for (count, size, seed) in [(1, 1.0, 1), (300, 1.0, 2), (2000, 4.0, 3)] {
             let (grid, lanes) = scene(count, size, h, seed);
             for i in 0..count {
+                let rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
                 let (mut sum, mut near_sum) = (0.0_f64, 0.0_f64);
                 for j in (0..count).filter(|&j| j != i) {
                     let r =
@@ -563,8 +568,8 @@ mod tests {
                     near_sum += lanes.mass[j] as f64 * a.powi(4);
                 }
                 for (width, (found, near_found)) in [
-                    (4, FourLanes.density_sums(&grid, &lanes, i, h)),
-                    (0, kernels().density_sums(&grid, &lanes, i, h)),
+                    (4, FourLanes.density_sums(&rows, &lanes, i, h)),
+                    (0, kernels().density_sums(&rows, &lanes, i, h)),
                 ] {
                     assert!(
                         (found as f64 - sum).abs() < 1e-4 * (1.0 + sum)
@@ -588,10 +593,11 @@ mod tests {
         let coincident = |_| Vec2::X;
         let mut largest = 0.0_f32;
         for i in 0..1500 {
+            let rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
             for (mass, viscosity) in [(true, true), (true, false), (false, true), (false, false)] {
                 let same = Sameness { mass, viscosity };
                 let four = FourLanes.relaxation_displacement(
-                    &grid,
+                    &rows,
                     &lanes,
                     i,
                     &constants,
@@ -599,7 +605,7 @@ mod tests {
                     &coincident,
                 );
                 let best = kernels().relaxation_displacement(
-                    &grid,
+                    &rows,
                     &lanes,
                     i,
                     &constants,

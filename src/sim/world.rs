@@ -7,7 +7,7 @@
 //! thread count.
 
 use super::domain::Domain;
-use super::grid::Grid;
+use super::grid::{CandidateRows, Grid};
 use super::kernels::{density_norm, near_density_norm};
 use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
@@ -130,6 +130,8 @@ struct Scratch {
     vectors: Vec<Vec2>,
     /// Sorted per-particle values as separate, padded arrays for the neighbour sums.
     lanes: LaneData,
+    /// Each particle's candidate rows, found once per substep for both neighbour stages.
+    rows: Vec<CandidateRows>,
     ids: Vec<u32>,
     materials: Vec<u16>,
     masses: Vec<f32>,
@@ -519,7 +521,10 @@ impl World {
         let kernels = kernels();
         let p = &mut self.particles;
         let (mass, material) = (&p.mass, &p.material);
+        let rows = &mut self.scratch.rows;
+        rows.resize(p.len(), CandidateRows::default());
         (
+            rows,
             &mut p.density,
             &mut p.near_density,
             &mut p.pressure,
@@ -528,14 +533,17 @@ impl World {
             .into_par_iter()
             .with_min_len(CHUNK)
             .enumerate()
-            .for_each(|(i, (density, near_density, pressure, near_pressure))| {
-                let (sum, near_sum) = kernels.density_sums(grid, lanes, i, h);
-                let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
-                *density = sum * norm;
-                *near_density = near_sum * near_norm;
-                *pressure = stiffness * (*density - mass[i] * rest_density);
-                *near_pressure = near_stiffness * *near_density;
-            });
+            .for_each(
+                |(i, (rows, density, near_density, pressure, near_pressure))| {
+                    *rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
+                    let (sum, near_sum) = kernels.density_sums(rows, lanes, i, h);
+                    let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
+                    *density = sum * norm;
+                    *near_density = near_sum * near_norm;
+                    *pressure = stiffness * (*density - mass[i] * rest_density);
+                    *near_pressure = near_stiffness * *near_density;
+                },
+            );
     }
 
     /// Double density relaxation, surface tension and viscosity, written as a displacement into
@@ -591,7 +599,7 @@ impl World {
                 half * viscosity[material[i] as usize].1
             });
         }
-        let (grid, lanes, id) = (&self.grid, &self.scratch.lanes, &p.id);
+        let (rows, lanes, id) = (&self.scratch.rows, &self.scratch.lanes, &p.id);
         let displacement = &mut self.scratch.vectors;
         displacement.resize(count, Vec2::ZERO);
         let kernels = kernels();
@@ -601,8 +609,14 @@ impl World {
             .enumerate()
             .for_each(|(i, out)| {
                 let coincident = |j| coincident_direction(id[i], id[j]);
-                *out =
-                    kernels.relaxation_displacement(grid, lanes, i, &constants, same, &coincident);
+                *out = kernels.relaxation_displacement(
+                    &rows[i],
+                    lanes,
+                    i,
+                    &constants,
+                    same,
+                    &coincident,
+                );
             });
     }
 
