@@ -209,8 +209,7 @@ mod tests {
         for i in 0..positions.len() {
             let original_i = order[i];
             for row in grid.neighbour_rows(positions[original_i as usize]) {
-                for j in row.start as usize..row.end as usize {
-                    let original_j = order[j];
+                for &original_j in &order[row.start as usize..row.end as usize] {
                     let (a, b) = (
                         positions[original_i as usize],
                         positions[original_j as usize],
