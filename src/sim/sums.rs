@@ -150,9 +150,9 @@ pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCO
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
     let mut sum_x = S::splat(0.0);
     let mut sum_y = S::splat(0.0);
-    // Candidates at the particle's own spot, itself included, counted per lane.
+    // Candidates at the particle's own spot (itself included), counted per lane.
     let mut at_same_spot = S::splat(0.0);
-    let (zero, one) = (S::splat(0.0), S::splat(1.0));
+    let one = S::splat(1.0);
     let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
@@ -164,7 +164,9 @@ pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCO
             let r2 = dx * dx + dy * dy;
             let r = r2.sqrt();
             let a = weights(r, own.inverse_h, end - base);
-            at_same_spot += one & r2.less(own.coincident2) & a.greater(zero);
+            // Lanes past the range's end count too: a false alarm only costs the exact check
+            // in `coincident_pushes`.
+            at_same_spot += one & r2.less(own.coincident2);
             // The particle itself and coincident ones get a zero direction here.
             let inverse_r = (one / r) & r.greater(own.coincident);
             let push = own.pair_push::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
