@@ -44,7 +44,7 @@ pub struct LaneData {
     /// Material index as a float, compared for equality.
     pub material: Vec<f32>,
     /// ¼ dt² σ of the particle's material: a pair's linear viscosity is the sum of its two
-    /// (filled only when materials differ in mass or viscosity).
+    /// (filled only when materials differ in viscosity).
     pub linear_viscosity: Vec<f32>,
     /// ¼ dt² β of the particle's material, likewise.
     pub quadratic_viscosity: Vec<f32>,
