@@ -8,6 +8,7 @@
 //! cells are contiguous in memory and a neighbour query is five index ranges (after Ten Minute
 //! Physics and SebLague's Fluid-Sim), each trimmed to the cells the disc of radius h can reach.
 
+use super::LIGHT_CHUNK;
 use glam::Vec2;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -83,7 +84,7 @@ impl Grid {
         let count = positions.len();
         let (min, max) = positions
             .par_iter()
-            .with_min_len(4096)
+            .with_min_len(LIGHT_CHUNK)
             .fold(
                 || (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
                 |(lo, hi), &p| (lo.min(p), hi.max(p)),
@@ -114,7 +115,7 @@ impl Grid {
         self.particle_cell.resize(count, 0);
         self.particle_cell
             .par_iter_mut()
-            .with_min_len(4096)
+            .with_min_len(LIGHT_CHUNK)
             .zip(positions.par_iter())
             .for_each(|(cell, &p)| {
                 let local = (p - origin) / cell_size;

@@ -11,6 +11,7 @@
 
 use super::grid::CandidateRows;
 use super::simd::Lanes;
+use super::LIGHT_CHUNK;
 use glam::Vec2;
 
 /// Padding past the last particle in every `LaneData` field: the widest group of lanes.
@@ -61,7 +62,7 @@ pub fn fill_padded(
     field.resize(count + LANES, padding);
     field[..count]
         .par_iter_mut()
-        .with_min_len(4096)
+        .with_min_len(LIGHT_CHUNK)
         .enumerate()
         .for_each(|(i, slot)| *slot = value(i));
     field[count..].fill(padding);

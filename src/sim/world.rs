@@ -14,6 +14,7 @@ use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
 use super::sums::{fill_padded, kernels, LaneData, RelaxConstants, Sameness};
+use super::LIGHT_CHUNK;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -364,7 +365,7 @@ impl World {
             .particles
             .velocity
             .par_iter()
-            .with_min_len(4096)
+            .with_min_len(LIGHT_CHUNK)
             .map(|v| v.length())
             .reduce(|| 0.0, f32::max);
         let frame_time = 1.0 / params.frame_rate;
@@ -795,7 +796,7 @@ fn gather<T: Copy + Send + Sync + Default>(
     scratch.resize(order.len(), T::default());
     scratch
         .par_iter_mut()
-        .with_min_len(4096)
+        .with_min_len(LIGHT_CHUNK)
         .zip(order.par_iter())
         .for_each(|(slot, &old)| *slot = field[old as usize]);
     std::mem::swap(field, scratch);
