@@ -549,7 +549,8 @@ impl World {
 
     /// Double density relaxation, surface tension and viscosity, written as a displacement into
     /// the scratch buffer (Jacobi: every particle reads the same frozen positions). Needs current
-    /// densities (public for benches).
+    /// densities and candidate rows, i.e. a `compute_densities` since the last grid build (public
+    /// for benches).
     pub fn relax(&mut self) {
         let params = &self.params;
         let h = params.interaction_radius;
