@@ -1,6 +1,7 @@
 //! Once the particle count is steady, a substep allocates nothing.
 
 use slosh::preset::Preset;
+use slosh::sim::World;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -44,12 +45,11 @@ fn steady_substeps_do_not_allocate() {
         for _ in 0..150 {
             world.step_frame();
         }
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
-        assert!(before > 0, "the counter sees the setup's allocations");
-        for _ in 0..20 {
-            world.step_frame();
-        }
-        let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert!(
+            ALLOCATIONS.load(Ordering::Relaxed) > 0,
+            "the counter sees the setup's allocations"
+        );
+        let allocations = allocations_in_20_frames(&mut world);
         assert_eq!(
             allocations, 0,
             "{allocations} allocations in 20 steady frames"
@@ -64,15 +64,20 @@ fn steady_substeps_do_not_allocate() {
                 world.step_frame();
             }
             assert!(world.emission_finished() && world.spring_counts().0 > 0);
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            for _ in 0..20 {
-                world.step_frame();
-            }
-            let allocations = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let allocations = allocations_in_20_frames(&mut world);
             assert_eq!(
                 allocations, 0,
                 "{preset}: {allocations} allocations in 20 frames"
             );
         }
     });
+}
+
+/// Allocations made while `world` steps 20 frames.
+fn allocations_in_20_frames(world: &mut World) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..20 {
+        world.step_frame();
+    }
+    ALLOCATIONS.load(Ordering::Relaxed) - before
 }

@@ -34,6 +34,16 @@ pub struct Grid {
     row_spans: Vec<[(u8, u8); 2 * REACH + 1]>,
 }
 
+/// Column and row of the cell holding a point at `local` (in cells from the grid's origin),
+/// kept off the `REACH` cells of padding on every side.
+#[inline(always)]
+fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
+    (
+        (local.x as usize).clamp(REACH, width - 1 - REACH),
+        (local.y as usize).clamp(REACH, height - 1 - REACH),
+    )
+}
+
 /// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
 pub type CandidateRows = [Range<u32>; 2 * REACH + 1];
 
@@ -118,9 +128,7 @@ impl Grid {
             .with_min_len(LIGHT_CHUNK)
             .zip(positions.par_iter())
             .for_each(|(cell, &p)| {
-                let local = (p - origin) / cell_size;
-                let cx = (local.x as usize).clamp(padding, width - 1 - padding);
-                let cy = (local.y as usize).clamp(padding, height - 1 - padding);
+                let (cx, cy) = cell_of((p - origin) / cell_size, width, height);
                 *cell = (cy * width + cx) as u32;
             });
 
@@ -168,8 +176,7 @@ impl Grid {
     pub fn neighbour_rows(&self, position: Vec2) -> CandidateRows {
         let local = (position - self.origin) / self.cell_size;
         // The particle's cell, exactly as `build` computed it.
-        let column = (local.x as usize).clamp(REACH, self.width - 1 - REACH);
-        let row = (local.y as usize).clamp(REACH, self.height - 1 - REACH);
+        let (column, row) = cell_of(local, self.width, self.height);
         let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);
         let spans =
             &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
