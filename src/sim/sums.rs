@@ -51,6 +51,31 @@ pub struct LaneData {
     pub quadratic_viscosity: Vec<f32>,
 }
 
+impl LaneData {
+    /// Sizes the fields every scene uses for `count` particles (the viscosities are sized by
+    /// their own fill) and sets their padding: far away, of mass 1, of no material, still.
+    pub fn resize(&mut self, count: usize) {
+        let padded = [
+            (&mut self.x, FAR),
+            (&mut self.y, FAR),
+            (&mut self.mass, 1.0),
+            (&mut self.velocity_x, 0.0),
+            (&mut self.velocity_y, 0.0),
+            (&mut self.pressure, 0.0),
+            (&mut self.near_pressure, 0.0),
+            (&mut self.tension, 0.0),
+            (&mut self.material, -1.0),
+        ];
+        for (field, padding) in padded {
+            field.resize(count + LANES, padding);
+            field[count..].fill(padding);
+        }
+    }
+}
+
+/// Coordinate of the padding past the last particle: no candidate is ever near it.
+const FAR: f32 = 1.0e9;
+
 /// Sets `field` to `count` values from `value` followed by `LANES` copies of `padding`.
 pub fn fill_padded(
     field: &mut Vec<f32>,

@@ -24,9 +24,6 @@ use std::time::{Duration, Instant};
 /// Particles per rayon task: large enough to amortise scheduling, small enough to balance 2–16 cores.
 const CHUNK: usize = 512;
 
-/// Coordinate of the padding past the last particle in the neighbour-sum arrays.
-const FAR: f32 = 1.0e9;
-
 /// Particle state as struct-of-arrays, kept sorted by grid cell (ids stay stable).
 #[derive(Clone, Debug, Default)]
 pub struct Particles {
@@ -128,14 +125,25 @@ struct EmitterState {
 /// Buffers reused every substep so that a steady particle count allocates nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
+    /// The relaxation's displacements (and the springs').
     vectors: Vec<Vec2>,
     /// Sorted per-particle values as separate, padded arrays for the neighbour sums.
     lanes: LaneData,
     /// Each particle's candidate rows, found once per substep for both neighbour stages.
     rows: Vec<CandidateRows>,
-    ids: Vec<u32>,
-    materials: Vec<u16>,
-    masses: Vec<f32>,
+    /// The particle arrays being reordered into cell order, swapped in once written.
+    sorted: SortedFields,
+}
+
+/// Targets of the reorder into cell order, one per particle array that moves.
+#[derive(Clone, Debug, Default)]
+struct SortedFields {
+    position: Vec<Vec2>,
+    velocity: Vec<Vec2>,
+    previous_position: Vec<Vec2>,
+    id: Vec<u32>,
+    material: Vec<u16>,
+    mass: Vec<f32>,
 }
 
 /// Owns all simulation state; `substep()` advances it by one dt.
@@ -154,6 +162,8 @@ pub struct World {
     pressure_stiffness: Vec<(f32, f32)>,
     /// σs of each material.
     surface_tension: Vec<f32>,
+    /// Whether every material has one mass, or one viscosity (cheaper relaxation paths).
+    same: Sameness,
     /// Springs of the materials that have them (`None`: no material has springs).
     springs: Option<Springs>,
     /// Obstacles and stickiness.
@@ -225,6 +235,12 @@ impl World {
             .iter()
             .map(|m| m.surface_tension.unwrap_or(params.surface_tension))
             .collect();
+        let same = Sameness {
+            mass: materials.iter().all(|m| m.mass == materials[0].mass),
+            viscosity: materials.iter().all(|m| {
+                (linear(m), quadratic(m)) == (linear(&materials[0]), quadratic(&materials[0]))
+            }),
+        };
         let h = params.interaction_radius;
         let springs = Springs::new(
             materials.iter().map(|m| {
@@ -256,6 +272,7 @@ impl World {
             viscosity,
             pressure_stiffness,
             surface_tension,
+            same,
             springs,
             contacts,
             scratch: Scratch::default(),
@@ -491,51 +508,121 @@ impl World {
             });
     }
 
-    /// Rebuilds the grid and reorders every particle array into cell order (public for benches).
+    /// Rebuilds the grid, reorders every particle array into cell order and fills the lanes
+    /// of the neighbour sums that do not depend on density, all in one pass (public for benches).
     pub fn sort_into_grid(&mut self) {
-        self.grid
-            .build(&self.particles.position, self.params.interaction_radius);
+        let h = self.params.interaction_radius;
+        self.grid.build(&self.particles.position, h);
         let order = self.grid.order();
+        let count = order.len();
+        let tension_norm = density_norm(h);
+        let surface_tension = &self.surface_tension;
+        let p = &self.particles;
+        let sorted = &mut self.scratch.sorted;
+        sorted.position.resize(count, Vec2::ZERO);
+        sorted.velocity.resize(count, Vec2::ZERO);
+        sorted.previous_position.resize(count, Vec2::ZERO);
+        sorted.id.resize(count, 0);
+        sorted.material.resize(count, 0);
+        sorted.mass.resize(count, 0.0);
+        let lanes = &mut self.scratch.lanes;
+        lanes.resize(count);
+        let particle_chunks = (
+            sorted.position.par_chunks_mut(LIGHT_CHUNK),
+            sorted.velocity.par_chunks_mut(LIGHT_CHUNK),
+            sorted.previous_position.par_chunks_mut(LIGHT_CHUNK),
+            sorted.id.par_chunks_mut(LIGHT_CHUNK),
+            sorted.material.par_chunks_mut(LIGHT_CHUNK),
+            sorted.mass.par_chunks_mut(LIGHT_CHUNK),
+        );
+        let lane_chunks = (
+            lanes.x[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.y[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.mass[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.velocity_x[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.velocity_y[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.tension[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.material[..count].par_chunks_mut(LIGHT_CHUNK),
+        );
+        (order.par_chunks(LIGHT_CHUNK), particle_chunks, lane_chunks)
+            .into_par_iter()
+            .for_each(|(order, particle, lane)| {
+                let (position, velocity, previous, id, material, mass) = particle;
+                let (x, y, lane_mass, velocity_x, velocity_y, tension, lane_material) = lane;
+                for (k, &old) in order.iter().enumerate() {
+                    let old = old as usize;
+                    let (at, moving) = (p.position[old], p.velocity[old]);
+                    let (kind, m) = (p.material[old], p.mass[old]);
+                    position[k] = at;
+                    velocity[k] = moving;
+                    previous[k] = p.previous_position[old];
+                    id[k] = p.id[old];
+                    material[k] = kind;
+                    mass[k] = m;
+                    x[k] = at.x;
+                    y[k] = at.y;
+                    lane_mass[k] = m;
+                    velocity_x[k] = moving.x;
+                    velocity_y[k] = moving.y;
+                    tension[k] = surface_tension[kind as usize] * tension_norm * m;
+                    lane_material[k] = kind as f32;
+                }
+            });
         let p = &mut self.particles;
-        let s = &mut self.scratch;
-        for field in [&mut p.position, &mut p.velocity, &mut p.previous_position] {
-            gather(field, &mut s.vectors, order);
+        std::mem::swap(&mut p.position, &mut sorted.position);
+        std::mem::swap(&mut p.velocity, &mut sorted.velocity);
+        std::mem::swap(&mut p.previous_position, &mut sorted.previous_position);
+        std::mem::swap(&mut p.id, &mut sorted.id);
+        std::mem::swap(&mut p.material, &mut sorted.material);
+        std::mem::swap(&mut p.mass, &mut sorted.mass);
+        if !self.same.viscosity {
+            // ¼ dt² σ and ¼ dt² β per particle: a pair's viscosity is the sum of its two.
+            let quarter_dt2 = 0.25 * self.dt * self.dt;
+            let (viscosity, material) = (&self.viscosity, &p.material);
+            fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
+                quarter_dt2 * viscosity[material[i] as usize].0
+            });
+            fill_padded(&mut lanes.quadratic_viscosity, count, 0.0, |i| {
+                quarter_dt2 * viscosity[material[i] as usize].1
+            });
         }
-        gather(&mut p.id, &mut s.ids, order);
-        gather(&mut p.material, &mut s.materials, order);
-        gather(&mut p.mass, &mut s.masses, order);
-        let (position, mass, count) = (&p.position, &p.mass, p.len());
-        let lanes = &mut s.lanes;
-        fill_padded(&mut lanes.x, count, FAR, |i| position[i].x);
-        fill_padded(&mut lanes.y, count, FAR, |i| position[i].y);
-        fill_padded(&mut lanes.mass, count, 1.0, |i| mass[i]);
     }
 
     /// Computes every particle's density and near density from the particles within h (itself
-    /// excluded, as in the seed), and its pressures. Needs a current grid (public for benches).
+    /// excluded, as in the seed), its pressures, and its candidate rows and pressure lanes for
+    /// the relaxation. Needs a current grid (public for benches).
     pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
+        let half_dt2 = 0.5 * self.dt * self.dt;
         let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
-        let (grid, lanes) = (&self.grid, &self.scratch.lanes);
+        let grid = &self.grid;
         let kernels = kernels();
         let p = &mut self.particles;
+        let count = p.len();
         let (mass, material) = (&p.mass, &p.material);
         let rows = &mut self.scratch.rows;
-        rows.resize(p.len(), CandidateRows::default());
+        rows.resize(count, CandidateRows::default());
+        // The pressure lanes are written here while the others are read.
+        let lanes = &mut self.scratch.lanes;
+        let mut lane_pressure = std::mem::take(&mut lanes.pressure);
+        let mut lane_near_pressure = std::mem::take(&mut lanes.near_pressure);
+        let lanes = &*lanes;
         (
             rows,
             &mut p.density,
             &mut p.near_density,
             &mut p.pressure,
             &mut p.near_pressure,
+            &mut lane_pressure[..count],
+            &mut lane_near_pressure[..count],
         )
             .into_par_iter()
             .with_min_len(CHUNK)
             .enumerate()
             .for_each(
-                |(i, (rows, density, near_density, pressure, near_pressure))| {
+                |(i, (rows, density, near_density, pressure, near_pressure, lane, near_lane))| {
                     *rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
                     let (sum, near_sum) = kernels.density_sums(rows, lanes, i, h);
                     let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
@@ -543,20 +630,23 @@ impl World {
                     *near_density = near_sum * near_norm;
                     *pressure = stiffness * (*density - mass[i] * rest_density);
                     *near_pressure = near_stiffness * *near_density;
+                    // Each particle's share of a pair's pushes: ½ dt² N P and ½ dt² N_near P_near.
+                    *lane = half_dt2 * norm * *pressure;
+                    *near_lane = half_dt2 * near_norm * *near_pressure;
                 },
             );
+        let lanes = &mut self.scratch.lanes;
+        lanes.pressure = lane_pressure;
+        lanes.near_pressure = lane_near_pressure;
     }
 
     /// Double density relaxation, surface tension and viscosity, written as a displacement into
     /// the scratch buffer (Jacobi: every particle reads the same frozen positions). Needs current
-    /// densities and candidate rows, i.e. a `compute_densities` since the last grid build (public
-    /// for benches).
+    /// densities, pressure lanes and candidate rows, i.e. a `compute_densities` since the last
+    /// grid build (public for benches).
     pub fn relax(&mut self) {
-        let params = &self.params;
-        let h = params.interaction_radius;
-        let (norm, near_norm) = (density_norm(h), near_density_norm(h));
-        let dt = self.dt;
-        let half_dt2 = 0.5 * dt * dt;
+        let h = self.params.interaction_radius;
+        let half_dt2 = 0.5 * self.dt * self.dt;
         // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), with σ and β the means of the
         // pair's two materials: each particle carries half of ½ dt² times its own.
         let (linear, quadratic) = self.viscosity[0];
@@ -565,45 +655,11 @@ impl World {
             linear_viscosity: half_dt2 * linear,
             quadratic_viscosity: half_dt2 * quadratic,
         };
-        let surface_tension = &self.surface_tension;
-        let viscosity = &self.viscosity;
+        let same = self.same;
         let p = &self.particles;
-        let count = p.len();
-        let lanes = &mut self.scratch.lanes;
-        let (velocity, mass, material) = (&p.velocity, &p.mass, &p.material);
-        let (pressure, near_pressure) = (&p.pressure, &p.near_pressure);
-        fill_padded(&mut lanes.velocity_x, count, 0.0, |i| velocity[i].x);
-        fill_padded(&mut lanes.velocity_y, count, 0.0, |i| velocity[i].y);
-        fill_padded(&mut lanes.pressure, count, 0.0, |i| {
-            half_dt2 * norm * pressure[i]
-        });
-        fill_padded(&mut lanes.near_pressure, count, 0.0, |i| {
-            half_dt2 * near_norm * near_pressure[i]
-        });
-        fill_padded(&mut lanes.tension, count, 0.0, |i| {
-            surface_tension[material[i] as usize] * norm * mass[i]
-        });
-        fill_padded(&mut lanes.material, count, -1.0, |i| material[i] as f32);
-        // Liquids of one mass, or of one viscosity, take cheaper paths.
-        let same = Sameness {
-            mass: self
-                .materials
-                .iter()
-                .all(|m| m.mass == self.materials[0].mass),
-            viscosity: viscosity.iter().all(|v| *v == viscosity[0]),
-        };
-        if !same.viscosity {
-            let half = 0.5 * half_dt2;
-            fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
-                half * viscosity[material[i] as usize].0
-            });
-            fill_padded(&mut lanes.quadratic_viscosity, count, 0.0, |i| {
-                half * viscosity[material[i] as usize].1
-            });
-        }
         let (rows, lanes, id) = (&self.scratch.rows, &self.scratch.lanes, &p.id);
         let displacement = &mut self.scratch.vectors;
-        displacement.resize(count, Vec2::ZERO);
+        displacement.resize(p.len(), Vec2::ZERO);
         let kernels = kernels();
         displacement
             .par_iter_mut()
@@ -786,21 +842,6 @@ pub(crate) fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
         return Vec2::ZERO;
     }
     sliding * (1.0 - friction * -normal_speed / sliding_speed).max(0.0)
-}
-
-/// Reorders `field` by `order` (new index → old index) through `scratch`, in parallel.
-fn gather<T: Copy + Send + Sync + Default>(
-    field: &mut Vec<T>,
-    scratch: &mut Vec<T>,
-    order: &[u32],
-) {
-    scratch.resize(order.len(), T::default());
-    scratch
-        .par_iter_mut()
-        .with_min_len(LIGHT_CHUNK)
-        .zip(order.par_iter())
-        .for_each(|(slot, &old)| *slot = field[old as usize]);
-    std::mem::swap(field, scratch);
 }
 
 /// A direction for two particles at the same spot, opposite for the two of the pair, chosen from
