@@ -7,6 +7,8 @@
 //! indices cell by cell; the world reorders its arrays by it, so the particles of a row of five
 //! cells are contiguous in memory and a neighbour query is five index ranges (after Ten Minute
 //! Physics and SebLague's Fluid-Sim), each trimmed to the cells the disc of radius h can reach.
+//! The neighbour stages evaluate each pair once, from its lower index, over the upper three of
+//! those ranges (`forward_rows`), band by band of whole rows (`bands`).
 
 use super::LIGHT_CHUNK;
 use glam::Vec2;
@@ -46,6 +48,10 @@ fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
 
 /// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
 pub type CandidateRows = [Range<u32>; 2 * REACH + 1];
+
+/// A particle's forward candidates: the rest of its own row of cells after it, then the rows
+/// above. Every pair closer than h is among the forward candidates of its lower index, once.
+pub type ForwardRows = [Range<u32>; REACH + 1];
 
 /// Parts a cell is split into along each axis for trimming neighbour rows.
 const PARTS: usize = 4;
@@ -174,21 +180,60 @@ impl Grid {
     /// of five cells hold.
     #[inline(always)]
     pub fn neighbour_rows(&self, position: Vec2) -> CandidateRows {
+        self.rows_from::<{ 2 * REACH + 1 }>(position, 0)
+    }
+
+    /// The candidates of the particle at sorted `index` and `position` that come after it
+    /// (`ForwardRows`): the upper half of `neighbour_rows`.
+    #[inline(always)]
+    pub fn forward_rows(&self, position: Vec2, index: usize) -> ForwardRows {
+        let mut forward = self.rows_from::<{ REACH + 1 }>(position, REACH);
+        let own_row = &mut forward[0];
+        own_row.start = own_row.start.max(index as u32 + 1);
+        own_row.end = own_row.end.max(own_row.start);
+        forward
+    }
+
+    /// `ROWS` of `neighbour_rows`' ranges, from its row `first` on.
+    #[inline(always)]
+    fn rows_from<const ROWS: usize>(&self, position: Vec2, first: usize) -> [Range<u32>; ROWS] {
         let local = (position - self.origin) / self.cell_size;
         // The particle's cell, exactly as `build` computed it.
         let (column, row) = cell_of(local, self.width, self.height);
         let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);
         let spans =
             &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
-        let mut rows = CandidateRows::default();
-        for (k, range) in rows.iter_mut().enumerate() {
+        std::array::from_fn(|k| {
+            let k = first + k;
             let start = (row + k - REACH) * self.width + column - REACH;
-            let (first, last) = spans[k];
-            let begin = self.cell_start[start + first as usize];
-            let end = self.cell_start[start + last as usize];
-            *range = begin..end.max(begin);
+            let (low, high) = spans[k];
+            let begin = self.cell_start[start + low as usize];
+            let end = self.cell_start[start + high as usize];
+            begin..end.max(begin)
+        })
+    }
+
+    /// Splits the sorted particles into bands of whole rows of cells: `out` gets each band's
+    /// first particle, then the particle count. Every band but the last spans at least `REACH`
+    /// rows and holds at least `min_particles`, so a particle's forward candidates lie in its own
+    /// band or the next.
+    pub fn bands(&self, min_particles: usize, out: &mut Vec<u32>) {
+        let count = self.order.len() as u32;
+        let min_particles = min_particles.max(1) as u32;
+        out.clear();
+        out.reserve(self.height + 2);
+        out.push(0);
+        let mut rows_in_band = 0;
+        for row in 1..self.height {
+            rows_in_band += 1;
+            let start = self.cell_start[row * self.width];
+            let band_start = *out.last().expect("the first band starts at 0");
+            if rows_in_band >= REACH && start - band_start >= min_particles && start < count {
+                out.push(start);
+                rows_in_band = 0;
+            }
         }
-        rows
+        out.push(count);
     }
 
     /// Width of a cell (h / 2, or more for sparse giant domains).

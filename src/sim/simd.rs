@@ -1,9 +1,9 @@
 //! The few SIMD operations the neighbour sums need, over lanes of f32, in two widths: four
 //! lanes (`wide::f32x4`: SSE2 on every x86-64, NEON on ARM64, plain code elsewhere) and, on
 //! x86-64 CPUs that have AVX, eight (`Avx`), chosen at run time. No CPU-specific build flag is
-//! needed. Both are exact IEEE arithmetic (no approximate reciprocals), so a given width gives
-//! the same bits on every CPU; the two widths add in different orders, so results agree across
-//! thread counts and runs on one machine, not between CPUs with and without AVX.
+//! needed. All is exact IEEE arithmetic but `inverse_sqrt`, which refines the CPU's own estimate;
+//! so results agree across thread counts and runs on one machine, not between CPU makers or
+//! between CPUs with and without AVX (the two widths also add in different orders).
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;
@@ -28,8 +28,23 @@ pub trait Lanes:
     /// # Safety
     /// `base + WIDTH <= field.len()`.
     unsafe fn load(field: &[f32], base: usize) -> Self;
+    /// Writes the lanes to `field[base..base + WIDTH]`.
+    ///
+    /// # Safety
+    /// `base + WIDTH <= field.len()`.
+    unsafe fn store(self, field: &mut [f32], base: usize);
     /// Lane-wise square root.
     fn sqrt(self) -> Self;
+    /// Lane-wise estimate of 1 / √x (about 12 bits; infinite at 0).
+    fn inverse_sqrt_estimate(self) -> Self;
+    /// Lane-wise 1 / √x to about 22 bits: the estimate refined by one Newton step, many times
+    /// cheaper than a square root and a division. The estimate is the CPU's own, so the last
+    /// bits may differ between CPU makers (never between runs or thread counts on one CPU).
+    #[inline(always)]
+    fn inverse_sqrt(self) -> Self {
+        let estimate = self.inverse_sqrt_estimate();
+        estimate * (Self::splat(1.5) - Self::splat(0.5) * self * estimate * estimate)
+    }
     /// Lane-wise maximum (either value where one is NaN).
     fn max(self, other: Self) -> Self;
     /// Mask of lanes where `self < other`.
@@ -74,8 +89,26 @@ impl Lanes for f32x4 {
     }
 
     #[inline(always)]
+    unsafe fn store(self, field: &mut [f32], base: usize) {
+        debug_assert!(base + 4 <= field.len());
+        // SAFETY: in bounds by the caller's guarantee; `write_unaligned` needs no alignment.
+        unsafe {
+            field
+                .as_mut_ptr()
+                .add(base)
+                .cast::<[f32; 4]>()
+                .write_unaligned(self.to_array())
+        }
+    }
+
+    #[inline(always)]
     fn sqrt(self) -> Self {
         f32x4::sqrt(self)
+    }
+
+    #[inline(always)]
+    fn inverse_sqrt_estimate(self) -> Self {
+        self.recip_sqrt()
     }
 
     #[inline(always)]
@@ -177,8 +210,20 @@ mod avx {
         }
 
         #[inline(always)]
+        unsafe fn store(self, field: &mut [f32], base: usize) {
+            debug_assert!(base + 8 <= field.len());
+            // SAFETY: in bounds by the caller's guarantee; storeu needs no alignment.
+            unsafe { _mm256_storeu_ps(field.as_mut_ptr().add(base), self.0) }
+        }
+
+        #[inline(always)]
         fn sqrt(self) -> Self {
             Avx(unsafe { _mm256_sqrt_ps(self.0) })
+        }
+
+        #[inline(always)]
+        fn inverse_sqrt_estimate(self) -> Self {
+            Avx(unsafe { _mm256_rsqrt_ps(self.0) })
         }
 
         #[inline(always)]

@@ -107,7 +107,7 @@ impl Springs {
         grid: &Grid,
         h: f32,
         dt: f32,
-        displacement: &mut [Vec2],
+        displacement: (&mut Vec<f32>, &mut Vec<f32>),
     ) {
         let ids = particles.id.len();
         let mut slots_needed = self.index_of.len();
@@ -264,10 +264,13 @@ impl Springs {
             });
 
         let push = &self.push;
-        displacement
-            .par_iter_mut()
+        (displacement.0, displacement.1, id)
+            .into_par_iter()
             .with_min_len(1024)
-            .zip(id.par_iter())
-            .for_each(|(out, &own_id)| *out += push[own_id as usize]);
+            .for_each(|(x, y, &own_id)| {
+                let push = push[own_id as usize];
+                *x += push.x;
+                *y += push.y;
+            });
     }
 }

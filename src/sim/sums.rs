@@ -1,26 +1,32 @@
 //! The neighbour sums of the density and relaxation stages (Clavet et al. 2005, algorithms 2
-//! and 5, with Madams' 2D-normalised kernels), evaluated over the grid's candidate ranges.
+//! and 5, with Madams' 2D-normalised kernels), evaluated once per pair.
 //!
 //! Particles are sorted by grid cell, so the candidates of a particle are a few contiguous index
-//! ranges (`Grid::neighbour_rows`). Each range is read in groups of candidates, one per SIMD
-//! lane (`simd::Lanes`: 4 lanes, or 8 with AVX), and every candidate is evaluated without
-//! branches: a candidate farther than h (or past the end of its range) gets the weight a = 0 and
-//! so contributes exactly zero. The order of the additions depends only on the particle data,
-//! never on the thread count. No neighbour lists are stored: recomputing a distance costs less
-//! than writing it out and reading it back.
+//! ranges. Each pair is evaluated once, by its lower index, over that particle's forward
+//! candidates (`Grid::forward_rows`: the rest of its row of cells and the rows above), and its
+//! result is added to both ends: gathered into the particle, scattered into the candidates. A
+//! range is read in groups of candidates, one per SIMD lane (`simd::Lanes`: 4 lanes, or 8 with
+//! AVX), without branches: a candidate farther than h (or past the end of its range) gets the
+//! weight a = 0 and so adds exactly zero, and because the candidates of a group are consecutive
+//! particles the scatter is one load, add and store per group.
+//!
+//! Threads never meet: the particles are cut into bands of whole rows of cells (`Grid::bands`),
+//! and a band's pairs reach only its own band and the next. Even bands run in parallel, then odd
+//! ones (`for_each_band`), each band in index order, so every sum receives its additions in the
+//! same order whatever the thread count. No neighbour lists are stored: recomputing a distance
+//! costs less than writing it out and reading it back.
 
-use super::grid::CandidateRows;
+use super::grid::ForwardRows;
 use super::simd::Lanes;
 use super::LIGHT_CHUNK;
 use glam::Vec2;
+use std::ops::Range;
 
 /// Padding past the last particle in every `LaneData` field: the widest group of lanes.
 pub const LANES: usize = 8;
 
 /// Squared distance below which two particles count as being at the same spot.
 const COINCIDENT2: f32 = 1.0e-12;
-/// Distance below which two particles count as being at the same spot.
-const COINCIDENT: f32 = 1.0e-6;
 
 /// Per-particle values in sorted order, one array each, padded by `LANES` entries past the last
 /// particle so that a group of lanes may read beyond the end of a range.
@@ -32,6 +38,8 @@ pub struct LaneData {
     pub y: Vec<f32>,
     /// Mass.
     pub mass: Vec<f32>,
+    /// 1 / mass.
+    pub inverse_mass: Vec<f32>,
     /// Velocity, x.
     pub velocity_x: Vec<f32>,
     /// Velocity, y.
@@ -59,6 +67,7 @@ impl LaneData {
             (&mut self.x, FAR),
             (&mut self.y, FAR),
             (&mut self.mass, 1.0),
+            (&mut self.inverse_mass, 1.0),
             (&mut self.velocity_x, 0.0),
             (&mut self.velocity_y, 0.0),
             (&mut self.pressure, 0.0),
@@ -93,11 +102,111 @@ pub fn fill_padded(
     field[count..].fill(padding);
 }
 
-/// Kernel weights a = 1 − r/h of a group's candidates at distances `r`, 0 beyond h and for the
-/// lanes past the end of the range (`left` candidates are left in it).
+/// Two running sums per particle over a window of particles (`start..start + first.len()`):
+/// density and near density, or displacement x and y. A band adds into its own particles and
+/// the next band's; no other band of its phase touches them.
+pub struct PairSums<'a> {
+    /// Sorted index of the window's first particle.
+    pub start: usize,
+    /// First sum of each particle in the window.
+    pub first: &'a mut [f32],
+    /// Second sum of each particle in the window.
+    pub second: &'a mut [f32],
+}
+
+impl PairSums<'_> {
+    /// Adds the lanes of `first` and `second` to the particles from `base` on; lanes past the
+    /// first `valid` must be zero (near the window's end they are skipped instead).
+    #[inline(always)]
+    fn add<S: Lanes>(&mut self, base: usize, valid: usize, first: S, second: S) {
+        let local = base - self.start;
+        let room = self.first.len().min(self.second.len());
+        if local + S::WIDTH <= room {
+            // SAFETY: local + WIDTH <= the length of both sums.
+            unsafe {
+                (S::load(self.first, local) + first).store(self.first, local);
+                (S::load(self.second, local) + second).store(self.second, local);
+            }
+        } else {
+            let (mut firsts, mut seconds) = ([0.0; LANES], [0.0; LANES]);
+            // SAFETY: LANES >= WIDTH.
+            unsafe {
+                first.store(&mut firsts, 0);
+                second.store(&mut seconds, 0);
+            }
+            for k in 0..valid.min(S::WIDTH) {
+                self.first[local + k] += firsts[k];
+                self.second[local + k] += seconds[k];
+            }
+        }
+    }
+
+    /// Adds one value to each sum of particle `j`.
+    #[inline(always)]
+    fn add_one(&mut self, j: usize, first: f32, second: f32) {
+        self.first[j - self.start] += first;
+        self.second[j - self.start] += second;
+    }
+}
+
+/// Runs `work` on every band of `bands` (band k is particles `bands[k]..bands[k + 1]`) with the
+/// sums of its own and the next band's particles: even bands first, then odd ones, in parallel
+/// within a phase. No two bands of a phase share a particle, so no locks are needed, and every
+/// sum receives its additions in the same order at any thread count.
+pub fn for_each_band<W>(bands: &[u32], first: &mut [f32], second: &mut [f32], work: &W)
+where
+    W: Fn(Range<usize>, &mut PairSums) + Sync,
+{
+    let band_count = bands.len().saturating_sub(1);
+    for phase in 0..band_count.min(2) {
+        let start = bands[phase] as usize;
+        let (_, first) = first.split_at_mut(start);
+        let (_, second) = second.split_at_mut(start);
+        bands_of_phase(bands, phase, band_count, start, first, second, work);
+    }
+}
+
+/// `for_each_band` for bands `low, low + 2, …` below `high`, whose sums are `first` and
+/// `second` from particle `start` on; splits in halves run by `rayon::join`.
+fn bands_of_phase<W>(
+    bands: &[u32],
+    low: usize,
+    high: usize,
+    start: usize,
+    first: &mut [f32],
+    second: &mut [f32],
+    work: &W,
+) where
+    W: Fn(Range<usize>, &mut PairSums) + Sync,
+{
+    let count = (high - low).div_ceil(2);
+    if count == 1 {
+        let band = bands[low] as usize..bands[low + 1] as usize;
+        work(
+            band,
+            &mut PairSums {
+                start,
+                first,
+                second,
+            },
+        );
+        return;
+    }
+    let middle = low + 2 * (count / 2);
+    let split = bands[middle] as usize;
+    let (first_low, first_high) = first.split_at_mut(split - start);
+    let (second_low, second_high) = second.split_at_mut(split - start);
+    rayon::join(
+        || bands_of_phase(bands, low, middle, start, first_low, second_low, work),
+        || bands_of_phase(bands, middle, high, split, first_high, second_high, work),
+    );
+}
+
+/// Kernel weights a = 1 − r/h of a group's candidates at distances `r`, zero beyond h and on the
+/// lanes outside `valid`.
 #[inline(always)]
-fn weights<S: Lanes>(r: S, inverse_h: S, left: usize) -> S {
-    (S::splat(1.0) - r * inverse_h).max(S::splat(0.0)) & S::first_lanes(left)
+fn weights<S: Lanes>(r: S, inverse_h: S, valid: S) -> S {
+    (S::splat(1.0) - r * inverse_h).max(S::splat(0.0)) & valid
 }
 
 /// The particles a range may index: every field holds at least this many plus `LANES`.
@@ -107,16 +216,18 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
     count
 }
 
-/// Σ m_j a³ and Σ m_j a⁴ over every particle within h of particle `i`, itself excluded
-/// (unnormalised density and near density).
+/// Density sums Σ m_j a³ and near-density sums Σ m_j a⁴ (unnormalised, the particle itself
+/// excluded) of the pairs of particle `i` and its forward candidates, added to both ends.
 #[inline(always)]
-pub fn density_sums<S: Lanes>(
-    rows: &CandidateRows,
+pub fn density_pairs<S: Lanes>(
+    rows: &ForwardRows,
     lanes: &LaneData,
     i: usize,
     h: f32,
-) -> (f32, f32) {
+    sums: &mut PairSums,
+) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
+    let own_mass = S::splat(lanes.mass[i]);
     let inverse_h = S::splat(1.0 / h);
     let mut sum = S::splat(0.0);
     let mut near_sum = S::splat(0.0);
@@ -135,16 +246,16 @@ pub fn density_sums<S: Lanes>(
             };
             let (dx, dy) = (x - xi, y - yi);
             let r = (dx * dx + dy * dy).sqrt();
-            let a = weights(r, inverse_h, end - base);
-            let mass_a3 = mass * a * a * a;
-            sum += mass_a3;
-            near_sum += mass_a3 * a;
+            let a = weights(r, inverse_h, S::first_lanes(end - base));
+            let a3 = a * a * a;
+            let a4 = a3 * a;
+            sum += mass * a3;
+            near_sum += mass * a4;
+            sums.add(base, end - base, own_mass * a3, own_mass * a4);
             base += S::WIDTH;
         }
     }
-    // The particle itself was summed with a = 1: take its m_i back out.
-    let own = lanes.mass[i];
-    (sum.total() - own, near_sum.total() - own)
+    sums.add_one(i, sum.total(), near_sum.total());
 }
 
 /// Constants of the relaxation shared by every pair.
@@ -158,25 +269,26 @@ pub struct RelaxConstants {
     pub quadratic_viscosity: f32,
 }
 
-/// The relaxation displacement of particle `i`: pressure and near pressure pushes, surface
-/// tension toward particles of its own material, and the viscous impulses of approaching pairs
-/// shared by mass (2 m_j / (m_i + m_j)). Particles at the same spot push apart along
-/// `coincident(j)`, a direction chosen by the caller. `SAME_MASS` says every particle has the
-/// same mass, so that the share is 1 (a division less per pair); `SAME_VISCOSITY` that every
-/// material has `constants`' viscosity (two loads less per pair), otherwise the lanes'
-/// viscosities must be filled.
+/// The relaxation of the pairs of particle `i` and its forward candidates, added to both ends'
+/// displacements: pressure and near pressure pushes, surface tension between particles of one
+/// material, and the viscous impulses of approaching pairs shared by mass (2 m_j / (m_i + m_j)
+/// for i). Particles at the same spot push apart along `coincident(j)`, a direction chosen by
+/// the caller. `SAME_MASS` says every particle has the same mass (shares of 1, no division);
+/// `SAME_VISCOSITY` that every material has `constants`' viscosity (two loads less per pair),
+/// otherwise the lanes' viscosities must be filled.
 #[inline(always)]
-pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
-    rows: &CandidateRows,
+pub fn relaxation_pairs<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+    rows: &ForwardRows,
     lanes: &LaneData,
     i: usize,
     constants: &RelaxConstants,
     coincident: impl Fn(usize) -> Vec2,
-) -> Vec2 {
+    sums: &mut PairSums,
+) {
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
     let mut sum_x = S::splat(0.0);
     let mut sum_y = S::splat(0.0);
-    // Candidates at the particle's own spot (itself included), counted per lane.
+    // Candidates at the particle's own spot, counted per lane.
     let mut at_same_spot = S::splat(0.0);
     let one = S::splat(1.0);
     let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
@@ -186,27 +298,30 @@ pub fn relaxation_displacement<S: Lanes, const SAME_MASS: bool, const SAME_VISCO
         while base < end {
             // SAFETY: base < end <= count.
             let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, base) };
+            let valid = S::first_lanes(end - base);
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx * dx + dy * dy;
-            let r = r2.sqrt();
-            let a = weights(r, own.inverse_h, end - base);
             // Lanes past the range's end count too: a false alarm only costs the exact check
-            // in `coincident_pushes`.
+            // in `coincident_pairs`.
             at_same_spot += one & r2.less(own.coincident2);
-            // The particle itself and coincident ones get a zero direction here.
-            let inverse_r = (one / r) & r.greater(own.coincident);
-            let push = own.pair_push::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
+            // Coincident particles get a zero direction (and distance) here.
+            let inverse_r = r2.inverse_sqrt() & r2.greater(own.coincident2);
+            let r = r2 * inverse_r;
+            let a = weights(r, own.inverse_h, valid);
+            let (push, other) =
+                own.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
             sum_x += dx * push;
             sum_y += dy * push;
+            sums.add(base, end - base, (dx * other) & valid, (dy * other) & valid);
             base += S::WIDTH;
         }
     }
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
-    if at_same_spot.total() > 1.0 {
+    if at_same_spot.total() > 0.0 {
         displacement +=
-            own.coincident_pushes::<SAME_MASS, SAME_VISCOSITY>(rows, lanes, i, coincident);
+            own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY>(rows, lanes, i, coincident, sums);
     }
-    displacement
+    sums.add_one(i, displacement.x, displacement.y);
 }
 
 /// A group of consecutive candidates' values, one per lane.
@@ -214,6 +329,7 @@ struct Group<S> {
     x: S,
     y: S,
     mass: S,
+    inverse_mass: S,
     velocity_x: S,
     velocity_y: S,
     pressure: S,
@@ -230,6 +346,7 @@ impl<S: Lanes> Group<S> {
         let fields = [
             &lanes.y,
             &lanes.mass,
+            &lanes.inverse_mass,
             &lanes.velocity_x,
             &lanes.velocity_y,
             &lanes.pressure,
@@ -240,7 +357,7 @@ impl<S: Lanes> Group<S> {
             &lanes.quadratic_viscosity,
         ];
         // The viscosities are only read (and filled) for mixed materials.
-        let used = if SAME_VISCOSITY { 8 } else { fields.len() };
+        let used = if SAME_VISCOSITY { 9 } else { fields.len() };
         checked_count(lanes, &fields[..used])
     }
 
@@ -257,6 +374,7 @@ impl<S: Lanes> Group<S> {
                 x: S::load(&lanes.x, base),
                 y: S::load(&lanes.y, base),
                 mass: S::load(&lanes.mass, base),
+                inverse_mass: S::load(&lanes.inverse_mass, base),
                 velocity_x: S::load(&lanes.velocity_x, base),
                 velocity_y: S::load(&lanes.velocity_y, base),
                 pressure: S::load(&lanes.pressure, base),
@@ -288,11 +406,11 @@ struct Own<S> {
     velocity_y: S,
     pressure: S,
     near_pressure: S,
+    tension: S,
     material: S,
     linear_viscosity: S,
     quadratic_viscosity: S,
     inverse_h: S,
-    coincident: S,
     coincident2: S,
 }
 
@@ -313,25 +431,26 @@ impl<S: Lanes> Own<S> {
             x: S::splat(lanes.x[i]),
             y: S::splat(lanes.y[i]),
             mass: S::splat(lanes.mass[i]),
-            inverse_mass: S::splat(1.0 / lanes.mass[i]),
+            inverse_mass: S::splat(lanes.inverse_mass[i]),
             velocity_x: S::splat(lanes.velocity_x[i]),
             velocity_y: S::splat(lanes.velocity_y[i]),
             pressure: S::splat(lanes.pressure[i]),
             near_pressure: S::splat(lanes.near_pressure[i]),
+            tension: S::splat(lanes.tension[i]),
             material: S::splat(lanes.material[i]),
             linear_viscosity: S::splat(linear_viscosity),
             quadratic_viscosity: S::splat(quadratic_viscosity),
             inverse_h: S::splat(constants.inverse_h),
-            coincident: S::splat(COINCIDENT),
             coincident2: S::splat(COINCIDENT2),
         }
     }
 
-    /// Signed push of each candidate per unit of its offset (dx, dy) from this particle
-    /// (positive pulls this particle toward it), for weights `a`, distances `r` and their
-    /// inverses (0 where the direction is unknown).
+    /// The signed pushes of a pair per unit of the offset (dx, dy) from this particle to each
+    /// candidate, for weights `a`, distances `r` and their inverses (0 where the direction is
+    /// unknown): this particle moves by (dx, dy) × the first, the candidate by (dx, dy) × the
+    /// second.
     #[inline(always)]
-    fn pair_push<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+    fn pair_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
         &self,
         group: &Group<S>,
         a: S,
@@ -339,15 +458,16 @@ impl<S: Lanes> Own<S> {
         dx: S,
         dy: S,
         inverse_r: S,
-    ) -> S {
+    ) -> (S, S) {
         let a2 = a * a;
         // Pressure and near pressure (Clavet et al. 2005, algorithm 2), split by mass.
         let pressure = ((self.near_pressure + group.near_pressure) * a
             + (self.pressure + group.pressure))
             * a2;
-        // Surface tension between particles of one material (Becker & Teschner 2007).
+        // Surface tension between particles of one material (Becker & Teschner 2007): each
+        // is pulled by the other's.
         let same_material = group.material.equal(self.material);
-        let tension = (group.tension & same_material) * a2 * r;
+        let tension_weight = (a2 * r) & same_material;
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
         let closing = ((self.velocity_x - group.velocity_x) * dx
             + (self.velocity_y - group.velocity_y) * dy)
@@ -361,22 +481,36 @@ impl<S: Lanes> Own<S> {
                 self.quadratic_viscosity + group.quadratic_viscosity,
             )
         };
-        let mut viscous = a * r * (linear + quadratic * approach) * approach;
-        if !SAME_MASS {
-            viscous = viscous * ((group.mass + group.mass) / (self.mass + group.mass));
+        let viscous = a * r * (linear + quadratic * approach) * approach;
+        let own_pull = group.tension * tension_weight - pressure;
+        let other_pull = self.tension * tension_weight - pressure;
+        if SAME_MASS {
+            (
+                (own_pull * self.inverse_mass - viscous) * inverse_r,
+                (viscous - other_pull * self.inverse_mass) * inverse_r,
+            )
+        } else {
+            let two_over_total = S::splat(2.0) / (self.mass + group.mass);
+            let own_share = group.mass * two_over_total;
+            let other_share = self.mass * two_over_total;
+            (
+                (own_pull * self.inverse_mass - viscous * own_share) * inverse_r,
+                (viscous * other_share - other_pull * group.inverse_mass) * inverse_r,
+            )
         }
-        ((tension - pressure) * self.inverse_mass - viscous) * inverse_r
     }
 
-    /// Pushes between particle `i` and the other particles at its very spot, along the
-    /// directions `coincident` gives (the lane loop gave them none).
+    /// Pairs of particle `i` and the forward candidates at its very spot, pushed apart along
+    /// the directions `coincident` gives (the lane loop gave them none); the candidates' pushes
+    /// go into `sums`, this particle's is returned.
     #[cold]
-    fn coincident_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+    fn coincident_pairs<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
         &self,
-        rows: &CandidateRows,
+        rows: &ForwardRows,
         lanes: &LaneData,
         i: usize,
         coincident: impl Fn(usize) -> Vec2,
+        sums: &mut PairSums,
     ) -> Vec2 {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
@@ -387,20 +521,27 @@ impl<S: Lanes> Own<S> {
             for j in start..end {
                 let (dx, dy) = (lanes.x[j] - xi, lanes.y[j] - yi);
                 let r2 = dx * dx + dy * dy;
-                if j == i || r2 >= COINCIDENT2 {
+                if r2 >= COINCIDENT2 {
                     continue;
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
                 // SAFETY: j < end <= count.
                 let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, j) };
                 let r = S::splat(r2.sqrt());
-                let a = weights(r, self.inverse_h, 1);
+                let a = weights(r, self.inverse_h, S::first_lanes(1));
                 let direction = coincident(j);
                 let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
-                let push = self
-                    .pair_push::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, ux, uy, S::splat(1.0))
-                    .first();
-                total += direction * push;
+                let (push, other) = self.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(
+                    &group,
+                    a,
+                    r,
+                    ux,
+                    uy,
+                    S::splat(1.0),
+                );
+                total += direction * push.first();
+                let moved = direction * other.first();
+                sums.add_one(j, moved.x, moved.y);
             }
         }
         total
@@ -417,47 +558,58 @@ pub struct Sameness {
     pub viscosity: bool,
 }
 
-/// `relaxation_displacement` with the shortcuts `same` allows.
+/// The relaxation of one band with the shortcuts `same` allows.
 #[inline(always)]
-fn relaxation_for<S: Lanes>(
-    rows: &CandidateRows,
-    lanes: &LaneData,
-    i: usize,
-    constants: &RelaxConstants,
-    same: Sameness,
-    coincident: &dyn Fn(usize) -> Vec2,
-) -> Vec2 {
-    let args = (rows, lanes, i, constants, coincident);
-    match (same.mass, same.viscosity) {
-        (true, true) => {
-            relaxation_displacement::<S, true, true>(args.0, args.1, args.2, args.3, args.4)
-        }
-        (true, false) => {
-            relaxation_displacement::<S, true, false>(args.0, args.1, args.2, args.3, args.4)
-        }
-        (false, true) => {
-            relaxation_displacement::<S, false, true>(args.0, args.1, args.2, args.3, args.4)
-        }
-        (false, false) => {
-            relaxation_displacement::<S, false, false>(args.0, args.1, args.2, args.3, args.4)
-        }
+fn relaxation_band_for<S: Lanes>(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+    macro_rules! each {
+        ($same_mass:literal, $same_viscosity:literal) => {
+            for i in band {
+                relaxation_pairs::<S, $same_mass, $same_viscosity>(
+                    &stage.rows[i],
+                    stage.lanes,
+                    i,
+                    &stage.constants,
+                    |j| (stage.coincident)(i, j),
+                    sums,
+                )
+            }
+        };
+    }
+    match (stage.same.mass, stage.same.viscosity) {
+        (true, true) => each!(true, true),
+        (true, false) => each!(true, false),
+        (false, true) => each!(false, true),
+        (false, false) => each!(false, false),
     }
 }
 
-/// The neighbour sums for one particle, compiled for one lane width.
+/// What the relaxation of every band reads.
+pub struct RelaxStage<'a> {
+    /// Each particle's forward candidates.
+    pub rows: &'a [ForwardRows],
+    /// The particles' values.
+    pub lanes: &'a LaneData,
+    /// Constants of every pair.
+    pub constants: RelaxConstants,
+    /// The shortcuts the scene allows.
+    pub same: Sameness,
+    /// Direction from particle i to particle j when both are at one spot (opposite for j, i).
+    pub coincident: &'a (dyn Fn(usize, usize) -> Vec2 + Sync),
+}
+
+/// The neighbour sums of one band of particles, compiled for one lane width.
 pub trait Kernels: Sync {
-    /// See `density_sums`.
-    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32);
-    /// See `relaxation_displacement`; `same` picks its shortcuts.
-    fn relaxation_displacement(
+    /// `density_pairs` for every particle of `band`.
+    fn density_band(
         &self,
-        rows: &CandidateRows,
+        band: Range<usize>,
+        rows: &[ForwardRows],
         lanes: &LaneData,
-        i: usize,
-        constants: &RelaxConstants,
-        same: Sameness,
-        coincident: &dyn Fn(usize) -> Vec2,
-    ) -> Vec2;
+        h: f32,
+        sums: &mut PairSums,
+    );
+    /// `relaxation_pairs` for every particle of `band`.
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
 }
 
 /// The widest kernels this CPU runs: 8 lanes with AVX, else 4.
@@ -473,20 +625,21 @@ pub fn kernels() -> &'static dyn Kernels {
 struct FourLanes;
 
 impl Kernels for FourLanes {
-    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
-        density_sums::<wide::f32x4>(rows, lanes, i, h)
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        rows: &[ForwardRows],
+        lanes: &LaneData,
+        h: f32,
+        sums: &mut PairSums,
+    ) {
+        for i in band {
+            density_pairs::<wide::f32x4>(&rows[i], lanes, i, h, sums);
+        }
     }
 
-    fn relaxation_displacement(
-        &self,
-        rows: &CandidateRows,
-        lanes: &LaneData,
-        i: usize,
-        constants: &RelaxConstants,
-        same: Sameness,
-        coincident: &dyn Fn(usize) -> Vec2,
-    ) -> Vec2 {
-        relaxation_for::<wide::f32x4>(rows, lanes, i, constants, same, coincident)
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        relaxation_band_for::<wide::f32x4>(band, stage, sums);
     }
 }
 
@@ -497,41 +650,41 @@ struct AvxKernels;
 #[cfg(target_arch = "x86_64")]
 impl AvxKernels {
     #[target_feature(enable = "avx")]
-    fn density_sums_avx(rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
-        density_sums::<super::simd::Avx>(rows, lanes, i, h)
+    fn density_band_avx(
+        band: Range<usize>,
+        rows: &[ForwardRows],
+        lanes: &LaneData,
+        h: f32,
+        sums: &mut PairSums,
+    ) {
+        for i in band {
+            density_pairs::<super::simd::Avx>(&rows[i], lanes, i, h, sums);
+        }
     }
 
     #[target_feature(enable = "avx")]
-    fn relaxation_avx(
-        rows: &CandidateRows,
-        lanes: &LaneData,
-        i: usize,
-        constants: &RelaxConstants,
-        same: Sameness,
-        coincident: &dyn Fn(usize) -> Vec2,
-    ) -> Vec2 {
-        relaxation_for::<super::simd::Avx>(rows, lanes, i, constants, same, coincident)
+    fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        relaxation_band_for::<super::simd::Avx>(band, stage, sums);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl Kernels for AvxKernels {
-    fn density_sums(&self, rows: &CandidateRows, lanes: &LaneData, i: usize, h: f32) -> (f32, f32) {
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        rows: &[ForwardRows],
+        lanes: &LaneData,
+        h: f32,
+        sums: &mut PairSums,
+    ) {
         // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX.
-        unsafe { Self::density_sums_avx(rows, lanes, i, h) }
+        unsafe { Self::density_band_avx(band, rows, lanes, h, sums) }
     }
 
-    fn relaxation_displacement(
-        &self,
-        rows: &CandidateRows,
-        lanes: &LaneData,
-        i: usize,
-        constants: &RelaxConstants,
-        same: Sameness,
-        coincident: &dyn Fn(usize) -> Vec2,
-    ) -> Vec2 {
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         // SAFETY: as above.
-        unsafe { Self::relaxation_avx(rows, lanes, i, constants, same, coincident) }
+        unsafe { Self::relaxation_band_avx(band, stage, sums) }
     }
 }
 
@@ -542,12 +695,24 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg32;
 
-    /// Random particles (sorted by a fresh grid) with random per-particle values in `LaneData`.
-    fn scene(count: usize, size: f32, h: f32, seed: u64) -> (Grid, LaneData) {
+    /// Random particles (sorted by a fresh grid) with random per-particle values in `LaneData`,
+    /// their forward rows and bands.
+    struct Scene {
+        lanes: LaneData,
+        rows: Vec<ForwardRows>,
+        bands: Vec<u32>,
+    }
+
+    fn scene(count: usize, size: f32, h: f32, seed: u64) -> Scene {
         let mut rng = Pcg32::seed_from_u64(seed);
-        let unsorted: Vec<Vec2> = (0..count)
+        let mut unsorted: Vec<Vec2> = (0..count)
             .map(|_| Vec2::new(rng.random_range(0.0..size), rng.random_range(0.0..size)))
             .collect();
+        // A few particles at one spot, to take the coincident path.
+        if count > 10 {
+            unsorted[1] = unsorted[0];
+            unsorted[2] = unsorted[0];
+        }
         let mut grid = Grid::default();
         grid.build(&unsorted, h);
         let position: Vec<Vec2> = grid.order().iter().map(|&k| unsorted[k as usize]).collect();
@@ -561,10 +726,12 @@ mod tests {
             (random(-1e-4, 1e-4), random(0.0, 1e-4), random(0.0, 1e-3));
         let material: Vec<f32> = random(0.0, 2.0).iter().map(|m| m.floor()).collect();
         let (linear, quadratic) = (random(0.0, 1e-4), random(0.0, 1e-4));
-        let fields: [(&mut Vec<f32>, Vec<f32>); 11] = [
+        let inverse_mass = mass.iter().map(|m| 1.0 / m).collect();
+        let fields: [(&mut Vec<f32>, Vec<f32>); 12] = [
             (&mut lanes.x, position.iter().map(|p| p.x).collect()),
             (&mut lanes.y, position.iter().map(|p| p.y).collect()),
             (&mut lanes.mass, mass),
+            (&mut lanes.inverse_mass, inverse_mass),
             (&mut lanes.velocity_x, velocity_x),
             (&mut lanes.velocity_y, velocity_y),
             (&mut lanes.pressure, pressure),
@@ -577,76 +744,202 @@ mod tests {
         for (field, values) in fields {
             fill_padded(field, count, 0.0, |i| values[i]);
         }
-        (grid, lanes)
+        let rows = (0..count)
+            .map(|i| grid.forward_rows(position[i], i))
+            .collect();
+        let mut bands = Vec::new();
+        grid.bands(64, &mut bands);
+        Scene { lanes, rows, bands }
+    }
+
+    /// The pairs of particle `i` closer than h, by brute force: (j, r, direction from i to j).
+    fn neighbours(lanes: &LaneData, i: usize, h: f32) -> Vec<(usize, f64, [f64; 2])> {
+        let count = lanes.x.len() - LANES;
+        let (xi, yi) = (lanes.x[i] as f64, lanes.y[i] as f64);
+        (0..count)
+            .filter(|&j| j != i)
+            .filter_map(|j| {
+                let (dx, dy) = (lanes.x[j] as f64 - xi, lanes.y[j] as f64 - yi);
+                let r = dx.hypot(dy);
+                (r < h as f64).then(|| {
+                    let direction = if r * r > COINCIDENT2 as f64 {
+                        [dx / r, dy / r]
+                    } else {
+                        let d = coincident_direction(i, j);
+                        [d.x as f64, d.y as f64]
+                    };
+                    (j, r, direction)
+                })
+            })
+            .collect()
+    }
+
+    /// The direction the tests give two particles at one spot (opposite for j, i).
+    fn coincident_direction(i: usize, j: usize) -> Vec2 {
+        if i < j {
+            Vec2::X
+        } else {
+            -Vec2::X
+        }
     }
 
     #[test]
-    fn density_sums_match_a_brute_force_sum() {
+    fn density_pairs_match_a_brute_force_sum() {
         let h = 0.3;
         for (count, size, seed) in [(1, 1.0, 1), (300, 1.0, 2), (2000, 4.0, 3)] {
-            let (grid, lanes) = scene(count, size, h, seed);
-            for i in 0..count {
-                let rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
-                let (mut sum, mut near_sum) = (0.0_f64, 0.0_f64);
-                for j in (0..count).filter(|&j| j != i) {
-                    let r =
-                        ((lanes.x[j] - lanes.x[i]) as f64).hypot((lanes.y[j] - lanes.y[i]) as f64);
-                    let a = (1.0 - r / h as f64).max(0.0);
-                    sum += lanes.mass[j] as f64 * a.powi(3);
-                    near_sum += lanes.mass[j] as f64 * a.powi(4);
-                }
-                for (width, (found, near_found)) in [
-                    (4, FourLanes.density_sums(&rows, &lanes, i, h)),
-                    (0, kernels().density_sums(&rows, &lanes, i, h)),
-                ] {
+            let scene = scene(count, size, h, seed);
+            let lanes = &scene.lanes;
+            let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
+            for (width, kernels) in kernels {
+                let (mut sum, mut near_sum) = (vec![0.0; count], vec![0.0; count]);
+                for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
+                    kernels.density_band(band, &scene.rows, lanes, h, sums)
+                });
+                for i in 0..count {
+                    let (mut expected, mut near_expected) = (0.0_f64, 0.0_f64);
+                    for (j, r, _) in neighbours(lanes, i, h) {
+                        let a = 1.0 - r / h as f64;
+                        expected += lanes.mass[j] as f64 * a.powi(3);
+                        near_expected += lanes.mass[j] as f64 * a.powi(4);
+                    }
+                    let (found, near_found) = (sum[i] as f64, near_sum[i] as f64);
                     assert!(
-                        (found as f64 - sum).abs() < 1e-4 * (1.0 + sum)
-                            && (near_found as f64 - near_sum).abs() < 1e-4 * (1.0 + near_sum),
-                        "{width} lanes, particle {i} of {count}: {found} vs {sum}, {near_found} vs {near_sum}"
+                        (found - expected).abs() < 1e-4 * (1.0 + expected)
+                            && (near_found - near_expected).abs() < 1e-4 * (1.0 + near_expected),
+                        "{width} lanes, particle {i} of {count}: {found} vs {expected}, \
+                         {near_found} vs {near_expected}"
                     );
                 }
             }
         }
     }
 
+    /// Particle i's relaxation displacement from the formula of `relaxation_pairs`, pair by
+    /// pair in f64 (the viscosity of a pair is the sum of the lanes' halves unless `same`).
+    fn brute_force_displacement(
+        lanes: &LaneData,
+        i: usize,
+        h: f32,
+        constants: &RelaxConstants,
+        same: Sameness,
+    ) -> [f64; 2] {
+        let value = |field: &Vec<f32>, k: usize| field[k] as f64;
+        let mut total = [0.0; 2];
+        for (j, r, [ux, uy]) in neighbours(lanes, i, h) {
+            let a = 1.0 - r / h as f64;
+            let (mi, mj) = (value(&lanes.mass, i), value(&lanes.mass, j));
+            let pressure = ((value(&lanes.near_pressure, i) + value(&lanes.near_pressure, j)) * a
+                + value(&lanes.pressure, i)
+                + value(&lanes.pressure, j))
+                * a
+                * a;
+            let tension = if lanes.material[i] == lanes.material[j] {
+                value(&lanes.tension, j) * a * a * r
+            } else {
+                0.0
+            };
+            let closing = (value(&lanes.velocity_x, i) - value(&lanes.velocity_x, j)) * ux
+                + (value(&lanes.velocity_y, i) - value(&lanes.velocity_y, j)) * uy;
+            let approach = closing.max(0.0);
+            let (linear, quadratic) = if same.viscosity {
+                (
+                    constants.linear_viscosity as f64,
+                    constants.quadratic_viscosity as f64,
+                )
+            } else {
+                (
+                    value(&lanes.linear_viscosity, i) + value(&lanes.linear_viscosity, j),
+                    value(&lanes.quadratic_viscosity, i) + value(&lanes.quadratic_viscosity, j),
+                )
+            };
+            let share = if same.mass { 1.0 } else { 2.0 * mj / (mi + mj) };
+            let inverse_mass = if same.mass {
+                value(&lanes.inverse_mass, i)
+            } else {
+                1.0 / mi
+            };
+            let viscous = a * r * (linear + quadratic * approach) * approach * share;
+            let push = (tension - pressure) * inverse_mass - viscous;
+            total[0] += push * ux;
+            total[1] += push * uy;
+        }
+        total
+    }
+
     #[test]
-    fn every_lane_width_relaxes_alike() {
+    fn relaxation_pairs_match_a_brute_force_sum_at_every_lane_width() {
         let h = 0.3;
         let constants = RelaxConstants {
             inverse_h: 1.0 / h,
             linear_viscosity: 2e-5,
             quadratic_viscosity: 3e-5,
         };
-        let (grid, lanes) = scene(1500, 3.0, h, 9);
-        let coincident = |_| Vec2::X;
-        let mut largest = 0.0_f32;
-        for i in 0..1500 {
-            let rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
-            for (mass, viscosity) in [(true, true), (true, false), (false, true), (false, false)] {
+        for (count, size, seed) in [(40, 0.4, 8), (1500, 3.0, 9)] {
+            let mut scene = scene(count, size, h, seed);
+            // Mixed masses first: the one-mass cases then overwrite them.
+            for (mass, viscosity) in [(false, false), (false, true), (true, false), (true, true)] {
                 let same = Sameness { mass, viscosity };
-                let four = FourLanes.relaxation_displacement(
-                    &rows,
-                    &lanes,
-                    i,
-                    &constants,
+                if mass {
+                    // One mass for all: the shortcut assumes it.
+                    let lanes = &mut scene.lanes;
+                    lanes.mass.fill(1.3);
+                    lanes.inverse_mass.fill(1.0 / 1.3);
+                }
+                let lanes = &scene.lanes;
+                let stage = RelaxStage {
+                    rows: &scene.rows,
+                    lanes,
+                    constants,
                     same,
-                    &coincident,
-                );
-                let best = kernels().relaxation_displacement(
-                    &rows,
-                    &lanes,
-                    i,
-                    &constants,
-                    same,
-                    &coincident,
-                );
-                largest = largest.max(four.length());
-                assert!(
-                    (four - best).length() <= 1e-5 * (1e-3 + four.length()),
-                    "{i}: {four} vs {best}"
-                );
+                    coincident: &coincident_direction,
+                };
+                let expected: Vec<[f64; 2]> = (0..count)
+                    .map(|i| brute_force_displacement(lanes, i, h, &constants, same))
+                    .collect();
+                let largest = expected
+                    .iter()
+                    .map(|[x, y]| x.hypot(*y))
+                    .fold(0.0, f64::max);
+                assert!(largest > 0.0, "the scene relaxes something");
+                let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
+                for (width, kernels) in kernels {
+                    let (mut x, mut y) = (vec![0.0; count], vec![0.0; count]);
+                    for_each_band(&scene.bands, &mut x, &mut y, &|band, sums| {
+                        kernels.relaxation_band(band, &stage, sums)
+                    });
+                    for i in 0..count {
+                        let [ex, ey] = expected[i];
+                        let error = (x[i] as f64 - ex).hypot(y[i] as f64 - ey);
+                        assert!(
+                            error <= 1e-4 * largest,
+                            "{width} lanes, {same:?}, particle {i} of {count}: \
+                             ({}, {}) vs ({ex}, {ey})",
+                            x[i],
+                            y[i]
+                        );
+                    }
+                }
             }
         }
-        assert!(largest > 0.0, "the scene relaxes something");
+    }
+
+    #[test]
+    fn bands_cover_every_particle_once_and_hold_each_forward_row_in_the_next_band() {
+        let h = 0.3;
+        let scene = scene(3000, 5.0, h, 4);
+        let bands = &scene.bands;
+        assert_eq!(bands.first(), Some(&0));
+        assert_eq!(bands.last(), Some(&3000));
+        assert!(bands.len() > 4, "{} bands", bands.len() - 1);
+        assert!(bands.windows(2).all(|pair| pair[0] < pair[1]));
+        for k in 0..bands.len() - 1 {
+            let window_end = bands[(k + 2).min(bands.len() - 1)];
+            for i in bands[k]..bands[k + 1] {
+                for range in &scene.rows[i as usize] {
+                    assert!(range.start > i || range.is_empty());
+                    assert!(range.end <= window_end, "particle {i} of band {k}");
+                }
+            }
+        }
     }
 }

@@ -3,17 +3,19 @@
 //! One substep, in the seed's order (see `PHYSICS.md`): emit, body forces, advance, grid, density
 //! and near density, pressure, relaxation (Jacobi: read frozen positions, write a displacement),
 //! move and derive velocity, walls. Each stage is one function; every parallel stage computes each
-//! particle from frozen inputs in a fixed neighbour order, so results are bit-identical at any
-//! thread count.
+//! particle (or each band of pairs, see `sums.rs`) from frozen inputs in a fixed order, so results
+//! are bit-identical at any thread count.
 
 use super::domain::Domain;
-use super::grid::{CandidateRows, Grid};
+use super::grid::{ForwardRows, Grid};
 use super::kernels::{density_norm, near_density_norm};
 use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
-use super::sums::{fill_padded, kernels, LaneData, RelaxConstants, Sameness};
+use super::sums::{
+    fill_padded, for_each_band, kernels, LaneData, RelaxConstants, RelaxStage, Sameness,
+};
 use super::LIGHT_CHUNK;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
@@ -23,6 +25,9 @@ use std::time::{Duration, Instant};
 
 /// Particles per rayon task: large enough to amortise scheduling, small enough to balance 2–16 cores.
 const CHUNK: usize = 512;
+
+/// Fewest particles in a band of the neighbour stages (one rayon task each; see `for_each_band`).
+const BAND: usize = 256;
 
 /// Particle state as struct-of-arrays, kept sorted by grid cell (ids stay stable).
 #[derive(Clone, Debug, Default)]
@@ -125,12 +130,16 @@ struct EmitterState {
 /// Buffers reused every substep so that a steady particle count allocates nothing.
 #[derive(Clone, Debug, Default)]
 struct Scratch {
-    /// The relaxation's displacements (and the springs').
-    vectors: Vec<Vec2>,
+    /// The relaxation's displacements (and the springs'), x.
+    displacement_x: Vec<f32>,
+    /// The relaxation's displacements (and the springs'), y.
+    displacement_y: Vec<f32>,
     /// Sorted per-particle values as separate, padded arrays for the neighbour sums.
     lanes: LaneData,
-    /// Each particle's candidate rows, found once per substep for both neighbour stages.
-    rows: Vec<CandidateRows>,
+    /// Each particle's forward candidates, found once per substep for both neighbour stages.
+    rows: Vec<ForwardRows>,
+    /// First particle of each band of grid rows, then the count (`Grid::bands`).
+    bands: Vec<u32>,
     /// The particle arrays being reordered into cell order, swapped in once written.
     sorted: SortedFields,
 }
@@ -423,7 +432,8 @@ impl World {
         lap(&mut self.times.relax);
         if let Some(springs) = &mut self.springs {
             let h = self.params.interaction_radius;
-            let displacement = &mut self.scratch.vectors;
+            let scratch = &mut self.scratch;
+            let displacement = (&mut scratch.displacement_x, &mut scratch.displacement_y);
             springs.apply(&self.particles, &self.grid, h, self.dt, displacement);
         }
         lap(&mut self.times.springs);
@@ -527,6 +537,9 @@ impl World {
         sorted.mass.resize(count, 0.0);
         let lanes = &mut self.scratch.lanes;
         lanes.resize(count);
+        let rows = &mut self.scratch.rows;
+        rows.resize(count, ForwardRows::default());
+        let grid = &self.grid;
         let particle_chunks = (
             sorted.position.par_chunks_mut(LIGHT_CHUNK),
             sorted.velocity.par_chunks_mut(LIGHT_CHUNK),
@@ -539,16 +552,24 @@ impl World {
             lanes.x[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.y[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.mass[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.inverse_mass[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.velocity_x[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.velocity_y[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.tension[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.material[..count].par_chunks_mut(LIGHT_CHUNK),
         );
-        (order.par_chunks(LIGHT_CHUNK), particle_chunks, lane_chunks)
+        (
+            order.par_chunks(LIGHT_CHUNK),
+            rows.par_chunks_mut(LIGHT_CHUNK),
+            particle_chunks,
+            lane_chunks,
+        )
             .into_par_iter()
-            .for_each(|(order, particle, lane)| {
+            .enumerate()
+            .for_each(|(chunk, (order, rows, particle, lane))| {
                 let (position, velocity, previous, id, material, mass) = particle;
-                let (x, y, lane_mass, velocity_x, velocity_y, tension, lane_material) = lane;
+                let (x, y, lane_mass, inverse_mass, velocity_x, velocity_y, tension, lane_material) =
+                    lane;
                 for (k, &old) in order.iter().enumerate() {
                     let old = old as usize;
                     let (at, moving) = (p.position[old], p.velocity[old]);
@@ -562,12 +583,15 @@ impl World {
                     x[k] = at.x;
                     y[k] = at.y;
                     lane_mass[k] = m;
+                    inverse_mass[k] = 1.0 / m;
                     velocity_x[k] = moving.x;
                     velocity_y[k] = moving.y;
                     tension[k] = surface_tension[kind as usize] * tension_norm * m;
                     lane_material[k] = kind as f32;
+                    rows[k] = grid.forward_rows(at, chunk * LIGHT_CHUNK + k);
                 }
             });
+        self.grid.bands(BAND, &mut self.scratch.bands);
         let p = &mut self.particles;
         std::mem::swap(&mut p.position, &mut sorted.position);
         std::mem::swap(&mut p.velocity, &mut sorted.velocity);
@@ -589,45 +613,44 @@ impl World {
     }
 
     /// Computes every particle's density and near density from the particles within h (itself
-    /// excluded, as in the seed), its pressures, and its candidate rows and pressure lanes for
-    /// the relaxation. Needs a current grid (public for benches).
+    /// excluded, as in the seed), its pressures, and the pressure lanes of the relaxation.
+    /// Needs a current grid (public for benches).
     pub fn compute_densities(&mut self) {
         let h = self.params.interaction_radius;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let half_dt2 = 0.5 * self.dt * self.dt;
         let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
-        let grid = &self.grid;
         let kernels = kernels();
         let p = &mut self.particles;
         let count = p.len();
+        let scratch = &mut self.scratch;
+        let (rows, bands) = (&scratch.rows, &scratch.bands);
+        // Unnormalised sums first, gathered and scattered pair by pair.
+        p.density.fill(0.0);
+        p.near_density.fill(0.0);
+        let lanes = &scratch.lanes;
+        for_each_band(bands, &mut p.density, &mut p.near_density, &|band, sums| {
+            kernels.density_band(band, rows, lanes, h, sums)
+        });
         let (mass, material) = (&p.mass, &p.material);
-        let rows = &mut self.scratch.rows;
-        rows.resize(count, CandidateRows::default());
-        // The pressure lanes are written here while the others are read.
-        let lanes = &mut self.scratch.lanes;
-        let mut lane_pressure = std::mem::take(&mut lanes.pressure);
-        let mut lane_near_pressure = std::mem::take(&mut lanes.near_pressure);
-        let lanes = &*lanes;
+        let lanes = &mut scratch.lanes;
         (
-            rows,
             &mut p.density,
             &mut p.near_density,
             &mut p.pressure,
             &mut p.near_pressure,
-            &mut lane_pressure[..count],
-            &mut lane_near_pressure[..count],
+            &mut lanes.pressure[..count],
+            &mut lanes.near_pressure[..count],
         )
             .into_par_iter()
-            .with_min_len(CHUNK)
+            .with_min_len(LIGHT_CHUNK)
             .enumerate()
             .for_each(
-                |(i, (rows, density, near_density, pressure, near_pressure, lane, near_lane))| {
-                    *rows = grid.neighbour_rows(Vec2::new(lanes.x[i], lanes.y[i]));
-                    let (sum, near_sum) = kernels.density_sums(rows, lanes, i, h);
+                |(i, (density, near_density, pressure, near_pressure, lane, near_lane))| {
                     let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
-                    *density = sum * norm;
-                    *near_density = near_sum * near_norm;
+                    *density *= norm;
+                    *near_density *= near_norm;
                     *pressure = stiffness * (*density - mass[i] * rest_density);
                     *near_pressure = near_stiffness * *near_density;
                     // Each particle's share of a pair's pushes: ½ dt² N P and ½ dt² N_near P_near.
@@ -635,47 +658,43 @@ impl World {
                     *near_lane = half_dt2 * near_norm * *near_pressure;
                 },
             );
-        let lanes = &mut self.scratch.lanes;
-        lanes.pressure = lane_pressure;
-        lanes.near_pressure = lane_near_pressure;
     }
 
     /// Double density relaxation, surface tension and viscosity, written as a displacement into
-    /// the scratch buffer (Jacobi: every particle reads the same frozen positions). Needs current
-    /// densities, pressure lanes and candidate rows, i.e. a `compute_densities` since the last
-    /// grid build (public for benches).
+    /// the scratch buffers (Jacobi: every pair reads the same frozen positions). Needs current
+    /// densities, i.e. a `compute_densities` since the last grid build (public for benches).
     pub fn relax(&mut self) {
         let h = self.params.interaction_radius;
         let half_dt2 = 0.5 * self.dt * self.dt;
         // Viscosity: impulse × dt × r = ½ dt² a r (σ u + β u²), with σ and β the means of the
         // pair's two materials: each particle carries half of ½ dt² times its own.
         let (linear, quadratic) = self.viscosity[0];
-        let constants = RelaxConstants {
-            inverse_h: 1.0 / h,
-            linear_viscosity: half_dt2 * linear,
-            quadratic_viscosity: half_dt2 * quadratic,
+        let id = &self.particles.id;
+        let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
+        let scratch = &mut self.scratch;
+        let stage = RelaxStage {
+            rows: &scratch.rows,
+            lanes: &scratch.lanes,
+            constants: RelaxConstants {
+                inverse_h: 1.0 / h,
+                linear_viscosity: half_dt2 * linear,
+                quadratic_viscosity: half_dt2 * quadratic,
+            },
+            same: self.same,
+            coincident: &coincident,
         };
-        let same = self.same;
-        let p = &self.particles;
-        let (rows, lanes, id) = (&self.scratch.rows, &self.scratch.lanes, &p.id);
-        let displacement = &mut self.scratch.vectors;
-        displacement.resize(p.len(), Vec2::ZERO);
+        let count = id.len();
+        for displacement in [&mut scratch.displacement_x, &mut scratch.displacement_y] {
+            displacement.clear();
+            displacement.resize(count, 0.0);
+        }
         let kernels = kernels();
-        displacement
-            .par_iter_mut()
-            .with_min_len(CHUNK)
-            .enumerate()
-            .for_each(|(i, out)| {
-                let coincident = |j| coincident_direction(id[i], id[j]);
-                *out = kernels.relaxation_displacement(
-                    &rows[i],
-                    lanes,
-                    i,
-                    &constants,
-                    same,
-                    &coincident,
-                );
-            });
+        for_each_band(
+            &scratch.bands,
+            &mut scratch.displacement_x,
+            &mut scratch.displacement_y,
+            &|band, sums| kernels.relaxation_band(band, &stage, sums),
+        );
     }
 
     /// Moves to the relaxed positions, derives velocities, and resolves the walls as Clavet et al.
@@ -693,19 +712,20 @@ impl World {
             (!self.contacts.is_idle()).then_some(&self.contacts),
             self.dt,
         );
-        let displacement = &self.scratch.vectors;
+        let (displacement_x, displacement_y) =
+            (&self.scratch.displacement_x, &self.scratch.displacement_y);
         let p = &mut self.particles;
         (
             &mut p.position,
             &mut p.velocity,
             &p.previous_position,
-            displacement,
+            (displacement_x, displacement_y),
             &p.material,
         )
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|(position, velocity, previous, dx, &material)| {
-                let mut travel = *position + *dx - *previous;
+            .map(|(position, velocity, previous, (&dx, &dy), &material)| {
+                let mut travel = *position + Vec2::new(dx, dy) - *previous;
                 // NaN travel counts as capped too.
                 let within_reach = travel.length_squared() <= reach * reach;
                 let capped = !within_reach;
