@@ -134,12 +134,14 @@ impl Domain {
     }
 
     /// True when `point` is at least `margin` inside every wall.
+    #[inline]
     pub fn contains_with_margin(&self, point: Vec2, margin: f32) -> bool {
         self.walls.iter().all(|wall| wall.distance(point) >= margin)
     }
 
     /// Returns `point` if it keeps (to rounding) one particle radius from every wall, else the
     /// nearest point that does. The result is always strictly inside every wall.
+    #[inline]
     pub fn clamp(&self, point: Vec2) -> Vec2 {
         let tolerance = 1.0e-3 * self.particle_radius;
         if point.is_finite() && self.contains_with_margin(point, self.particle_radius - tolerance) {

@@ -40,10 +40,13 @@ pub struct Grid {
 /// kept off the `REACH` cells of padding on every side.
 #[inline(always)]
 fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
-    (
-        (local.x as usize).clamp(REACH, width - 1 - REACH),
-        (local.y as usize).clamp(REACH, height - 1 - REACH),
-    )
+    // Clamped as floats first (`max` maps NaN to the low end), so the truncation needs no checks.
+    let index = |value: f32, cells: usize| {
+        let clamped = value.max(REACH as f32).min((cells - 1 - REACH) as f32);
+        // SAFETY: `clamped` is finite and within 0..cells, which fits in u32.
+        unsafe { clamped.to_int_unchecked::<u32>() as usize }
+    };
+    (index(local.x, width), index(local.y, height))
 }
 
 /// The index ranges, one per row of cells, that hold a particle's neighbour candidates.

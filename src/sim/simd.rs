@@ -1,6 +1,6 @@
 //! The few SIMD operations the neighbour sums need, over lanes of f32, in two widths: four
 //! lanes (`wide::f32x4`: SSE2 on every x86-64, NEON on ARM64, plain code elsewhere) and, on
-//! x86-64 CPUs that have AVX, eight (`Avx`), chosen at run time. No CPU-specific build flag is
+//! x86-64 CPUs that have AVX and FMA, eight (`Avx`), chosen at run time. No CPU-specific build flag is
 //! needed. All is exact IEEE arithmetic but `inverse_sqrt`, which refines the CPU's own estimate;
 //! so results agree across thread counts and runs on one machine, not between CPU makers or
 //! between CPUs with and without AVX (the two widths also add in different orders).
@@ -33,6 +33,8 @@ pub trait Lanes:
     /// # Safety
     /// `base + WIDTH <= field.len()`.
     unsafe fn store(self, field: &mut [f32], base: usize);
+    /// Lane-wise self × factor + addend, rounded once where the CPU fuses it.
+    fn mul_add(self, factor: Self, addend: Self) -> Self;
     /// Lane-wise square root.
     fn sqrt(self) -> Self;
     /// Lane-wise estimate of 1 / √x (about 12 bits; infinite at 0).
@@ -43,7 +45,7 @@ pub trait Lanes:
     #[inline(always)]
     fn inverse_sqrt(self) -> Self {
         let estimate = self.inverse_sqrt_estimate();
-        estimate * (Self::splat(1.5) - Self::splat(0.5) * self * estimate * estimate)
+        estimate * (Self::splat(-0.5) * self * estimate).mul_add(estimate, Self::splat(1.5))
     }
     /// Lane-wise maximum (either value where one is NaN).
     fn max(self, other: Self) -> Self;
@@ -102,6 +104,11 @@ impl Lanes for f32x4 {
     }
 
     #[inline(always)]
+    fn mul_add(self, factor: Self, addend: Self) -> Self {
+        f32x4::mul_add(self, factor, addend)
+    }
+
+    #[inline(always)]
     fn sqrt(self) -> Self {
         f32x4::sqrt(self)
     }
@@ -152,15 +159,15 @@ pub use avx::Avx;
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    //! Eight lanes with AVX. Every method is `inline(always)` so that it is compiled inside a
-    //! caller that enables AVX (`#[target_feature(enable = "avx")]`); only call them there,
-    //! after checking `is_x86_feature_detected!("avx")`.
+    //! Eight lanes with AVX and FMA. Every method is `inline(always)` so that it is compiled
+    //! inside a caller that enables both (`#[target_feature(enable = "avx,fma")]`); only call
+    //! them there, after checking `is_x86_feature_detected!` for both.
 
     use super::Lanes;
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 
-    /// Eight f32 lanes in one AVX register.
+    /// Eight f32 lanes in one AVX register (fused multiply-adds need FMA too).
     #[derive(Clone, Copy, Debug)]
     pub struct Avx(__m256);
 
@@ -214,6 +221,11 @@ mod avx {
             debug_assert!(base + 8 <= field.len());
             // SAFETY: in bounds by the caller's guarantee; storeu needs no alignment.
             unsafe { _mm256_storeu_ps(field.as_mut_ptr().add(base), self.0) }
+        }
+
+        #[inline(always)]
+        fn mul_add(self, factor: Self, addend: Self) -> Self {
+            Avx(unsafe { _mm256_fmadd_ps(self.0, factor.0, addend.0) })
         }
 
         #[inline(always)]

@@ -152,7 +152,9 @@ impl PairSums<'_> {
 /// Runs `work` on every band of `bands` (band k is particles `bands[k]..bands[k + 1]`) with the
 /// sums of its own and the next band's particles: even bands first, then odd ones, in parallel
 /// within a phase. No two bands of a phase share a particle, so no locks are needed, and every
-/// sum receives its additions in the same order at any thread count.
+/// sum receives its additions in the same order at any thread count. Every sum starts at zero
+/// (each even band clears its window first: the windows of the even bands cover every particle,
+/// and no band reaches a particle before the even band whose window holds it).
 pub fn for_each_band<W>(bands: &[u32], first: &mut [f32], second: &mut [f32], work: &W)
 where
     W: Fn(Range<usize>, &mut PairSums) + Sync,
@@ -182,6 +184,10 @@ fn bands_of_phase<W>(
     let count = (high - low).div_ceil(2);
     if count == 1 {
         let band = bands[low] as usize..bands[low + 1] as usize;
+        if low.is_multiple_of(2) {
+            first.fill(0.0);
+            second.fill(0.0);
+        }
         work(
             band,
             &mut PairSums {
@@ -202,11 +208,11 @@ fn bands_of_phase<W>(
     );
 }
 
-/// Kernel weights a = 1 − r/h of a group's candidates at distances `r`, zero beyond h and on the
-/// lanes outside `valid`.
+/// Kernel weights a = 1 − r/h of a group's candidates at distances `r` (given −1/h), zero
+/// beyond h and on the lanes outside `valid`.
 #[inline(always)]
-fn weights<S: Lanes>(r: S, inverse_h: S, valid: S) -> S {
-    (S::splat(1.0) - r * inverse_h).max(S::splat(0.0)) & valid
+fn weights<S: Lanes>(r: S, minus_inverse_h: S, valid: S) -> S {
+    r.mul_add(minus_inverse_h, S::splat(1.0)).max(S::splat(0.0)) & valid
 }
 
 /// The particles a range may index: every field holds at least this many plus `LANES`.
@@ -228,7 +234,7 @@ pub fn density_pairs<S: Lanes>(
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own_mass = S::splat(lanes.mass[i]);
-    let inverse_h = S::splat(1.0 / h);
+    let minus_inverse_h = S::splat(-1.0 / h);
     let mut sum = S::splat(0.0);
     let mut near_sum = S::splat(0.0);
     let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
@@ -245,12 +251,12 @@ pub fn density_pairs<S: Lanes>(
                 )
             };
             let (dx, dy) = (x - xi, y - yi);
-            let r = (dx * dx + dy * dy).sqrt();
-            let a = weights(r, inverse_h, S::first_lanes(end - base));
+            let r = dx.mul_add(dx, dy * dy).sqrt();
+            let a = weights(r, minus_inverse_h, S::first_lanes(end - base));
             let a3 = a * a * a;
             let a4 = a3 * a;
-            sum += mass * a3;
-            near_sum += mass * a4;
+            sum = mass.mul_add(a3, sum);
+            near_sum = mass.mul_add(a4, near_sum);
             sums.add(base, end - base, own_mass * a3, own_mass * a4);
             base += S::WIDTH;
         }
@@ -300,18 +306,18 @@ pub fn relaxation_pairs<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: b
             let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, base) };
             let valid = S::first_lanes(end - base);
             let (dx, dy) = (group.x - own.x, group.y - own.y);
-            let r2 = dx * dx + dy * dy;
+            let r2 = dx.mul_add(dx, dy * dy);
             // Lanes past the range's end count too: a false alarm only costs the exact check
             // in `coincident_pairs`.
             at_same_spot += one & r2.less(own.coincident2);
             // Coincident particles get a zero direction (and distance) here.
             let inverse_r = r2.inverse_sqrt() & r2.greater(own.coincident2);
             let r = r2 * inverse_r;
-            let a = weights(r, own.inverse_h, valid);
+            let a = weights(r, own.minus_inverse_h, valid);
             let (push, other) =
                 own.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
-            sum_x += dx * push;
-            sum_y += dy * push;
+            sum_x = dx.mul_add(push, sum_x);
+            sum_y = dy.mul_add(push, sum_y);
             sums.add(base, end - base, (dx * other) & valid, (dy * other) & valid);
             base += S::WIDTH;
         }
@@ -410,7 +416,7 @@ struct Own<S> {
     material: S,
     linear_viscosity: S,
     quadratic_viscosity: S,
-    inverse_h: S,
+    minus_inverse_h: S,
     coincident2: S,
 }
 
@@ -440,7 +446,7 @@ impl<S: Lanes> Own<S> {
             material: S::splat(lanes.material[i]),
             linear_viscosity: S::splat(linear_viscosity),
             quadratic_viscosity: S::splat(quadratic_viscosity),
-            inverse_h: S::splat(constants.inverse_h),
+            minus_inverse_h: S::splat(-constants.inverse_h),
             coincident2: S::splat(COINCIDENT2),
         }
     }
@@ -461,16 +467,16 @@ impl<S: Lanes> Own<S> {
     ) -> (S, S) {
         let a2 = a * a;
         // Pressure and near pressure (Clavet et al. 2005, algorithm 2), split by mass.
-        let pressure = ((self.near_pressure + group.near_pressure) * a
-            + (self.pressure + group.pressure))
+        let pressure = (self.near_pressure + group.near_pressure)
+            .mul_add(a, self.pressure + group.pressure)
             * a2;
         // Surface tension between particles of one material (Becker & Teschner 2007): each
         // is pulled by the other's.
         let same_material = group.material.equal(self.material);
         let tension_weight = (a2 * r) & same_material;
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
-        let closing = ((self.velocity_x - group.velocity_x) * dx
-            + (self.velocity_y - group.velocity_y) * dy)
+        let closing = (self.velocity_x - group.velocity_x)
+            .mul_add(dx, (self.velocity_y - group.velocity_y) * dy)
             * inverse_r;
         let approach = closing.max(S::splat(0.0));
         let (linear, quadratic) = if SAME_VISCOSITY {
@@ -481,9 +487,10 @@ impl<S: Lanes> Own<S> {
                 self.quadratic_viscosity + group.quadratic_viscosity,
             )
         };
-        let viscous = a * r * (linear + quadratic * approach) * approach;
-        let own_pull = group.tension * tension_weight - pressure;
-        let other_pull = self.tension * tension_weight - pressure;
+        let viscous = a * r * quadratic.mul_add(approach, linear) * approach;
+        let minus_pressure = S::splat(0.0) - pressure;
+        let own_pull = group.tension.mul_add(tension_weight, minus_pressure);
+        let other_pull = self.tension.mul_add(tension_weight, minus_pressure);
         if SAME_MASS {
             (
                 (own_pull * self.inverse_mass - viscous) * inverse_r,
@@ -528,7 +535,7 @@ impl<S: Lanes> Own<S> {
                 // SAFETY: j < end <= count.
                 let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, j) };
                 let r = S::splat(r2.sqrt());
-                let a = weights(r, self.inverse_h, S::first_lanes(1));
+                let a = weights(r, self.minus_inverse_h, S::first_lanes(1));
                 let direction = coincident(j);
                 let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
                 let (push, other) = self.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(
@@ -612,10 +619,10 @@ pub trait Kernels: Sync {
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
 }
 
-/// The widest kernels this CPU runs: 8 lanes with AVX, else 4.
+/// The widest kernels this CPU runs: 8 lanes with AVX and FMA, else 4.
 pub fn kernels() -> &'static dyn Kernels {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
+    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
         return &AvxKernels;
     }
     &FourLanes
@@ -643,13 +650,13 @@ impl Kernels for FourLanes {
     }
 }
 
-/// Eight lanes with AVX; only handed out by `kernels()` after checking the CPU has it.
+/// Eight lanes with AVX and FMA; only handed out by `kernels()` after checking the CPU has both.
 #[cfg(target_arch = "x86_64")]
 struct AvxKernels;
 
 #[cfg(target_arch = "x86_64")]
 impl AvxKernels {
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     fn density_band_avx(
         band: Range<usize>,
         rows: &[ForwardRows],
@@ -662,7 +669,7 @@ impl AvxKernels {
         }
     }
 
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,fma")]
     fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         relaxation_band_for::<super::simd::Avx>(band, stage, sums);
     }
@@ -678,7 +685,7 @@ impl Kernels for AvxKernels {
         h: f32,
         sums: &mut PairSums,
     ) {
-        // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX.
+        // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX and FMA.
         unsafe { Self::density_band_avx(band, rows, lanes, h, sums) }
     }
 
@@ -791,7 +798,8 @@ mod tests {
             let lanes = &scene.lanes;
             let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
             for (width, kernels) in kernels {
-                let (mut sum, mut near_sum) = (vec![0.0; count], vec![0.0; count]);
+                // Stale values: `for_each_band` must clear them.
+                let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
                 for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
                     kernels.density_band(band, &scene.rows, lanes, h, sums)
                 });
@@ -903,7 +911,7 @@ mod tests {
                 assert!(largest > 0.0, "the scene relaxes something");
                 let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
                 for (width, kernels) in kernels {
-                    let (mut x, mut y) = (vec![0.0; count], vec![0.0; count]);
+                    let (mut x, mut y) = (vec![f32::NAN; count], vec![f32::NAN; count]);
                     for_each_band(&scene.bands, &mut x, &mut y, &|band, sums| {
                         kernels.relaxation_band(band, &stage, sums)
                     });

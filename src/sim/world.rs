@@ -627,8 +627,8 @@ impl World {
         let scratch = &mut self.scratch;
         let (rows, bands) = (&scratch.rows, &scratch.bands);
         // Unnormalised sums first, gathered and scattered pair by pair.
-        p.density.fill(0.0);
-        p.near_density.fill(0.0);
+        p.density.resize(count, 0.0);
+        p.near_density.resize(count, 0.0);
         let lanes = &scratch.lanes;
         for_each_band(bands, &mut p.density, &mut p.near_density, &|band, sums| {
             kernels.density_band(band, rows, lanes, h, sums)
@@ -684,10 +684,8 @@ impl World {
             coincident: &coincident,
         };
         let count = id.len();
-        for displacement in [&mut scratch.displacement_x, &mut scratch.displacement_y] {
-            displacement.clear();
-            displacement.resize(count, 0.0);
-        }
+        scratch.displacement_x.resize(count, 0.0);
+        scratch.displacement_y.resize(count, 0.0);
         let kernels = kernels();
         for_each_band(
             &scratch.bands,
