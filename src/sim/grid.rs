@@ -87,6 +87,43 @@ fn row_spans(cell_size: f32, h: f32) -> Vec<[(u8, u8); 2 * REACH + 1]> {
     spans
 }
 
+/// Bounding box of a set of points (empty: min +∞, max −∞; non-finite coordinates are skipped).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Lowest x and y.
+    pub min: Vec2,
+    /// Highest x and y.
+    pub max: Vec2,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        }
+    }
+}
+
+impl Bounds {
+    /// These bounds grown to hold `point`.
+    #[inline(always)]
+    pub fn with(self, point: Vec2) -> Self {
+        Self {
+            min: self.min.min(point),
+            max: self.max.max(point),
+        }
+    }
+
+    /// The bounds of both.
+    pub fn union(self, other: Self) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+}
+
 /// Most cells a grid may have per particle before cells grow beyond h (keeps memory bounded when
 /// a few particles span a huge domain; neighbours within h are still found, just with more tests).
 const MAX_CELLS_PER_PARTICLE: usize = 8;
@@ -99,23 +136,22 @@ pub const REACH: usize = 2;
 impl Grid {
     /// Sorts `positions` into cells at least `interaction_radius / REACH` wide.
     pub fn build(&mut self, positions: &[Vec2], interaction_radius: f32) {
-        let min_cell_size = interaction_radius / REACH as f32;
-        let count = positions.len();
-        let (min, max) = positions
+        let bounds = positions
             .par_iter()
             .with_min_len(LIGHT_CHUNK)
-            .fold(
-                || (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-                |(lo, hi), &p| (lo.min(p), hi.max(p)),
-            )
-            .reduce(
-                || (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-                |(a_lo, a_hi), (b_lo, b_hi)| (a_lo.min(b_lo), a_hi.max(b_hi)),
-            );
+            .fold(Bounds::default, |bounds, &p| bounds.with(p))
+            .reduce(Bounds::default, Bounds::union);
+        self.build_within(positions, interaction_radius, bounds);
+    }
+
+    /// `build`, given the positions' bounding box.
+    pub fn build_within(&mut self, positions: &[Vec2], interaction_radius: f32, bounds: Bounds) {
+        let min_cell_size = interaction_radius / REACH as f32;
+        let count = positions.len();
         let (min, max) = if count == 0 {
             (Vec2::ZERO, Vec2::ZERO)
         } else {
-            (min, max)
+            (bounds.min, bounds.max)
         };
         let extent = (max - min).max(Vec2::splat(min_cell_size));
         let budget = (count * MAX_CELLS_PER_PARTICLE).max(MIN_CELL_BUDGET) as f32;

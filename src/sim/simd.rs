@@ -1,9 +1,9 @@
 //! The few SIMD operations the neighbour sums need, over lanes of f32, in two widths: four
 //! lanes (`wide::f32x4`: SSE2 on every x86-64, NEON on ARM64, plain code elsewhere) and, on
-//! x86-64 CPUs that have AVX and FMA, eight (`Avx`), chosen at run time. No CPU-specific build flag is
-//! needed. All is exact IEEE arithmetic but `inverse_sqrt`, which refines the CPU's own estimate;
-//! so results agree across thread counts and runs on one machine, not between CPU makers or
-//! between CPUs with and without AVX (the two widths also add in different orders).
+//! x86-64 CPUs that have AVX and FMA, eight (`Avx`), chosen at run time. No CPU-specific build
+//! flag is needed. All is exact IEEE arithmetic but `inverse_sqrt`, which refines the CPU's own
+//! estimate; so results agree across thread counts and runs on one machine, not between CPU
+//! makers or between CPUs with and without AVX (the two widths also add in different orders).
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;

@@ -7,7 +7,7 @@
 //! are bit-identical at any thread count.
 
 use super::domain::Domain;
-use super::grid::{ForwardRows, Grid};
+use super::grid::{Bounds, ForwardRows, Grid};
 use super::kernels::{density_norm, near_density_norm};
 use super::obstacles::{Contacts, Obstacle};
 use super::params::SimParams;
@@ -422,9 +422,9 @@ impl World {
         };
         self.emit();
         lap(&mut self.times.emit);
-        self.apply_gravity_and_advance();
+        let bounds = self.apply_gravity_and_advance();
         lap(&mut self.times.advance);
-        self.sort_into_grid();
+        self.sort_into_grid_within(bounds);
         lap(&mut self.times.grid);
         self.compute_densities();
         lap(&mut self.times.density);
@@ -503,26 +503,35 @@ impl World {
         }
     }
 
-    /// v += g dt; remember x; x += v dt.
-    fn apply_gravity_and_advance(&mut self) {
+    /// v += g dt; remember x; x += v dt. Returns the bounds of the new positions (for the grid).
+    fn apply_gravity_and_advance(&mut self) -> Bounds {
         let dt = self.dt;
         let gravity_step = self.params.gravity * dt;
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity, &mut p.previous_position)
             .into_par_iter()
-            .with_min_len(CHUNK)
-            .for_each(|(position, velocity, previous)| {
+            .with_min_len(LIGHT_CHUNK)
+            .fold(Bounds::default, |bounds, (position, velocity, previous)| {
                 *velocity += gravity_step;
                 *previous = *position;
                 *position += *velocity * dt;
-            });
+                bounds.with(*position)
+            })
+            .reduce(Bounds::default, Bounds::union)
     }
 
     /// Rebuilds the grid, reorders every particle array into cell order and fills the lanes
     /// of the neighbour sums that do not depend on density, all in one pass (public for benches).
     pub fn sort_into_grid(&mut self) {
+        let positions = &self.particles.position;
+        let bounds = positions.iter().fold(Bounds::default(), |b, &p| b.with(p));
+        self.sort_into_grid_within(bounds);
+    }
+
+    /// `sort_into_grid`, given the bounds of the positions.
+    fn sort_into_grid_within(&mut self, bounds: Bounds) {
         let h = self.params.interaction_radius;
-        self.grid.build(&self.particles.position, h);
+        self.grid.build_within(&self.particles.position, h, bounds);
         let order = self.grid.order();
         let count = order.len();
         let tension_norm = density_norm(h);
