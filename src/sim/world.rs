@@ -38,8 +38,6 @@ pub struct Particles {
     pub position: Vec<Vec2>,
     /// Velocity.
     pub velocity: Vec<Vec2>,
-    /// Position at the start of the current substep (velocity is derived from it).
-    pub previous_position: Vec<Vec2>,
     /// Index into the world's materials.
     pub material: Vec<u16>,
     /// Mass, copied from the material.
@@ -149,7 +147,6 @@ struct Scratch {
 struct SortedFields {
     position: Vec<Vec2>,
     velocity: Vec<Vec2>,
-    previous_position: Vec<Vec2>,
     id: Vec<u32>,
     material: Vec<u16>,
     mass: Vec<f32>,
@@ -453,7 +450,6 @@ impl World {
         let p = &mut self.particles;
         p.id.push(self.next_id);
         p.position.push(position);
-        p.previous_position.push(position);
         p.velocity.push(velocity);
         p.material.push(material as u16);
         p.mass.push(self.materials[material].mass);
@@ -508,12 +504,11 @@ impl World {
         let dt = self.dt;
         let gravity_step = self.params.gravity * dt;
         let p = &mut self.particles;
-        (&mut p.position, &mut p.velocity, &mut p.previous_position)
+        (&mut p.position, &mut p.velocity)
             .into_par_iter()
             .with_min_len(LIGHT_CHUNK)
-            .fold(Bounds::default, |bounds, (position, velocity, previous)| {
+            .fold(Bounds::default, |bounds, (position, velocity)| {
                 *velocity += gravity_step;
-                *previous = *position;
                 *position += *velocity * dt;
                 bounds.with(*position)
             })
@@ -540,7 +535,6 @@ impl World {
         let sorted = &mut self.scratch.sorted;
         sorted.position.resize(count, Vec2::ZERO);
         sorted.velocity.resize(count, Vec2::ZERO);
-        sorted.previous_position.resize(count, Vec2::ZERO);
         sorted.id.resize(count, 0);
         sorted.material.resize(count, 0);
         sorted.mass.resize(count, 0.0);
@@ -552,7 +546,6 @@ impl World {
         let particle_chunks = (
             sorted.position.par_chunks_mut(LIGHT_CHUNK),
             sorted.velocity.par_chunks_mut(LIGHT_CHUNK),
-            sorted.previous_position.par_chunks_mut(LIGHT_CHUNK),
             sorted.id.par_chunks_mut(LIGHT_CHUNK),
             sorted.material.par_chunks_mut(LIGHT_CHUNK),
             sorted.mass.par_chunks_mut(LIGHT_CHUNK),
@@ -576,7 +569,7 @@ impl World {
             .into_par_iter()
             .enumerate()
             .for_each(|(chunk, (order, rows, particle, lane))| {
-                let (position, velocity, previous, id, material, mass) = particle;
+                let (position, velocity, id, material, mass) = particle;
                 let (x, y, lane_mass, inverse_mass, velocity_x, velocity_y, tension, lane_material) =
                     lane;
                 for (k, &old) in order.iter().enumerate() {
@@ -585,7 +578,6 @@ impl World {
                     let (kind, m) = (p.material[old], p.mass[old]);
                     position[k] = at;
                     velocity[k] = moving;
-                    previous[k] = p.previous_position[old];
                     id[k] = p.id[old];
                     material[k] = kind;
                     mass[k] = m;
@@ -604,7 +596,6 @@ impl World {
         let p = &mut self.particles;
         std::mem::swap(&mut p.position, &mut sorted.position);
         std::mem::swap(&mut p.velocity, &mut sorted.velocity);
-        std::mem::swap(&mut p.previous_position, &mut sorted.previous_position);
         std::mem::swap(&mut p.id, &mut sorted.id);
         std::mem::swap(&mut p.material, &mut sorted.material);
         std::mem::swap(&mut p.mass, &mut sorted.mass);
@@ -725,27 +716,32 @@ impl World {
         (
             &mut p.position,
             &mut p.velocity,
-            &p.previous_position,
             (displacement_x, displacement_y),
             &p.material,
         )
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|(position, velocity, previous, (&dx, &dy), &material)| {
-                let mut travel = *position + Vec2::new(dx, dy) - *previous;
+            .map(|(position, velocity, (&dx, &dy), &material)| {
+                // This substep's travel: the advance's v dt, then the relaxation's displacement.
+                let advance = *velocity * dt;
+                let relaxation = Vec2::new(dx, dy);
+                let mut travel = advance + relaxation;
+                // Where the particle started the substep (to rounding).
+                let start = *position - advance;
                 // NaN travel counts as capped too.
                 let within_reach = travel.length_squared() <= reach * reach;
                 let capped = !within_reach;
+                let mut x = *position + relaxation;
                 if capped {
                     travel = travel.clamp_length_max(reach);
                     if !travel.is_finite() {
                         travel = Vec2::ZERO;
                     }
+                    x = start + travel;
                 }
-                let mut x = *previous + travel;
                 let mut v = travel * inverse_dt;
                 if let Some(contacts) = contacts {
-                    (x, v) = contacts.push_out(x, *previous, v);
+                    (x, v) = contacts.push_out(x, start, v);
                 }
                 let inside = domain.clamp(x);
                 if inside != x {
