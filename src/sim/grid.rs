@@ -20,7 +20,14 @@ use std::ops::Range;
 pub struct Grid {
     origin: Vec2,
     cell_size: f32,
+    /// Cells are numbered column by column (x is the slow axis) instead of row by row: chosen
+    /// while the particles spread wider than tall, so that the lines of cells are short and the
+    /// bands of whole lines (`bands`) many. Everything below speaks of rows and columns in the
+    /// numbering's own axes (`local`).
+    transposed: bool,
+    /// Cells along a row.
     width: usize,
+    /// Rows.
     height: usize,
     /// `cell_start[c]..cell_start[c + 1]` are the sorted indices of cell `c`'s particles.
     cell_start: Vec<u32>,
@@ -34,6 +41,18 @@ pub struct Grid {
     /// it: the columns (first, one past the last, counted from `REACH` to the left) that a disc
     /// of radius h centred anywhere in that part can reach.
     row_spans: Vec<[(u8, u8); 2 * REACH + 1]>,
+}
+
+/// A point in cells from the grid's origin, along (row, column) of the cell numbering: x and y
+/// swapped when the grid is `transposed`.
+#[inline(always)]
+fn local(position: Vec2, origin: Vec2, cell_size: f32, transposed: bool) -> Vec2 {
+    let local = (position - origin) / cell_size;
+    if transposed {
+        Vec2::new(local.y, local.x)
+    } else {
+        local
+    }
 }
 
 /// Column and row of the cell holding a point at `local` (in cells from the grid's origin),
@@ -162,18 +181,31 @@ impl Grid {
         self.cell_size = cell_size;
         let padding = REACH;
         self.origin = min - Vec2::splat(cell_size * padding as f32);
+        // Rows along the longer side, with some hysteresis so that a squarish scene does not
+        // flip (and reshuffle every particle) back and forth.
+        self.transposed = if self.transposed {
+            extent.x * 5.0 >= extent.y * 4.0
+        } else {
+            extent.x * 4.0 > extent.y * 5.0
+        };
+        let extent = if self.transposed {
+            Vec2::new(extent.y, extent.x)
+        } else {
+            extent
+        };
         self.width = (extent.x / cell_size) as usize + 2 * padding + 1;
         self.height = (extent.y / cell_size) as usize + 2 * padding + 1;
         let cell_count = self.width * self.height;
 
         let (origin, width, height) = (self.origin, self.width, self.height);
+        let transposed = self.transposed;
         self.particle_cell.resize(count, 0);
         self.particle_cell
             .par_iter_mut()
             .with_min_len(LIGHT_CHUNK)
             .zip(positions.par_iter())
             .for_each(|(cell, &p)| {
-                let (cx, cy) = cell_of((p - origin) / cell_size, width, height);
+                let (cx, cy) = cell_of(local(p, origin, cell_size, transposed), width, height);
                 *cell = (cy * width + cx) as u32;
             });
 
@@ -236,7 +268,7 @@ impl Grid {
     /// `ROWS` of `neighbour_rows`' ranges, from its row `first` on.
     #[inline(always)]
     fn rows_from<const ROWS: usize>(&self, position: Vec2, first: usize) -> [Range<u32>; ROWS] {
-        let local = (position - self.origin) / self.cell_size;
+        let local = local(position, self.origin, self.cell_size, self.transposed);
         // The particle's cell, exactly as `build` computed it.
         let (column, row) = cell_of(local, self.width, self.height);
         let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);

@@ -710,10 +710,15 @@ mod tests {
         bands: Vec<u32>,
     }
 
-    fn scene(count: usize, size: f32, h: f32, seed: u64) -> Scene {
+    /// `count` particles in a box `size` high and `size × stretch` wide (a stretch of 2 or
+    /// more numbers the cells column by column).
+    fn scene(count: usize, size: f32, stretch: f32, h: f32, seed: u64) -> Scene {
         let mut rng = Pcg32::seed_from_u64(seed);
         let mut unsorted: Vec<Vec2> = (0..count)
-            .map(|_| Vec2::new(rng.random_range(0.0..size), rng.random_range(0.0..size)))
+            .map(|_| {
+                let x = rng.random_range(0.0..size * stretch);
+                Vec2::new(x, rng.random_range(0.0..size))
+            })
             .collect();
         // A few particles at one spot, to take the coincident path.
         if count > 10 {
@@ -793,8 +798,13 @@ mod tests {
     #[test]
     fn density_pairs_match_a_brute_force_sum() {
         let h = 0.3;
-        for (count, size, seed) in [(1, 1.0, 1), (300, 1.0, 2), (2000, 4.0, 3)] {
-            let scene = scene(count, size, h, seed);
+        for (count, size, stretch, seed) in [
+            (1, 1.0, 1.0, 1),
+            (300, 1.0, 1.0, 2),
+            (2000, 4.0, 1.0, 3),
+            (2000, 1.5, 6.0, 4),
+        ] {
+            let scene = scene(count, size, stretch, h, seed);
             let lanes = &scene.lanes;
             let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
             for (width, kernels) in kernels {
@@ -882,8 +892,10 @@ mod tests {
             linear_viscosity: 2e-5,
             quadratic_viscosity: 3e-5,
         };
-        for (count, size, seed) in [(40, 0.4, 8), (1500, 3.0, 9)] {
-            let mut scene = scene(count, size, h, seed);
+        for (count, size, stretch, seed) in
+            [(40, 0.4, 1.0, 8), (1500, 3.0, 1.0, 9), (1500, 1.0, 5.0, 10)]
+        {
+            let mut scene = scene(count, size, stretch, h, seed);
             // Mixed masses first: the one-mass cases then overwrite them.
             for (mass, viscosity) in [(false, false), (false, true), (true, false), (true, true)] {
                 let same = Sameness { mass, viscosity };
@@ -934,18 +946,21 @@ mod tests {
     #[test]
     fn bands_cover_every_particle_once_and_hold_each_forward_row_in_the_next_band() {
         let h = 0.3;
-        let scene = scene(3000, 5.0, h, 4);
-        let bands = &scene.bands;
-        assert_eq!(bands.first(), Some(&0));
-        assert_eq!(bands.last(), Some(&3000));
-        assert!(bands.len() > 4, "{} bands", bands.len() - 1);
-        assert!(bands.windows(2).all(|pair| pair[0] < pair[1]));
-        for k in 0..bands.len() - 1 {
-            let window_end = bands[(k + 2).min(bands.len() - 1)];
-            for i in bands[k]..bands[k + 1] {
-                for range in &scene.rows[i as usize] {
-                    assert!(range.start > i || range.is_empty());
-                    assert!(range.end <= window_end, "particle {i} of band {k}");
+        // Square, then wide enough that the cells are numbered column by column.
+        for stretch in [1.0, 8.0] {
+            let scene = scene(3000, 5.0, stretch, h, 4);
+            let bands = &scene.bands;
+            assert_eq!(bands.first(), Some(&0));
+            assert_eq!(bands.last(), Some(&3000));
+            assert!(bands.len() > 4, "{} bands", bands.len() - 1);
+            assert!(bands.windows(2).all(|pair| pair[0] < pair[1]));
+            for k in 0..bands.len() - 1 {
+                let window_end = bands[(k + 2).min(bands.len() - 1)];
+                for i in bands[k]..bands[k + 1] {
+                    for range in &scene.rows[i as usize] {
+                        assert!(range.start > i || range.is_empty());
+                        assert!(range.end <= window_end, "particle {i} of band {k}");
+                    }
                 }
             }
         }

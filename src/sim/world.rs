@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 const CHUNK: usize = 512;
 
 /// Fewest particles in a band of the neighbour stages (one rayon task each; see `for_each_band`).
-const BAND: usize = 256;
+const BAND: usize = 128;
 
 /// Particle state as struct-of-arrays, kept sorted by grid cell (ids stay stable).
 #[derive(Clone, Debug, Default)]
