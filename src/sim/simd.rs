@@ -61,6 +61,8 @@ pub trait Lanes:
     fn total(self) -> f32;
     /// The first lane.
     fn first(self) -> f32;
+    /// Whether any lane of a mask is set.
+    fn any(self) -> bool;
 }
 
 /// Masks of the first k of 4 lanes.
@@ -151,6 +153,11 @@ impl Lanes for f32x4 {
     #[inline(always)]
     fn first(self) -> f32 {
         self.to_array()[0]
+    }
+
+    #[inline(always)]
+    fn any(self) -> bool {
+        f32x4::any(self)
     }
 }
 
@@ -282,6 +289,11 @@ mod avx {
         #[inline(always)]
         fn first(self) -> f32 {
             unsafe { _mm256_cvtss_f32(self.0) }
+        }
+
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe { _mm256_movemask_ps(self.0) != 0 }
         }
     }
 }

@@ -223,9 +223,10 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
 }
 
 /// Density sums Σ m_j a³ and near-density sums Σ m_j a⁴ (unnormalised, the particle itself
-/// excluded) of the pairs of particle `i` and its forward candidates, added to both ends.
+/// excluded) of the pairs of particle `i` and its forward candidates, added to both ends. With
+/// `SAME_MASS` (every particle of one mass) the masses are left out: Σ a³ and Σ a⁴.
 #[inline(always)]
-pub fn density_pairs<S: Lanes>(
+pub fn density_pairs<S: Lanes, const SAME_MASS: bool>(
     rows: &ForwardRows,
     lanes: &LaneData,
     i: usize,
@@ -243,21 +244,23 @@ pub fn density_pairs<S: Lanes>(
         assert!(end <= count);
         while base < end {
             // SAFETY: base < range.end <= count, and x, y and mass hold count + LANES values.
-            let (x, y, mass) = unsafe {
-                (
-                    S::load(&lanes.x, base),
-                    S::load(&lanes.y, base),
-                    S::load(&lanes.mass, base),
-                )
-            };
+            let (x, y) = unsafe { (S::load(&lanes.x, base), S::load(&lanes.y, base)) };
             let (dx, dy) = (x - xi, y - yi);
             let r = dx.mul_add(dx, dy * dy).sqrt();
             let a = weights(r, minus_inverse_h, S::first_lanes(end - base));
             let a3 = a * a * a;
             let a4 = a3 * a;
-            sum = mass.mul_add(a3, sum);
-            near_sum = mass.mul_add(a4, near_sum);
-            sums.add(base, end - base, own_mass * a3, own_mass * a4);
+            if SAME_MASS {
+                sum += a3;
+                near_sum += a4;
+                sums.add(base, end - base, a3, a4);
+            } else {
+                // SAFETY: as above.
+                let mass = unsafe { S::load(&lanes.mass, base) };
+                sum = mass.mul_add(a3, sum);
+                near_sum = mass.mul_add(a4, near_sum);
+                sums.add(base, end - base, own_mass * a3, own_mass * a4);
+            }
             base += S::WIDTH;
         }
     }
@@ -281,9 +284,15 @@ pub struct RelaxConstants {
 /// for i). Particles at the same spot push apart along `coincident(j)`, a direction chosen by
 /// the caller. `SAME_MASS` says every particle has the same mass (shares of 1, no division);
 /// `SAME_VISCOSITY` that every material has `constants`' viscosity (two loads less per pair),
-/// otherwise the lanes' viscosities must be filled.
+/// otherwise the lanes' viscosities must be filled; `ONE_MATERIAL` that there is one material
+/// (then both of the others hold too, and every pair pulls with the particle's own tension).
 #[inline(always)]
-pub fn relaxation_pairs<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+pub fn relaxation_pairs<
+    S: Lanes,
+    const SAME_MASS: bool,
+    const SAME_VISCOSITY: bool,
+    const ONE_MATERIAL: bool,
+>(
     rows: &ForwardRows,
     lanes: &LaneData,
     i: usize,
@@ -294,28 +303,28 @@ pub fn relaxation_pairs<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: b
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
     let mut sum_x = S::splat(0.0);
     let mut sum_y = S::splat(0.0);
-    // Candidates at the particle's own spot, counted per lane.
-    let mut at_same_spot = S::splat(0.0);
-    let one = S::splat(1.0);
+    // Whether some candidate is at the particle's own spot.
+    let mut at_same_spot = false;
     let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
         while base < end {
             // SAFETY: base < end <= count.
-            let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, base) };
+            let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, base) };
             let valid = S::first_lanes(end - base);
             let (dx, dy) = (group.x - own.x, group.y - own.y);
             let r2 = dx.mul_add(dx, dy * dy);
             // Lanes past the range's end count too: a false alarm only costs the exact check
             // in `coincident_pairs`.
-            at_same_spot += one & r2.less(own.coincident2);
+            at_same_spot |= r2.less(own.coincident2).any();
             // Coincident particles get a zero direction (and distance) here.
             let inverse_r = r2.inverse_sqrt() & r2.greater(own.coincident2);
             let r = r2 * inverse_r;
             let a = weights(r, own.minus_inverse_h, valid);
-            let (push, other) =
-                own.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(&group, a, r, dx, dy, inverse_r);
+            let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
+                &group, a, r, dx, dy, inverse_r,
+            );
             sum_x = dx.mul_add(push, sum_x);
             sum_y = dy.mul_add(push, sum_y);
             sums.add(base, end - base, (dx * other) & valid, (dy * other) & valid);
@@ -323,9 +332,10 @@ pub fn relaxation_pairs<S: Lanes, const SAME_MASS: bool, const SAME_VISCOSITY: b
         }
     }
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
-    if at_same_spot.total() > 0.0 {
-        displacement +=
-            own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY>(rows, lanes, i, coincident, sums);
+    if at_same_spot {
+        displacement += own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
+            rows, lanes, i, coincident, sums,
+        );
     }
     sums.add_one(i, displacement.x, displacement.y);
 }
@@ -372,7 +382,10 @@ impl<S: Lanes> Group<S> {
     /// # Safety
     /// `base < Group::checked_count::<SAME_VISCOSITY>(lanes)`.
     #[inline(always)]
-    unsafe fn load<const SAME_VISCOSITY: bool>(lanes: &LaneData, base: usize) -> Self {
+    unsafe fn load<const SAME_VISCOSITY: bool, const ONE_MATERIAL: bool>(
+        lanes: &LaneData,
+        base: usize,
+    ) -> Self {
         let zero = S::splat(0.0);
         // SAFETY: every field holds checked_count + LANES values, and LANES ≥ S::WIDTH.
         unsafe {
@@ -385,8 +398,17 @@ impl<S: Lanes> Group<S> {
                 velocity_y: S::load(&lanes.velocity_y, base),
                 pressure: S::load(&lanes.pressure, base),
                 near_pressure: S::load(&lanes.near_pressure, base),
-                tension: S::load(&lanes.tension, base),
-                material: S::load(&lanes.material, base),
+                // One material: every particle has the same tension, and no material is compared.
+                tension: if ONE_MATERIAL {
+                    zero
+                } else {
+                    S::load(&lanes.tension, base)
+                },
+                material: if ONE_MATERIAL {
+                    zero
+                } else {
+                    S::load(&lanes.material, base)
+                },
                 linear_viscosity: if SAME_VISCOSITY {
                     zero
                 } else {
@@ -456,7 +478,7 @@ impl<S: Lanes> Own<S> {
     /// unknown): this particle moves by (dx, dy) × the first, the candidate by (dx, dy) × the
     /// second.
     #[inline(always)]
-    fn pair_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+    fn pair_pushes<const SAME_MASS: bool, const SAME_VISCOSITY: bool, const ONE_MATERIAL: bool>(
         &self,
         group: &Group<S>,
         a: S,
@@ -472,8 +494,11 @@ impl<S: Lanes> Own<S> {
             * a2;
         // Surface tension between particles of one material (Becker & Teschner 2007): each
         // is pulled by the other's.
-        let same_material = group.material.equal(self.material);
-        let tension_weight = (a2 * r) & same_material;
+        let tension_weight = if ONE_MATERIAL {
+            a2 * r
+        } else {
+            (a2 * r) & group.material.equal(self.material)
+        };
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
         let closing = (self.velocity_x - group.velocity_x)
             .mul_add(dx, (self.velocity_y - group.velocity_y) * dy)
@@ -489,8 +514,12 @@ impl<S: Lanes> Own<S> {
         };
         let viscous = a * r * quadratic.mul_add(approach, linear) * approach;
         let minus_pressure = S::splat(0.0) - pressure;
-        let own_pull = group.tension.mul_add(tension_weight, minus_pressure);
         let other_pull = self.tension.mul_add(tension_weight, minus_pressure);
+        let own_pull = if ONE_MATERIAL {
+            other_pull
+        } else {
+            group.tension.mul_add(tension_weight, minus_pressure)
+        };
         if SAME_MASS {
             (
                 (own_pull * self.inverse_mass - viscous) * inverse_r,
@@ -511,7 +540,11 @@ impl<S: Lanes> Own<S> {
     /// the directions `coincident` gives (the lane loop gave them none); the candidates' pushes
     /// go into `sums`, this particle's is returned.
     #[cold]
-    fn coincident_pairs<const SAME_MASS: bool, const SAME_VISCOSITY: bool>(
+    fn coincident_pairs<
+        const SAME_MASS: bool,
+        const SAME_VISCOSITY: bool,
+        const ONE_MATERIAL: bool,
+    >(
         &self,
         rows: &ForwardRows,
         lanes: &LaneData,
@@ -533,12 +566,12 @@ impl<S: Lanes> Own<S> {
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
                 // SAFETY: j < end <= count.
-                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY>(lanes, j) };
+                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, j) };
                 let r = S::splat(r2.sqrt());
                 let a = weights(r, self.minus_inverse_h, S::first_lanes(1));
                 let direction = coincident(j);
                 let (ux, uy) = (S::splat(direction.x), S::splat(direction.y));
-                let (push, other) = self.pair_pushes::<SAME_MASS, SAME_VISCOSITY>(
+                let (push, other) = self.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
                     &group,
                     a,
                     r,
@@ -559,19 +592,42 @@ impl<S: Lanes> Own<S> {
 /// the same viscosity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sameness {
+    /// The scene has one material (so one mass and one viscosity too).
+    pub material: bool,
     /// Every particle has the same mass.
     pub mass: bool,
     /// Every material has the scene's viscosity.
     pub viscosity: bool,
 }
 
+/// The density sums of one band, with masses or without (`density_pairs`).
+#[inline(always)]
+fn density_band_for<S: Lanes>(
+    band: Range<usize>,
+    rows: &[ForwardRows],
+    lanes: &LaneData,
+    h: f32,
+    same_mass: bool,
+    sums: &mut PairSums,
+) {
+    if same_mass {
+        for i in band {
+            density_pairs::<S, true>(&rows[i], lanes, i, h, sums);
+        }
+    } else {
+        for i in band {
+            density_pairs::<S, false>(&rows[i], lanes, i, h, sums);
+        }
+    }
+}
+
 /// The relaxation of one band with the shortcuts `same` allows.
 #[inline(always)]
 fn relaxation_band_for<S: Lanes>(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
     macro_rules! each {
-        ($same_mass:literal, $same_viscosity:literal) => {
+        ($same_mass:literal, $same_viscosity:literal, $one_material:literal) => {
             for i in band {
-                relaxation_pairs::<S, $same_mass, $same_viscosity>(
+                relaxation_pairs::<S, $same_mass, $same_viscosity, $one_material>(
                     &stage.rows[i],
                     stage.lanes,
                     i,
@@ -582,11 +638,12 @@ fn relaxation_band_for<S: Lanes>(band: Range<usize>, stage: &RelaxStage, sums: &
             }
         };
     }
-    match (stage.same.mass, stage.same.viscosity) {
-        (true, true) => each!(true, true),
-        (true, false) => each!(true, false),
-        (false, true) => each!(false, true),
-        (false, false) => each!(false, false),
+    match (stage.same.material, stage.same.mass, stage.same.viscosity) {
+        (true, _, _) => each!(true, true, true),
+        (false, true, true) => each!(true, true, false),
+        (false, true, false) => each!(true, false, false),
+        (false, false, true) => each!(false, true, false),
+        (false, false, false) => each!(false, false, false),
     }
 }
 
@@ -606,13 +663,14 @@ pub struct RelaxStage<'a> {
 
 /// The neighbour sums of one band of particles, compiled for one lane width.
 pub trait Kernels: Sync {
-    /// `density_pairs` for every particle of `band`.
+    /// `density_pairs` for every particle of `band` (`same_mass`: its `SAME_MASS`).
     fn density_band(
         &self,
         band: Range<usize>,
         rows: &[ForwardRows],
         lanes: &LaneData,
         h: f32,
+        same_mass: bool,
         sums: &mut PairSums,
     );
     /// `relaxation_pairs` for every particle of `band`.
@@ -638,11 +696,10 @@ impl Kernels for FourLanes {
         rows: &[ForwardRows],
         lanes: &LaneData,
         h: f32,
+        same_mass: bool,
         sums: &mut PairSums,
     ) {
-        for i in band {
-            density_pairs::<wide::f32x4>(&rows[i], lanes, i, h, sums);
-        }
+        density_band_for::<wide::f32x4>(band, rows, lanes, h, same_mass, sums);
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
@@ -662,11 +719,10 @@ impl AvxKernels {
         rows: &[ForwardRows],
         lanes: &LaneData,
         h: f32,
+        same_mass: bool,
         sums: &mut PairSums,
     ) {
-        for i in band {
-            density_pairs::<super::simd::Avx>(&rows[i], lanes, i, h, sums);
-        }
+        density_band_for::<super::simd::Avx>(band, rows, lanes, h, same_mass, sums);
     }
 
     #[target_feature(enable = "avx,fma")]
@@ -683,10 +739,11 @@ impl Kernels for AvxKernels {
         rows: &[ForwardRows],
         lanes: &LaneData,
         h: f32,
+        same_mass: bool,
         sums: &mut PairSums,
     ) {
         // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX and FMA.
-        unsafe { Self::density_band_avx(band, rows, lanes, h, sums) }
+        unsafe { Self::density_band_avx(band, rows, lanes, h, same_mass, sums) }
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
@@ -804,29 +861,37 @@ mod tests {
             (2000, 4.0, 1.0, 3),
             (2000, 1.5, 6.0, 4),
         ] {
-            let scene = scene(count, size, stretch, h, seed);
-            let lanes = &scene.lanes;
-            let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
-            for (width, kernels) in kernels {
-                // Stale values: `for_each_band` must clear them.
-                let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
-                for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
-                    kernels.density_band(band, &scene.rows, lanes, h, sums)
-                });
-                for i in 0..count {
-                    let (mut expected, mut near_expected) = (0.0_f64, 0.0_f64);
-                    for (j, r, _) in neighbours(lanes, i, h) {
-                        let a = 1.0 - r / h as f64;
-                        expected += lanes.mass[j] as f64 * a.powi(3);
-                        near_expected += lanes.mass[j] as f64 * a.powi(4);
+            let mut scene = scene(count, size, stretch, h, seed);
+            // Mixed masses, then one mass (which the sums leave out: it is multiplied back).
+            for same_mass in [false, true] {
+                if same_mass {
+                    scene.lanes.mass.fill(1.3);
+                }
+                let lanes = &scene.lanes;
+                let unit = if same_mass { 1.3 } else { 1.0 };
+                let kernels: [(usize, &dyn Kernels); 2] = [(4, &FourLanes), (0, kernels())];
+                for (width, kernels) in kernels {
+                    // Stale values: `for_each_band` must clear them.
+                    let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
+                    for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
+                        kernels.density_band(band, &scene.rows, lanes, h, same_mass, sums)
+                    });
+                    for i in 0..count {
+                        let (mut expected, mut near_expected) = (0.0_f64, 0.0_f64);
+                        for (j, r, _) in neighbours(lanes, i, h) {
+                            let a = 1.0 - r / h as f64;
+                            expected += lanes.mass[j] as f64 * a.powi(3);
+                            near_expected += lanes.mass[j] as f64 * a.powi(4);
+                        }
+                        let (found, near_found) = (sum[i] as f64 * unit, near_sum[i] as f64 * unit);
+                        assert!(
+                            (found - expected).abs() < 1e-4 * (1.0 + expected)
+                                && (near_found - near_expected).abs()
+                                    < 1e-4 * (1.0 + near_expected),
+                            "{width} lanes, same mass {same_mass}, particle {i} of {count}: \
+                             {found} vs {expected}, {near_found} vs {near_expected}"
+                        );
                     }
-                    let (found, near_found) = (sum[i] as f64, near_sum[i] as f64);
-                    assert!(
-                        (found - expected).abs() < 1e-4 * (1.0 + expected)
-                            && (near_found - near_expected).abs() < 1e-4 * (1.0 + near_expected),
-                        "{width} lanes, particle {i} of {count}: {found} vs {expected}, \
-                         {near_found} vs {near_expected}"
-                    );
                 }
             }
         }
@@ -896,14 +961,29 @@ mod tests {
             [(40, 0.4, 1.0, 8), (1500, 3.0, 1.0, 9), (1500, 1.0, 5.0, 10)]
         {
             let mut scene = scene(count, size, stretch, h, seed);
-            // Mixed masses first: the one-mass cases then overwrite them.
-            for (mass, viscosity) in [(false, false), (false, true), (true, false), (true, true)] {
-                let same = Sameness { mass, viscosity };
+            // Mixed masses first: the one-mass cases then overwrite them, and one material last.
+            for (material, mass, viscosity) in [
+                (false, false, false),
+                (false, false, true),
+                (false, true, false),
+                (false, true, true),
+                (true, true, true),
+            ] {
+                let same = Sameness {
+                    material,
+                    mass,
+                    viscosity,
+                };
+                let lanes = &mut scene.lanes;
                 if mass {
                     // One mass for all: the shortcut assumes it.
-                    let lanes = &mut scene.lanes;
                     lanes.mass.fill(1.3);
                     lanes.inverse_mass.fill(1.0 / 1.3);
+                }
+                if material {
+                    // One material: one tension too (padding stays past the end).
+                    lanes.material[..count].fill(0.0);
+                    lanes.tension[..count].fill(4e-4);
                 }
                 let lanes = &scene.lanes;
                 let stage = RelaxStage {

@@ -242,6 +242,7 @@ impl World {
             .map(|m| m.surface_tension.unwrap_or(params.surface_tension))
             .collect();
         let same = Sameness {
+            material: materials.len() == 1,
             mass: materials.iter().all(|m| m.mass == materials[0].mass),
             viscosity: materials.iter().all(|m| {
                 (linear(m), quadratic(m)) == (linear(&materials[0]), quadratic(&materials[0]))
@@ -630,9 +631,17 @@ impl World {
         p.density.resize(count, 0.0);
         p.near_density.resize(count, 0.0);
         let lanes = &scratch.lanes;
+        let same_mass = self.same.mass;
         for_each_band(bands, &mut p.density, &mut p.near_density, &|band, sums| {
-            kernels.density_band(band, rows, lanes, h, sums)
+            kernels.density_band(band, rows, lanes, h, same_mass, sums)
         });
+        // Sums without masses (one mass for all) get it here.
+        let (norm_sum, near_norm_sum) = if same_mass {
+            let unit = self.materials[0].mass;
+            (norm * unit, near_norm * unit)
+        } else {
+            (norm, near_norm)
+        };
         let (mass, material) = (&p.mass, &p.material);
         let lanes = &mut scratch.lanes;
         (
@@ -649,8 +658,8 @@ impl World {
             .for_each(
                 |(i, (density, near_density, pressure, near_pressure, lane, near_lane))| {
                     let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
-                    *density *= norm;
-                    *near_density *= near_norm;
+                    *density *= norm_sum;
+                    *near_density *= near_norm_sum;
                     *pressure = stiffness * (*density - mass[i] * rest_density);
                     *near_pressure = near_stiffness * *near_density;
                     // Each particle's share of a pair's pushes: ½ dt² N P and ½ dt² N_near P_near.
