@@ -271,7 +271,12 @@ impl Grid {
         let local = local(position, self.origin, self.cell_size, self.transposed);
         // The particle's cell, exactly as `build` computed it.
         let (column, row) = cell_of(local, self.width, self.height);
-        let part = |fraction: f32| ((fraction * PARTS as f32) as usize).min(PARTS - 1);
+        let part = |fraction: f32| {
+            // Clamped as a float first, so the truncation needs no checks.
+            let clamped = (fraction * PARTS as f32).max(0.0).min((PARTS - 1) as f32);
+            // SAFETY: `clamped` is finite and within 0..PARTS.
+            unsafe { clamped.to_int_unchecked::<u32>() as usize }
+        };
         let spans =
             &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
         std::array::from_fn(|k| {

@@ -573,6 +573,14 @@ impl World {
                 let (position, velocity, id, material, mass) = particle;
                 let (x, y, lane_mass, inverse_mass, velocity_x, velocity_y, tension, lane_material) =
                     lane;
+                // Every chunk is as long as its slice of `order` (one check here, none per write).
+                let n = order.len();
+                assert!([position.len(), velocity.len(), id.len(), material.len(), mass.len()]
+                    .iter()
+                    .chain(&[x.len(), y.len(), lane_mass.len(), inverse_mass.len()])
+                    .chain(&[velocity_x.len(), velocity_y.len(), tension.len()])
+                    .chain(&[lane_material.len(), rows.len()])
+                    .all(|&len| len == n));
                 for (k, &old) in order.iter().enumerate() {
                     let old = old as usize;
                     let (at, moving) = (p.position[old], p.velocity[old]);
