@@ -114,7 +114,20 @@ pub struct PairSums<'a> {
     pub second: &'a mut [f32],
 }
 
-impl PairSums<'_> {
+impl<'a> PairSums<'a> {
+    /// The sums of `band`'s window, cleared first in phase 0 (see `run_phase`).
+    pub fn clearing(band: &Band, first: &'a mut [f32], second: &'a mut [f32]) -> Self {
+        if band.index.is_multiple_of(2) {
+            first.fill(0.0);
+            second.fill(0.0);
+        }
+        Self {
+            start: band.start,
+            first,
+            second,
+        }
+    }
+
     /// Adds the lanes of `first` and `second` to the particles from `base` on; lanes past the
     /// first `valid` must be zero (near the window's end they are skipped instead).
     #[inline(always)]
@@ -149,63 +162,113 @@ impl PairSums<'_> {
     }
 }
 
-/// Runs `work` on every band of `bands` (band k is particles `bands[k]..bands[k + 1]`) with the
-/// sums of its own and the next band's particles: even bands first, then odd ones, in parallel
-/// within a phase. No two bands of a phase share a particle, so no locks are needed, and every
-/// sum receives its additions in the same order at any thread count. Every sum starts at zero
-/// (each even band clears its window first: the windows of the even bands cover every particle,
-/// and no band reaches a particle before the even band whose window holds it).
-pub fn for_each_band<W>(bands: &[u32], first: &mut [f32], second: &mut [f32], work: &W)
-where
-    W: Fn(Range<usize>, &mut PairSums) + Sync,
-{
-    let band_count = bands.len().saturating_sub(1);
-    for phase in 0..band_count.min(2) {
-        let start = bands[phase] as usize;
-        let (_, first) = first.split_at_mut(start);
-        let (_, second) = second.split_at_mut(start);
-        bands_of_phase(bands, phase, band_count, start, first, second, work);
+/// One band's turn in a phase of `run_phase`.
+#[derive(Clone, Debug)]
+pub struct Band {
+    /// Its index: even bands run in phase 0, odd ones in phase 1.
+    pub index: usize,
+    /// Its particles.
+    pub particles: Range<usize>,
+    /// The first particle of its window of the outputs: its own particles, then the next band's.
+    pub start: usize,
+}
+
+/// Per-particle outputs that the bands of a phase share out, each band getting its window.
+pub trait Window: Send + Sized {
+    /// The part for the first `at` particles, and the rest.
+    fn split_at(self, at: usize) -> (Self, Self);
+}
+
+impl<T: Send> Window for &mut [T] {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        self.split_at_mut(at)
     }
 }
 
-/// `for_each_band` for bands `low, low + 2, …` below `high`, whose sums are `first` and
-/// `second` from particle `start` on; splits in halves run by `rayon::join`.
-fn bands_of_phase<W>(
+impl<A: Window, B: Window> Window for (A, B) {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        let ((a_low, a_high), (b_low, b_high)) = (self.0.split_at(at), self.1.split_at(at));
+        ((a_low, b_low), (a_high, b_high))
+    }
+}
+
+impl<A: Window, B: Window, C: Window> Window for (A, B, C) {
+    fn split_at(self, at: usize) -> (Self, Self) {
+        let (low, high) = ((self.0, self.1), self.2).split_at(at);
+        ((low.0 .0, low.0 .1, low.1), (high.0 .0, high.0 .1, high.1))
+    }
+}
+
+/// Runs `work` on every band of phase `phase` (0: the even bands, 1: the odd ones; band k is
+/// particles `bands[k]..bands[k + 1]`), in parallel, each with its window of `outputs` (given for
+/// every particle). A band's pairs reach only its own band and the next, so no two bands of a
+/// phase share a particle: no locks are needed, and when phase 0 then phase 1 run, every output
+/// receives its additions in the same order at any thread count. A window's sums must start at
+/// zero: the even bands' windows cover every particle, and no band reaches a particle before the
+/// even band whose window holds it, so clearing in phase 0 is enough.
+pub fn run_phase<O: Window, W>(bands: &[u32], phase: usize, outputs: O, work: &W)
+where
+    W: Fn(Band, O) + Sync,
+{
+    let band_count = bands.len().saturating_sub(1);
+    if phase >= band_count {
+        return;
+    }
+    let start = bands[phase] as usize;
+    let (_, outputs) = outputs.split_at(start);
+    bands_of_phase(bands, phase, band_count, start, outputs, work);
+}
+
+/// `run_phase` for bands `low, low + 2, …` below `high`, whose outputs are given from particle
+/// `start` on; splits in halves run by `rayon::join`.
+fn bands_of_phase<O: Window, W>(
     bands: &[u32],
     low: usize,
     high: usize,
     start: usize,
-    first: &mut [f32],
-    second: &mut [f32],
+    outputs: O,
     work: &W,
 ) where
-    W: Fn(Range<usize>, &mut PairSums) + Sync,
+    W: Fn(Band, O) + Sync,
 {
     let count = (high - low).div_ceil(2);
     if count == 1 {
-        let band = bands[low] as usize..bands[low + 1] as usize;
-        if low.is_multiple_of(2) {
-            first.fill(0.0);
-            second.fill(0.0);
-        }
-        work(
-            band,
-            &mut PairSums {
-                start,
-                first,
-                second,
-            },
-        );
+        let particles = bands[low] as usize..bands[low + 1] as usize;
+        let band = Band {
+            index: low,
+            particles,
+            start,
+        };
+        work(band, outputs);
         return;
     }
     let middle = low + 2 * (count / 2);
     let split = bands[middle] as usize;
-    let (first_low, first_high) = first.split_at_mut(split - start);
-    let (second_low, second_high) = second.split_at_mut(split - start);
+    let (outputs_low, outputs_high) = outputs.split_at(split - start);
     rayon::join(
-        || bands_of_phase(bands, low, middle, start, first_low, second_low, work),
-        || bands_of_phase(bands, middle, high, split, first_high, second_high, work),
+        || bands_of_phase(bands, low, middle, start, outputs_low, work),
+        || bands_of_phase(bands, middle, high, split, outputs_high, work),
     );
+}
+
+/// `run_phase` for phases 0 and 1 with two sums per particle (`PairSums`), cleared first.
+pub fn for_each_band<W>(bands: &[u32], first: &mut [f32], second: &mut [f32], work: &W)
+where
+    W: Fn(Range<usize>, &mut PairSums) + Sync,
+{
+    for phase in 0..2 {
+        run_phase(bands, phase, (&mut *first, &mut *second), &|band: Band,
+                                                               (
+            first,
+            second,
+        ): (
+            &mut [f32],
+            &mut [f32],
+        )| {
+            let mut sums = PairSums::clearing(&band, first, second);
+            work(band.particles, &mut sums);
+        });
+    }
 }
 
 /// Kernel weights a = 1 − r/h of a group's candidates at distances `r` (given −1/h), zero

@@ -14,17 +14,27 @@ use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
 use super::sums::{
-    fill_padded, for_each_band, kernels, LaneData, RelaxConstants, RelaxStage, Sameness,
+    fill_padded, for_each_band, kernels, run_phase, Band, LaneData, PairSums, RelaxConstants,
+    RelaxStage, Sameness,
 };
 use super::LIGHT_CHUNK;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 /// Particles per rayon task: large enough to amortise scheduling, small enough to balance 2–16 cores.
 const CHUNK: usize = 512;
+
+/// A band's window of the density stage's outputs: (density, near density) sums, then
+/// (pressure, near pressure), then their lanes.
+type DensityOutputs<'a> = (
+    (&'a mut [f32], &'a mut [f32]),
+    (&'a mut [f32], &'a mut [f32]),
+    (&'a mut [f32], &'a mut [f32]),
+);
 
 /// Fewest particles in a band of the neighbour stages (one rayon task each; see `for_each_band`).
 const BAND: usize = 128;
@@ -631,50 +641,82 @@ impl World {
         let pressure_stiffness = &self.pressure_stiffness;
         let rest_density = self.params.rest_density;
         let kernels = kernels();
+        let same_mass = self.same.mass;
+        // Sums without masses (one mass for all) get it with the normalisation.
+        let unit = if same_mass {
+            self.materials[0].mass
+        } else {
+            1.0
+        };
+        let (norm_sum, near_norm_sum) = (norm * unit, near_norm * unit);
         let p = &mut self.particles;
         let count = p.len();
-        let scratch = &mut self.scratch;
-        let (rows, bands) = (&scratch.rows, &scratch.bands);
-        // Unnormalised sums first, gathered and scattered pair by pair.
         p.density.resize(count, 0.0);
         p.near_density.resize(count, 0.0);
+        let scratch = &mut self.scratch;
+        let (rows, bands) = (&scratch.rows, &scratch.bands);
+        // The pressure lanes are written here while the others are read.
+        let mut lane_pressure = std::mem::take(&mut scratch.lanes.pressure);
+        let mut lane_near_pressure = std::mem::take(&mut scratch.lanes.near_pressure);
         let lanes = &scratch.lanes;
-        let same_mass = self.same.mass;
-        for_each_band(bands, &mut p.density, &mut p.near_density, &|band, sums| {
-            kernels.density_band(band, rows, lanes, h, same_mass, sums)
-        });
-        // Sums without masses (one mass for all) get it here.
-        let (norm_sum, near_norm_sum) = if same_mass {
-            let unit = self.materials[0].mass;
-            (norm * unit, near_norm * unit)
-        } else {
-            (norm, near_norm)
-        };
         let (mass, material) = (&p.mass, &p.material);
-        let lanes = &mut scratch.lanes;
-        (
-            &mut p.density,
-            &mut p.near_density,
-            &mut p.pressure,
-            &mut p.near_pressure,
-            &mut lanes.pressure[..count],
-            &mut lanes.near_pressure[..count],
-        )
-            .into_par_iter()
-            .with_min_len(LIGHT_CHUNK)
-            .enumerate()
-            .for_each(
-                |(i, (density, near_density, pressure, near_pressure, lane, near_lane))| {
-                    let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
-                    *density *= norm_sum;
-                    *near_density *= near_norm_sum;
-                    *pressure = stiffness * (*density - mass[i] * rest_density);
-                    *near_pressure = near_stiffness * *near_density;
-                    // Each particle's share of a pair's pushes: ½ dt² N P and ½ dt² N_near P_near.
-                    *lane = half_dt2 * norm * *pressure;
-                    *near_lane = half_dt2 * near_norm * *near_pressure;
+        // Normalised densities, pressures and pressure lanes of particles `done` (window
+        // positions from `start`), once their sums are complete.
+        let finish = |done: Range<usize>, start: usize, outputs: &mut DensityOutputs| {
+            let (sums, pressures, pressure_lanes) = outputs;
+            for i in done {
+                let local = i - start;
+                let (stiffness, near_stiffness) = pressure_stiffness[material[i] as usize];
+                let density = sums.0[local] * norm_sum;
+                let near_density = sums.1[local] * near_norm_sum;
+                let pressure = stiffness * (density - mass[i] * rest_density);
+                let near_pressure = near_stiffness * near_density;
+                (sums.0[local], sums.1[local]) = (density, near_density);
+                (pressures.0[local], pressures.1[local]) = (pressure, near_pressure);
+                // Each particle's share of a pair's pushes: ½ dt² N P and ½ dt² N_near P_near.
+                pressure_lanes.0[local] = half_dt2 * norm * pressure;
+                pressure_lanes.1[local] = half_dt2 * near_norm * near_pressure;
+            }
+        };
+        for phase in 0..2 {
+            let outputs: DensityOutputs = (
+                (&mut p.density, &mut p.near_density),
+                (&mut p.pressure, &mut p.near_pressure),
+                (
+                    &mut lane_pressure[..count],
+                    &mut lane_near_pressure[..count],
+                ),
+            );
+            run_phase(
+                bands,
+                phase,
+                outputs,
+                &|band: Band, mut outputs: DensityOutputs| {
+                    let (sums, _, _) = &mut outputs;
+                    let mut sums = PairSums::clearing(&band, sums.0, sums.1);
+                    kernels.density_band(
+                        band.particles.clone(),
+                        rows,
+                        lanes,
+                        h,
+                        same_mass,
+                        &mut sums,
+                    );
+                    // Complete now: band 0 (no band reaches it but itself) after phase 0, and an odd
+                    // band's whole window (its band and the next, each reached from the band
+                    // before it and itself) after phase 1.
+                    let window_end = band.start + outputs.0 .0.len();
+                    if band.index == 0 {
+                        finish(band.particles, band.start, &mut outputs);
+                    } else if band.index % 2 == 1 {
+                        finish(band.start..window_end, band.start, &mut outputs);
+                    }
                 },
             );
+        }
+        let lanes = &mut scratch.lanes;
+        lanes.pressure = lane_pressure;
+        lanes.near_pressure = lane_near_pressure;
     }
 
     /// Double density relaxation, surface tension and viscosity, written as a displacement into
