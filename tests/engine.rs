@@ -278,3 +278,23 @@ fn regression_floor_particles_do_not_race_along_the_floor() {
     }
     assert!(peak < 20.0, "peak speed {peak} while the pool fills");
 }
+
+/// `step_frame` folds each substep's advance into the previous substep's move; the bits must be
+/// those of plain substeps.
+#[test]
+fn a_frame_gives_the_same_bits_as_its_substeps_one_by_one() {
+    for preset in ["seed", "slime"] {
+        let mut by_frames = Preset::load(preset).unwrap().build_world(2);
+        let mut by_substeps = Preset::load(preset).unwrap().build_world(2);
+        for _ in 0..40 {
+            by_frames.step_frame();
+            assert_eq!(by_frames.last_frame().substeps, by_frames.params().substeps);
+            for _ in 0..by_substeps.params().substeps {
+                by_substeps.substep();
+            }
+        }
+        assert!(by_frames.particles().len() > 100, "{preset}");
+        assert_eq!(by_frames.substeps_done(), by_substeps.substeps_done());
+        assert_eq!(by_frames.checksum(), by_substeps.checksum(), "{preset}");
+    }
+}

@@ -415,22 +415,38 @@ impl World {
             substeps,
             capped: 0,
         };
-        for _ in 0..substeps {
-            self.substep();
+        // Each substep's move also does the next one's advance (one pass less), but the last's:
+        // between frames the particles rest at their moved positions.
+        let mut advanced = None;
+        for step in 1..=substeps {
+            advanced = self.run_substep(advanced, step < substeps);
         }
     }
 
     /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
     pub fn substep(&mut self) {
+        self.run_substep(None, false);
+    }
+
+    /// One substep. `advanced`: the particles already had this substep's advance (from the last
+    /// substep's move), and these are their bounds. With `advance_next` the move also does the
+    /// next substep's advance and returns the bounds for it. The arithmetic is the same either
+    /// way, so fused or not, the results are identical.
+    fn run_substep(&mut self, advanced: Option<Bounds>, advance_next: bool) -> Option<Bounds> {
         let mut clock = Instant::now();
         let mut lap = |slot: &mut Duration| {
             let now = Instant::now();
             *slot += now - clock;
             clock = now;
         };
+        let old_particles = self.particles.len();
         self.emit();
         lap(&mut self.times.emit);
-        let bounds = self.apply_gravity_and_advance();
+        let bounds = match advanced {
+            // Only the particles just emitted still need it.
+            Some(bounds) => bounds.union(self.apply_gravity_and_advance(old_particles)),
+            None => self.apply_gravity_and_advance(0),
+        };
         lap(&mut self.times.advance);
         self.sort_into_grid_within(bounds);
         lap(&mut self.times.grid);
@@ -445,10 +461,12 @@ impl World {
             springs.apply(&self.particles, &self.grid, h, self.dt, displacement);
         }
         lap(&mut self.times.springs);
-        self.last_frame.capped += self.move_and_collide();
+        let (capped, next_bounds) = self.move_and_collide(advance_next);
+        self.last_frame.capped += capped;
         lap(&mut self.times.walls);
         self.substeps_done += 1;
         self.time += self.dt as f64;
+        advance_next.then_some(next_bounds)
     }
 
     /// Adds one particle unless the cap is reached; returns whether it was added.
@@ -510,17 +528,17 @@ impl World {
         }
     }
 
-    /// v += g dt; remember x; x += v dt. Returns the bounds of the new positions (for the grid).
-    fn apply_gravity_and_advance(&mut self) -> Bounds {
+    /// v += g dt; x += v dt for the particles from `first` on. Returns the bounds of their new
+    /// positions (for the grid).
+    fn apply_gravity_and_advance(&mut self, first: usize) -> Bounds {
         let dt = self.dt;
         let gravity_step = self.params.gravity * dt;
         let p = &mut self.particles;
-        (&mut p.position, &mut p.velocity)
+        (&mut p.position[first..], &mut p.velocity[first..])
             .into_par_iter()
             .with_min_len(LIGHT_CHUNK)
             .fold(Bounds::default, |bounds, (position, velocity)| {
-                *velocity += gravity_step;
-                *position += *velocity * dt;
+                advance(position, velocity, gravity_step, dt);
                 bounds.with(*position)
             })
             .reduce(Bounds::default, Bounds::union)
@@ -759,9 +777,11 @@ impl World {
     /// exact projection, right in acute corners too), loses the velocity it had into the wall,
     /// and Coulomb friction takes up to `wall_friction` × that much of its sliding speed. A
     /// particle that would travel more than `cfl × h` in this substep travels only that far.
-    /// Returns how many particles were capped so.
-    fn move_and_collide(&mut self) -> usize {
+    /// With `advance_next`, each particle then gets the next substep's advance too. Returns how
+    /// many particles were capped, and the bounds of the positions (advanced or not).
+    fn move_and_collide(&mut self, advance_next: bool) -> (usize, Bounds) {
         let inverse_dt = 1.0 / self.dt;
+        let gravity_step = self.params.gravity * self.dt;
         let reach = self.params.cfl * self.params.interaction_radius;
         let friction = self.params.wall_friction;
         let domain = &self.domain;
@@ -782,11 +802,11 @@ impl World {
             .with_min_len(CHUNK)
             .map(|(position, velocity, (&dx, &dy), &material)| {
                 // This substep's travel: the advance's v dt, then the relaxation's displacement.
-                let advance = *velocity * dt;
+                let advanced = *velocity * dt;
                 let relaxation = Vec2::new(dx, dy);
-                let mut travel = advance + relaxation;
+                let mut travel = advanced + relaxation;
                 // Where the particle started the substep (to rounding).
-                let start = *position - advance;
+                let start = *position - advanced;
                 // NaN travel counts as capped too.
                 let within_reach = travel.length_squared() <= reach * reach;
                 let capped = !within_reach;
@@ -815,9 +835,15 @@ impl World {
                 }
                 *position = inside;
                 *velocity = v;
-                capped as usize
+                if advance_next {
+                    advance(position, velocity, gravity_step, dt);
+                }
+                (capped as usize, Bounds::default().with(*position))
             })
-            .sum()
+            .reduce(
+                || (0, Bounds::default()),
+                |(capped, bounds), (more, other)| (capped + more, bounds.union(other)),
+            )
     }
 
     /// Blends the velocity of particles near `stir.position` toward `stir.velocity`, fully at the
@@ -908,6 +934,13 @@ impl World {
         }
         hash
     }
+}
+
+/// The advance of one particle: v += g dt, then x += v dt (`gravity_step` is g dt).
+#[inline(always)]
+fn advance(position: &mut Vec2, velocity: &mut Vec2, gravity_step: Vec2, dt: f32) {
+    *velocity += gravity_step;
+    *position += *velocity * dt;
 }
 
 /// Velocity after touching a surface with unit `normal`: the part into the surface is removed
