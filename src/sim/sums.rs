@@ -449,8 +449,15 @@ impl<S: Lanes> Group<S> {
         lanes: &LaneData,
         base: usize,
     ) -> Self {
-        let zero = S::splat(0.0);
-        // SAFETY: every field holds checked_count + LANES values, and LANES ≥ S::WIDTH.
+        // SAFETY (every load): every field holds checked_count + LANES values, and LANES ≥
+        // S::WIDTH (the viscosities only when they are read).
+        let unless = |skip: bool, field: &[f32]| {
+            if skip {
+                S::splat(0.0)
+            } else {
+                unsafe { S::load(field, base) }
+            }
+        };
         unsafe {
             Self {
                 x: S::load(&lanes.x, base),
@@ -462,26 +469,10 @@ impl<S: Lanes> Group<S> {
                 pressure: S::load(&lanes.pressure, base),
                 near_pressure: S::load(&lanes.near_pressure, base),
                 // One material: every particle has the same tension, and no material is compared.
-                tension: if ONE_MATERIAL {
-                    zero
-                } else {
-                    S::load(&lanes.tension, base)
-                },
-                material: if ONE_MATERIAL {
-                    zero
-                } else {
-                    S::load(&lanes.material, base)
-                },
-                linear_viscosity: if SAME_VISCOSITY {
-                    zero
-                } else {
-                    S::load(&lanes.linear_viscosity, base)
-                },
-                quadratic_viscosity: if SAME_VISCOSITY {
-                    zero
-                } else {
-                    S::load(&lanes.quadratic_viscosity, base)
-                },
+                tension: unless(ONE_MATERIAL, &lanes.tension),
+                material: unless(ONE_MATERIAL, &lanes.material),
+                linear_viscosity: unless(SAME_VISCOSITY, &lanes.linear_viscosity),
+                quadratic_viscosity: unless(SAME_VISCOSITY, &lanes.quadratic_viscosity),
             }
         }
     }
@@ -663,17 +654,23 @@ pub struct Sameness {
     pub viscosity: bool,
 }
 
+/// What the density sums of every band read.
+pub struct DensityStage<'a> {
+    /// Each particle's forward candidates.
+    pub rows: &'a [ForwardRows],
+    /// The particles' values (positions and masses).
+    pub lanes: &'a LaneData,
+    /// Interaction radius h.
+    pub h: f32,
+    /// Every particle has the same mass (the sums leave it out).
+    pub same_mass: bool,
+}
+
 /// The density sums of one band, with masses or without (`density_pairs`).
 #[inline(always)]
-fn density_band_for<S: Lanes>(
-    band: Range<usize>,
-    rows: &[ForwardRows],
-    lanes: &LaneData,
-    h: f32,
-    same_mass: bool,
-    sums: &mut PairSums,
-) {
-    if same_mass {
+fn density_band_for<S: Lanes>(band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
+    let (rows, lanes, h) = (stage.rows, stage.lanes, stage.h);
+    if stage.same_mass {
         for i in band {
             density_pairs::<S, true>(&rows[i], lanes, i, h, sums);
         }
@@ -726,16 +723,8 @@ pub struct RelaxStage<'a> {
 
 /// The neighbour sums of one band of particles, compiled for one lane width.
 pub trait Kernels: Sync {
-    /// `density_pairs` for every particle of `band` (`same_mass`: its `SAME_MASS`).
-    fn density_band(
-        &self,
-        band: Range<usize>,
-        rows: &[ForwardRows],
-        lanes: &LaneData,
-        h: f32,
-        same_mass: bool,
-        sums: &mut PairSums,
-    );
+    /// `density_pairs` for every particle of `band`.
+    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums);
     /// `relaxation_pairs` for every particle of `band`.
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
 }
@@ -753,16 +742,8 @@ pub fn kernels() -> &'static dyn Kernels {
 struct FourLanes;
 
 impl Kernels for FourLanes {
-    fn density_band(
-        &self,
-        band: Range<usize>,
-        rows: &[ForwardRows],
-        lanes: &LaneData,
-        h: f32,
-        same_mass: bool,
-        sums: &mut PairSums,
-    ) {
-        density_band_for::<wide::f32x4>(band, rows, lanes, h, same_mass, sums);
+    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
+        density_band_for::<wide::f32x4>(band, stage, sums);
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
@@ -777,15 +758,8 @@ struct AvxKernels;
 #[cfg(target_arch = "x86_64")]
 impl AvxKernels {
     #[target_feature(enable = "avx,fma")]
-    fn density_band_avx(
-        band: Range<usize>,
-        rows: &[ForwardRows],
-        lanes: &LaneData,
-        h: f32,
-        same_mass: bool,
-        sums: &mut PairSums,
-    ) {
-        density_band_for::<super::simd::Avx>(band, rows, lanes, h, same_mass, sums);
+    fn density_band_avx(band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
+        density_band_for::<super::simd::Avx>(band, stage, sums);
     }
 
     #[target_feature(enable = "avx,fma")]
@@ -796,17 +770,9 @@ impl AvxKernels {
 
 #[cfg(target_arch = "x86_64")]
 impl Kernels for AvxKernels {
-    fn density_band(
-        &self,
-        band: Range<usize>,
-        rows: &[ForwardRows],
-        lanes: &LaneData,
-        h: f32,
-        same_mass: bool,
-        sums: &mut PairSums,
-    ) {
+    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
         // SAFETY: `kernels()` hands out `AvxKernels` only when the CPU has AVX and FMA.
-        unsafe { Self::density_band_avx(band, rows, lanes, h, same_mass, sums) }
+        unsafe { Self::density_band_avx(band, stage, sums) }
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
@@ -936,8 +902,14 @@ mod tests {
                 for (width, kernels) in kernels {
                     // Stale values: `for_each_band` must clear them.
                     let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
+                    let stage = DensityStage {
+                        rows: &scene.rows,
+                        lanes,
+                        h,
+                        same_mass,
+                    };
                     for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
-                        kernels.density_band(band, &scene.rows, lanes, h, same_mass, sums)
+                        kernels.density_band(band, &stage, sums)
                     });
                     for i in 0..count {
                         let (mut expected, mut near_expected) = (0.0_f64, 0.0_f64);

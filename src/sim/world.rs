@@ -14,8 +14,8 @@ use super::params::SimParams;
 use super::scene::{Block, Emitter, Material};
 use super::springs::Springs;
 use super::sums::{
-    fill_padded, for_each_band, kernels, run_phase, Band, LaneData, PairSums, RelaxConstants,
-    RelaxStage, Sameness,
+    fill_padded, for_each_band, kernels, run_phase, Band, DensityStage, LaneData, PairSums,
+    RelaxConstants, RelaxStage, Sameness,
 };
 use super::LIGHT_CHUNK;
 use glam::Vec2;
@@ -677,6 +677,12 @@ impl World {
         let mut lane_pressure = std::mem::take(&mut scratch.lanes.pressure);
         let mut lane_near_pressure = std::mem::take(&mut scratch.lanes.near_pressure);
         let lanes = &scratch.lanes;
+        let stage = DensityStage {
+            rows,
+            lanes,
+            h,
+            same_mass,
+        };
         let (mass, material) = (&p.mass, &p.material);
         // Normalised densities, pressures and pressure lanes of particles `done` (window
         // positions from `start`), once their sums are complete.
@@ -712,17 +718,10 @@ impl World {
                 &|band: Band, mut outputs: DensityOutputs| {
                     let (sums, _, _) = &mut outputs;
                     let mut sums = PairSums::clearing(&band, sums.0, sums.1);
-                    kernels.density_band(
-                        band.particles.clone(),
-                        rows,
-                        lanes,
-                        h,
-                        same_mass,
-                        &mut sums,
-                    );
-                    // Complete now: band 0 (no band reaches it but itself) after phase 0, and an odd
-                    // band's whole window (its band and the next, each reached from the band
-                    // before it and itself) after phase 1.
+                    kernels.density_band(band.particles.clone(), &stage, &mut sums);
+                    // Complete now: band 0 (reached by itself alone) after phase 0, and an
+                    // odd band's whole window (its band and the next, each reached from the
+                    // band before it and itself) after phase 1.
                     let window_end = band.start + outputs.0 .0.len();
                     if band.index == 0 {
                         finish(band.particles, band.start, &mut outputs);
