@@ -125,6 +125,15 @@ impl Default for Bounds {
 }
 
 impl Bounds {
+    /// The bounds of `points`.
+    pub fn of(points: &[Vec2]) -> Self {
+        points
+            .par_iter()
+            .with_min_len(LIGHT_CHUNK)
+            .fold(Bounds::default, |bounds, &p| bounds.with(p))
+            .reduce(Bounds::default, Bounds::union)
+    }
+
     /// These bounds grown to hold `point`.
     #[inline(always)]
     pub fn with(self, point: Vec2) -> Self {
@@ -155,12 +164,7 @@ pub const REACH: usize = 2;
 impl Grid {
     /// Sorts `positions` into cells at least `interaction_radius / REACH` wide.
     pub fn build(&mut self, positions: &[Vec2], interaction_radius: f32) {
-        let bounds = positions
-            .par_iter()
-            .with_min_len(LIGHT_CHUNK)
-            .fold(Bounds::default, |bounds, &p| bounds.with(p))
-            .reduce(Bounds::default, Bounds::union);
-        self.build_within(positions, interaction_radius, bounds);
+        self.build_within(positions, interaction_radius, Bounds::of(positions));
     }
 
     /// `build`, given the positions' bounding box.

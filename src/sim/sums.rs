@@ -288,20 +288,21 @@ fn checked_count(lanes: &LaneData, fields: &[&Vec<f32>]) -> usize {
 /// Density sums Σ m_j a³ and near-density sums Σ m_j a⁴ (unnormalised, the particle itself
 /// excluded) of the pairs of particle `i` and its forward candidates, added to both ends. With
 /// `SAME_MASS` (every particle of one mass) the masses are left out: Σ a³ and Σ a⁴.
+/// `minus_inverse_h` is −1/h in every lane; `count` is `checked_count` of x, y and mass (found
+/// once per band).
 #[inline(always)]
-pub fn density_pairs<S: Lanes, const SAME_MASS: bool>(
+fn density_pairs<S: Lanes, const SAME_MASS: bool>(
     rows: &ForwardRows,
     lanes: &LaneData,
+    count: usize,
     i: usize,
-    h: f32,
+    minus_inverse_h: S,
     sums: &mut PairSums,
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own_mass = S::splat(lanes.mass[i]);
-    let minus_inverse_h = S::splat(-1.0 / h);
     let mut sum = S::splat(0.0);
     let mut near_sum = S::splat(0.0);
-    let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
@@ -349,8 +350,9 @@ pub struct RelaxConstants {
 /// `SAME_VISCOSITY` that every material has `constants`' viscosity (two loads less per pair),
 /// otherwise the lanes' viscosities must be filled; `ONE_MATERIAL` that there is one material
 /// (then both of the others hold too, and every pair pulls with the particle's own tension).
+/// `count` is `Group::checked_count` (found once per band).
 #[inline(always)]
-pub fn relaxation_pairs<
+fn relaxation_pairs<
     S: Lanes,
     const SAME_MASS: bool,
     const SAME_VISCOSITY: bool,
@@ -358,6 +360,7 @@ pub fn relaxation_pairs<
 >(
     rows: &ForwardRows,
     lanes: &LaneData,
+    count: usize,
     i: usize,
     constants: &RelaxConstants,
     coincident: impl Fn(usize) -> Vec2,
@@ -368,7 +371,6 @@ pub fn relaxation_pairs<
     let mut sum_y = S::splat(0.0);
     // Whether some candidate is at the particle's own spot.
     let mut at_same_spot = false;
-    let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
@@ -376,7 +378,7 @@ pub fn relaxation_pairs<
             // SAFETY: base < end <= count.
             let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, base) };
             let valid = S::first_lanes(end - base);
-            let (dx, dy) = (group.x - own.x, group.y - own.y);
+            let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
             let r2 = dx.mul_add(dx, dy * dy);
             // Lanes past the range's end count too: a false alarm only costs the exact check
             // in `coincident_pairs`.
@@ -397,7 +399,7 @@ pub fn relaxation_pairs<
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
     if at_same_spot {
         displacement += own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
-            rows, lanes, i, coincident, sums,
+            rows, lanes, count, i, coincident, sums,
         );
     }
     sums.add_one(i, displacement.x, displacement.y);
@@ -478,20 +480,10 @@ impl<S: Lanes> Group<S> {
     }
 }
 
-/// The relaxing particle's own values, one copy per lane.
+/// The relaxing particle: its values in every lane (its viscosities are the pair's when there
+/// is one viscosity), and the constants of its pairs.
 struct Own<S> {
-    x: S,
-    y: S,
-    mass: S,
-    inverse_mass: S,
-    velocity_x: S,
-    velocity_y: S,
-    pressure: S,
-    near_pressure: S,
-    tension: S,
-    material: S,
-    linear_viscosity: S,
-    quadratic_viscosity: S,
+    values: Group<S>,
     minus_inverse_h: S,
     coincident2: S,
 }
@@ -509,7 +501,7 @@ impl<S: Lanes> Own<S> {
         } else {
             (lanes.linear_viscosity[i], lanes.quadratic_viscosity[i])
         };
-        Self {
+        let values = Group {
             x: S::splat(lanes.x[i]),
             y: S::splat(lanes.y[i]),
             mass: S::splat(lanes.mass[i]),
@@ -522,6 +514,9 @@ impl<S: Lanes> Own<S> {
             material: S::splat(lanes.material[i]),
             linear_viscosity: S::splat(linear_viscosity),
             quadratic_viscosity: S::splat(quadratic_viscosity),
+        };
+        Self {
+            values,
             minus_inverse_h: S::splat(-constants.inverse_h),
             coincident2: S::splat(COINCIDENT2),
         }
@@ -541,34 +536,35 @@ impl<S: Lanes> Own<S> {
         dy: S,
         inverse_r: S,
     ) -> (S, S) {
+        let own = &self.values;
         let a2 = a * a;
         // Pressure and near pressure (Clavet et al. 2005, algorithm 2), split by mass.
-        let pressure = (self.near_pressure + group.near_pressure)
-            .mul_add(a, self.pressure + group.pressure)
+        let pressure = (own.near_pressure + group.near_pressure)
+            .mul_add(a, own.pressure + group.pressure)
             * a2;
         // Surface tension between particles of one material (Becker & Teschner 2007): each
         // is pulled by the other's.
         let tension_weight = if ONE_MATERIAL {
             a2 * r
         } else {
-            (a2 * r) & group.material.equal(self.material)
+            (a2 * r) & group.material.equal(own.material)
         };
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
-        let closing = (self.velocity_x - group.velocity_x)
-            .mul_add(dx, (self.velocity_y - group.velocity_y) * dy)
+        let closing = (own.velocity_x - group.velocity_x)
+            .mul_add(dx, (own.velocity_y - group.velocity_y) * dy)
             * inverse_r;
         let approach = closing.max(S::splat(0.0));
         let (linear, quadratic) = if SAME_VISCOSITY {
-            (self.linear_viscosity, self.quadratic_viscosity)
+            (own.linear_viscosity, own.quadratic_viscosity)
         } else {
             (
-                self.linear_viscosity + group.linear_viscosity,
-                self.quadratic_viscosity + group.quadratic_viscosity,
+                own.linear_viscosity + group.linear_viscosity,
+                own.quadratic_viscosity + group.quadratic_viscosity,
             )
         };
         let viscous = a * r * quadratic.mul_add(approach, linear) * approach;
         let minus_pressure = S::splat(0.0) - pressure;
-        let other_pull = self.tension.mul_add(tension_weight, minus_pressure);
+        let other_pull = own.tension.mul_add(tension_weight, minus_pressure);
         let own_pull = if ONE_MATERIAL {
             other_pull
         } else {
@@ -576,15 +572,15 @@ impl<S: Lanes> Own<S> {
         };
         if SAME_MASS {
             (
-                (own_pull * self.inverse_mass - viscous) * inverse_r,
-                (viscous - other_pull * self.inverse_mass) * inverse_r,
+                (own_pull * own.inverse_mass - viscous) * inverse_r,
+                (viscous - other_pull * own.inverse_mass) * inverse_r,
             )
         } else {
-            let two_over_total = S::splat(2.0) / (self.mass + group.mass);
+            let two_over_total = S::splat(2.0) / (own.mass + group.mass);
             let own_share = group.mass * two_over_total;
-            let other_share = self.mass * two_over_total;
+            let other_share = own.mass * two_over_total;
             (
-                (own_pull * self.inverse_mass - viscous * own_share) * inverse_r,
+                (own_pull * own.inverse_mass - viscous * own_share) * inverse_r,
                 (viscous * other_share - other_pull * group.inverse_mass) * inverse_r,
             )
         }
@@ -602,13 +598,13 @@ impl<S: Lanes> Own<S> {
         &self,
         rows: &ForwardRows,
         lanes: &LaneData,
+        count: usize,
         i: usize,
         coincident: impl Fn(usize) -> Vec2,
         sums: &mut PairSums,
     ) -> Vec2 {
         let mut total = Vec2::ZERO;
         let (xi, yi) = (lanes.x[i], lanes.y[i]);
-        let count = Group::<S>::checked_count::<SAME_VISCOSITY>(lanes);
         for range in rows {
             let (start, end) = (range.start as usize, range.end as usize);
             assert!(end <= count);
@@ -669,14 +665,16 @@ pub struct DensityStage<'a> {
 /// The density sums of one band, with masses or without (`density_pairs`).
 #[inline(always)]
 fn density_band_for<S: Lanes>(band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-    let (rows, lanes, h) = (stage.rows, stage.lanes, stage.h);
+    let (rows, lanes) = (stage.rows, stage.lanes);
+    let minus_inverse_h = S::splat(-1.0 / stage.h);
+    let count = checked_count(lanes, &[&lanes.y, &lanes.mass]);
     if stage.same_mass {
         for i in band {
-            density_pairs::<S, true>(&rows[i], lanes, i, h, sums);
+            density_pairs::<S, true>(&rows[i], lanes, count, i, minus_inverse_h, sums);
         }
     } else {
         for i in band {
-            density_pairs::<S, false>(&rows[i], lanes, i, h, sums);
+            density_pairs::<S, false>(&rows[i], lanes, count, i, minus_inverse_h, sums);
         }
     }
 }
@@ -685,18 +683,20 @@ fn density_band_for<S: Lanes>(band: Range<usize>, stage: &DensityStage, sums: &m
 #[inline(always)]
 fn relaxation_band_for<S: Lanes>(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
     macro_rules! each {
-        ($same_mass:literal, $same_viscosity:literal, $one_material:literal) => {
+        ($same_mass:literal, $same_viscosity:literal, $one_material:literal) => {{
+            let count = Group::<S>::checked_count::<$same_viscosity>(stage.lanes);
             for i in band {
                 relaxation_pairs::<S, $same_mass, $same_viscosity, $one_material>(
                     &stage.rows[i],
                     stage.lanes,
+                    count,
                     i,
                     &stage.constants,
                     |j| (stage.coincident)(i, j),
                     sums,
                 )
             }
-        };
+        }};
     }
     match (stage.same.material, stage.same.mass, stage.same.viscosity) {
         (true, _, _) => each!(true, true, true),

@@ -547,9 +547,7 @@ impl World {
     /// Rebuilds the grid, reorders every particle array into cell order and fills the lanes
     /// of the neighbour sums that do not depend on density, all in one pass (public for benches).
     pub fn sort_into_grid(&mut self) {
-        let positions = &self.particles.position;
-        let bounds = positions.iter().fold(Bounds::default(), |b, &p| b.with(p));
-        self.sort_into_grid_within(bounds);
+        self.sort_into_grid_within(Bounds::of(&self.particles.position));
     }
 
     /// `sort_into_grid`, given the bounds of the positions.
