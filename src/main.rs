@@ -1,28 +1,62 @@
 //! The `slosh` program: the demo window, or the headless runner with `--headless`.
 
-use slosh::app;
-use slosh::cli::{self, Mode};
+use slosh::cli::{self, Job};
+use slosh::headless;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let options = match cli::parse_os_args(std::env::args_os().skip(1)) {
-        Ok(options) => options,
+    let job = match cli::parse(std::env::args_os().skip(1)) {
+        Ok(job) => job,
         Err(message) => return fail(&message),
     };
-    match options.mode {
-        Mode::Help => println!("{}", cli::USAGE),
-        Mode::ListPresets => println!("{}", cli::list_presets()),
-        Mode::Headless => match cli::run_headless(&options) {
+    match job {
+        Job::Help(text) => print!("{text}"),
+        Job::ListPresets => println!("{}", cli::list_presets()),
+        Job::Headless(options) => match headless::run(&options) {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },
-        Mode::Window => {
-            if let Err(message) = app::run(&options) {
+        Job::Window {
+            preset,
+            particles,
+            seed,
+            frames,
+            screenshot,
+        } => {
+            let options = window::WindowOptions {
+                preset,
+                particles,
+                seed,
+                frames,
+                screenshot,
+            };
+            if let Err(message) = window::run(&options) {
                 return fail(&message);
             }
         }
     }
     ExitCode::SUCCESS
+}
+
+/// The demo window, or a clear refusal in a build without it.
+#[cfg(feature = "window")]
+use slosh::app as window;
+
+#[cfg(not(feature = "window"))]
+mod window {
+    /// What the window would have been asked to do.
+    pub struct WindowOptions {
+        pub preset: String,
+        pub particles: Option<usize>,
+        pub seed: u64,
+        pub frames: Option<u64>,
+        pub screenshot: Option<std::path::PathBuf>,
+    }
+
+    /// A build without the `window` feature has no window to open.
+    pub fn run(_options: &WindowOptions) -> Result<(), String> {
+        Err("this build has no window (built without the `window` feature); use --headless".into())
+    }
 }
 
 /// Prints a one-line error and returns exit code 2.

@@ -3,7 +3,7 @@
 mod common;
 
 use common::box_walls;
-use slosh::cli::{run_headless, Mode, Options, StirMode};
+use slosh::headless::{run as run_headless, HeadlessOptions, StirMode};
 use slosh::preset::Preset;
 use slosh::sim::World;
 
@@ -70,15 +70,14 @@ fn headless(
     particles: Option<usize>,
     threads: usize,
     stir: StirMode,
-) -> Options {
-    Options {
-        mode: Mode::Headless,
+) -> HeadlessOptions {
+    HeadlessOptions {
         preset: preset.into(),
-        frames: Some(frames),
+        frames,
         particles,
         threads: Some(threads),
         stir,
-        ..Options::default()
+        ..HeadlessOptions::default()
     }
 }
 
@@ -112,7 +111,7 @@ fn walls_hold_every_particle_after_every_substep() {
 fn walls_hold_every_particle_under_random_stirring() {
     let preset = Preset::load("dam").unwrap().with_particles(3000).unwrap();
     let mut world = preset.build_world(5);
-    let mut stirrer = slosh::cli::RandomStirrer::new(5);
+    let mut stirrer = slosh::sim::RandomStirrer::new(5);
     let mut stirred = 0;
     for _ in 0..300 {
         if let Some(stir) = stirrer.next(&world) {
@@ -183,7 +182,7 @@ fn results_are_identical_with_one_two_and_three_threads() {
             let many = run_headless(&headless(preset, 120, particles, threads, stir)).unwrap();
             assert_eq!(many.threads, threads);
             assert_eq!(one.checksum, many.checksum, "{preset}, {threads} threads");
-            assert_eq!(one.stats, many.stats, "{preset}, {threads} threads");
+            assert_eq!(one.stats(), many.stats(), "{preset}, {threads} threads");
         }
     }
 }
@@ -194,7 +193,7 @@ fn runs_with_one_seed_repeat_and_other_seeds_differ() {
     let first = run_headless(&options).unwrap();
     let second = run_headless(&options).unwrap();
     assert_eq!(first.checksum, second.checksum);
-    let other = run_headless(&Options { seed: 2, ..options }).unwrap();
+    let other = run_headless(&HeadlessOptions { seed: 2, ..options }).unwrap();
     assert_ne!(first.checksum, other.checksum);
 }
 
@@ -202,16 +201,9 @@ fn runs_with_one_seed_repeat_and_other_seeds_differ() {
 fn seed_preset_runs_400_frames_without_nan_or_escape() {
     let report = run_headless(&headless("seed", 400, None, 2, StirMode::None)).unwrap();
     assert_eq!(report.substeps, 400 * 7);
-    assert_eq!(
-        report.stats.particles, 3000,
-        "both emitters spend their budget"
-    );
-    assert_eq!((report.stats.nan, report.stats.escaped), (0, 0));
-    assert!(
-        report.stats.max_speed < 20.0,
-        "max speed {}",
-        report.stats.max_speed
-    );
+    assert_eq!(report.particles, 3000, "both emitters spend their budget");
+    assert_eq!((report.nan, report.escaped), (0, 0));
+    assert!(report.max_speed < 20.0, "max speed {}", report.max_speed);
 }
 
 #[test]

@@ -6,9 +6,9 @@ mod common;
 
 use common::box_walls;
 use glam::Vec2;
-use slosh::cli::RandomStirrer;
 use slosh::preset::Preset;
 use slosh::sim::springs::MAX_SPRINGS;
+use slosh::sim::RandomStirrer;
 use slosh::sim::World;
 
 /// A 6 × 4 box with one block of `material` lines, 1.5 wide and 1 high, held 0.5 above the floor.
@@ -357,7 +357,7 @@ fn rescaling_a_scene_moves_its_obstacles_with_it() {
     let text = cap_scene("").replacen("[[walls]]", "base_particles = 100\n\n[[walls]]", 1);
     let preset = Preset::parse("cap.toml", &text).unwrap();
     let wide = preset.clone().with_particles(200).unwrap();
-    match wide.obstacles[0].shape {
+    match wide.scene.obstacles[0].shape {
         slosh::sim::Shape::Circle { centre, radius } => {
             assert!((centre - Vec2::new(4.0, 2.0)).length() < 1e-5, "{centre}");
             assert_eq!(radius, 0.6);

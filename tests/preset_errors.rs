@@ -144,9 +144,9 @@ fn assert_refused_at_new_line(old: &str, new: &str, field: &str, words: &[&str])
 #[test]
 fn the_valid_base_preset_parses_and_builds() {
     let preset = Preset::parse(FILE, VALID).expect("the base of these tests must be valid");
-    assert_eq!(preset.materials.len(), 2);
-    assert_eq!(preset.emitters.len(), 1);
-    assert_eq!(preset.blocks.len(), 1);
+    assert_eq!(preset.scene.materials.len(), 2);
+    assert_eq!(preset.scene.emitters.len(), 1);
+    assert_eq!(preset.scene.blocks.len(), 1);
     let world = preset.build_world(1);
     assert_eq!(world.particles().len(), 100, "the 10 × 10 block");
 }
@@ -521,9 +521,9 @@ fn wall_offsets_follow_normal_dot_x_above_offset_for_non_unit_normals() {
     );
     let preset = Preset::parse(FILE, &text).expect("valid");
     assert!(
-        (preset.domain.max().x - 4.0).abs() < 1e-4,
+        (preset.scene.domain.max().x - 4.0).abs() < 1e-4,
         "{:?}",
-        preset.domain.max()
+        preset.scene.domain.max()
     );
 }
 
@@ -919,7 +919,7 @@ fn with_obstacle(lines: &str) -> String {
 fn a_valid_obstacle_is_accepted_and_keeps_block_sites_out() {
     let text = with_obstacle("kind = \"circle\"\ncentre = [0.6, 0.6]\nradius = 0.2");
     let preset = Preset::parse(FILE, &text).unwrap();
-    assert_eq!(preset.obstacles.len(), 1);
+    assert_eq!(preset.scene.obstacles.len(), 1);
     let world = preset.build_world(1);
     assert_eq!(world.obstacles().len(), 1);
     let count = world.particles().len();

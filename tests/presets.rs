@@ -19,7 +19,7 @@ fn every_embedded_preset_runs_clean() {
         );
         assert!(stats.particles > 100, "{}: {stats:?}", preset.name);
         assert!(
-            preset.params.max_particles <= 6000,
+            preset.scene.params.max_particles <= 6000,
             "{}: keep the demo's scenes light",
             preset.name
         );

@@ -73,8 +73,9 @@
 use glam::Vec2;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
-use slosh::cli::RandomStirrer;
 use slosh::preset::Preset;
+use slosh::sim::physics::density_kernel;
+use slosh::sim::RandomStirrer;
 use slosh::sim::{Block, Domain, Emitter, Material, Obstacle, SimParams, Stir, Wall, World};
 use std::f32::consts::TAU;
 
@@ -255,17 +256,16 @@ prop_compose! {
 /// The seed's relaxation number k_near dt² / h⁵ (k_near 0.1, dt 1/140, h 0.3).
 const SEED_RELAXATION: f32 = 0.1 / (140.0 * 140.0) / (0.3 * 0.3 * 0.3 * 0.3 * 0.3);
 
-/// Density ρ / m of a particle inside a square lattice of `spacing`: Σ over the other lattice
-/// points within h of 20 / (2π h²) (1 − r / h)³ (the density kernel of `PHYSICS.md`).
+/// Density ρ / m of a particle inside a square lattice of `spacing`: the density kernel summed
+/// over the other lattice points within h.
 fn lattice_density(spacing: f32, h: f32) -> f32 {
     let reach = (h / spacing).ceil() as i32;
-    let norm = 20.0 / (TAU * h * h);
     let mut sum = 0.0;
     for i in -reach..=reach {
         for j in -reach..=reach {
             let r = spacing * ((i * i + j * j) as f32).sqrt();
             if (i, j) != (0, 0) && r < h {
-                sum += norm * (1.0 - r / h).powi(3);
+                sum += density_kernel(r, h);
             }
         }
     }
@@ -562,11 +562,14 @@ impl SceneSpec {
 impl Scene {
     fn world(&self) -> World {
         World::new(
-            self.params.clone(),
-            self.materials.clone(),
-            self.domain.clone(),
-            self.emitters.clone(),
-            &self.blocks,
+            slosh::sim::Scene {
+                params: self.params.clone(),
+                materials: self.materials.clone(),
+                domain: self.domain.clone(),
+                obstacles: Vec::new(),
+                emitters: self.emitters.clone(),
+                blocks: self.blocks.clone(),
+            },
             self.seed,
         )
     }
@@ -886,6 +889,7 @@ fn no_particle_of_the_seed_preset_outruns_the_speed_bound_under_random_stirring(
     let fall = (2.0 * params.gravity.length() * (max.y - min.y)).sqrt();
     let signal = params.interaction_radius / params.dt();
     let emission = preset
+        .scene
         .emitters
         .iter()
         .map(|e| e.speed * (1.0 + e.speed_jitter))
@@ -1215,13 +1219,13 @@ impl PresetSpec {
 /// positions, velocities and the count after each.
 fn run_preset(preset: &Preset, seed: u64, substeps: usize) -> Result<(), TestCaseError> {
     let scene = Scene {
-        params: preset.params.clone(),
-        materials: preset.materials.clone(),
-        corners: preset.domain.polygon().to_vec(),
-        walls: preset.domain.walls().to_vec(),
-        domain: preset.domain.clone(),
-        emitters: preset.emitters.clone(),
-        blocks: preset.blocks.clone(),
+        params: preset.scene.params.clone(),
+        materials: preset.scene.materials.clone(),
+        corners: preset.scene.domain.polygon().to_vec(),
+        walls: preset.scene.domain.walls().to_vec(),
+        domain: preset.scene.domain.clone(),
+        emitters: preset.scene.emitters.clone(),
+        blocks: preset.scene.blocks.clone(),
         seed,
     };
     let mut world = preset.build_world(seed);
@@ -1523,13 +1527,15 @@ impl ObstacleSpec {
             spacing: 0.1,
             count: None,
         };
-        World::with_obstacles(
-            params,
-            vec![material],
-            domain,
-            obstacles,
-            Vec::new(),
-            &[block],
+        World::new(
+            slosh::sim::Scene {
+                params,
+                materials: vec![material],
+                domain,
+                obstacles,
+                emitters: Vec::new(),
+                blocks: vec![block],
+            },
             self.seed,
         )
     }

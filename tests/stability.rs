@@ -14,8 +14,8 @@ fn seed_world(adjust: impl FnOnce(&mut Preset)) -> World {
 fn calm_scenes_keep_their_substeps_and_results() {
     let mut adaptive = seed_world(|_| {});
     let mut fixed = seed_world(|preset| {
-        preset.params.max_substeps = preset.params.substeps;
-        preset.params.cfl = 1.0;
+        preset.scene.params.max_substeps = preset.scene.params.substeps;
+        preset.scene.params.cfl = 1.0;
     });
     for _ in 0..400 {
         adaptive.step_frame();

@@ -1,7 +1,6 @@
 //! The demo's state without any window types: the current preset and world, the fixed-step
 //! clock, pause, stirring settings and preset hot reload.
 
-use crate::cli::one_line;
 use crate::preset::{Preset, BUILTIN};
 use crate::sim::{Stir, World};
 use glam::Vec2;
@@ -172,12 +171,19 @@ pub enum Shading {
 pub struct Game {
     /// The scene running now (last good version).
     pub preset: Preset,
+    /// Where the preset's text comes from (for reloading).
     pub source: PresetSource,
+    /// The simulation.
     pub world: World,
+    /// Real time turned into whole simulation frames.
     pub clock: FixedStep,
+    /// The simulation is paused.
     pub paused: bool,
+    /// Plain dots instead of the liquid surface.
     pub particle_view: bool,
+    /// The help overlay is shown.
     pub help: bool,
+    /// How the liquid is shaded.
     pub shading: Shading,
     /// Radius of the stirring and pulling cursor, in world units.
     pub stir_radius: f32,
@@ -201,7 +207,7 @@ impl Game {
     pub fn new(preset: Preset, source: PresetSource, seed: u64, particles: Option<usize>) -> Self {
         let world = preset.build_world(seed);
         let mut game = Self {
-            clock: FixedStep::new(preset.params.frame_rate),
+            clock: FixedStep::new(preset.scene.params.frame_rate),
             stir_radius: default_stir_radius(&world),
             preset,
             source,
@@ -373,7 +379,7 @@ impl Game {
             return;
         };
         let name = name.to_string();
-        match load_builtin(&name, self.particles) {
+        match Preset::load_scaled(&name, self.particles).map_err(|e| e.to_string()) {
             Ok(preset) => {
                 self.preset = preset;
                 self.source = PresetSource::Builtin {
@@ -408,15 +414,7 @@ impl Game {
             self.say("no preset file to reload (embedded preset)");
             return false;
         };
-        let loaded = std::fs::read_to_string(&path)
-            .map_err(|error| format!("{}: cannot read the file: {error}", path.display()))
-            .and_then(|text| {
-                Preset::parse(&path.display().to_string(), &text).map_err(|error| error.to_string())
-            })
-            .and_then(|preset| match self.particles {
-                Some(count) => preset.with_particles(count).map_err(|e| e.to_string()),
-                None => Ok(preset),
-            });
+        let loaded = Preset::load_scaled(&path.display().to_string(), self.particles);
         match loaded {
             Ok(preset) => {
                 self.preset = preset;
@@ -425,7 +423,7 @@ impl Game {
                 true
             }
             Err(error) => {
-                self.reload_error = Some(one_line(&error));
+                self.reload_error = Some(error.to_string());
                 false
             }
         }
@@ -434,7 +432,7 @@ impl Game {
     /// A fresh world from the current preset.
     fn rebuild(&mut self) {
         self.world = self.preset.build_world(self.seed);
-        self.clock = FixedStep::new(self.preset.params.frame_rate);
+        self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.previous_by_id.clear();
         let (low, high) = stir_radius_range(&self.world);
         self.stir_radius = self.stir_radius.clamp(low, high);
@@ -446,15 +444,6 @@ impl Game {
             PresetSource::Builtin { name, .. } => checkout_file(name),
         };
         self.watcher = path.map(Watcher::new);
-    }
-}
-
-/// Loads embedded preset `name`, rescaled to `particles` when given.
-pub fn load_builtin(name: &str, particles: Option<usize>) -> Result<Preset, String> {
-    let preset = Preset::load(name).map_err(|error| error.to_string())?;
-    match particles {
-        Some(count) => preset.with_particles(count).map_err(|e| e.to_string()),
-        None => Ok(preset),
     }
 }
 

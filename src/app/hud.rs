@@ -3,7 +3,7 @@
 
 use super::game::Game;
 use super::render::View;
-use crate::preset::{Preset, BUILTIN};
+use crate::preset::Preset;
 use macroquad::prelude::{draw_circle_lines, draw_rectangle, draw_text, measure_text, Color, Vec2};
 
 const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
@@ -231,12 +231,4 @@ pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: boo
         Color::new(1.0, 1.0, 1.0, 0.35)
     };
     draw_circle_lines(centre.x, centre.y, radius * view.scale, 1.5, colour);
-}
-
-/// The names on the number keys, for the help overlay.
-pub fn builtin_presets() -> Vec<Preset> {
-    BUILTIN
-        .iter()
-        .filter_map(|(name, _)| Preset::load(name).ok())
-        .collect()
 }

@@ -9,8 +9,7 @@ mod render;
 pub use game::{Command, FixedStep, Game, PresetSource, Shading, MAX_FRAMES_PER_DISPLAY};
 pub use hud::CONTROLS;
 
-use crate::cli::{self, Options};
-use crate::preset::BUILTIN;
+use crate::preset::{one_line, Preset, BUILTIN};
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
 use render::{Renderer, View};
 use std::cell::RefCell;
@@ -24,11 +23,27 @@ pub const TITLE: &str = "slosh";
 /// Frames rendered before a screenshot when `--frames` is not given.
 pub const DEFAULT_SCREENSHOT_FRAMES: u64 = 120;
 
+/// What the window is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowOptions {
+    /// Preset name, or a path to a `.toml` file.
+    pub preset: String,
+    /// Particle count every preset is rescaled to.
+    pub particles: Option<usize>,
+    /// Seed of all randomness.
+    pub seed: u64,
+    /// Frames to render before quitting (and saving the screenshot).
+    pub frames: Option<u64>,
+    /// Save a PNG of the window after the last frame.
+    pub screenshot: Option<PathBuf>,
+}
+
 /// Opens the window and runs until Esc, or until `--frames` frames (saving `--screenshot` after
 /// the last one). Errors are one line: a preset that does not load, a screenshot path that cannot
 /// be written, shaders that do not compile.
-pub fn run(options: &Options) -> Result<(), String> {
-    let preset = cli::load_preset(options)?;
+pub fn run(options: &WindowOptions) -> Result<(), String> {
+    let preset = Preset::load_scaled(&options.preset, options.particles)
+        .map_err(|error| error.to_string())?;
     let source = if options.preset.ends_with(".toml") {
         PresetSource::File(PathBuf::from(&options.preset))
     } else {
@@ -69,9 +84,9 @@ pub fn run(options: &Options) -> Result<(), String> {
 }
 
 /// One displayed frame after another until the player quits or the frame count is reached.
-async fn main_loop(mut game: Game, options: &Options) -> Result<(), String> {
+async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String> {
     let mut renderer = Renderer::new()?;
-    let presets = hud::builtin_presets();
+    let presets = Preset::builtins();
     let mut mouse = input::Mouse::default();
     let mut timing = hud::Timing::default();
     let screenshot_mode = options.screenshot.is_some();
@@ -150,16 +165,25 @@ async fn main_loop(mut game: Game, options: &Options) -> Result<(), String> {
 /// window and check that the fluid came through whole).
 fn final_state(game: &Game) -> String {
     let stats = game.world.stats();
-    format!(
-        "{{\"preset\":\"{}\",\"particles\":{},\"nan\":{},\"escaped\":{},\"max_speed\":{:.4},\"kinetic_energy\":{:.4},\"simulated_seconds\":{:.2}}}",
-        game.preset.name.replace('\\', "\\\\").replace('"', "\\\""),
-        stats.particles,
-        stats.nan,
-        stats.escaped,
-        stats.max_speed,
-        stats.kinetic_energy,
-        game.world.time(),
-    )
+    serde_json::json!({
+        "preset": game.preset.name,
+        "particles": stats.particles,
+        "nan": stats.nan,
+        "escaped": stats.escaped,
+        "max_speed": finite_or_minus_one(stats.max_speed.into()),
+        "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
+        "simulated_seconds": game.world.time(),
+    })
+    .to_string()
+}
+
+/// JSON has no NaN or infinity; such values (counted in `nan` anyway) are written as −1.
+fn finite_or_minus_one(value: f64) -> f64 {
+    if value.is_finite() {
+        value
+    } else {
+        -1.0
+    }
 }
 
 /// Fails with a one-line error when `path` cannot be written (checked before the window opens).
@@ -170,7 +194,7 @@ fn check_writable(path: &Path) -> Result<(), String> {
         .create(true)
         .open(path)
         .map_err(|error| {
-            cli::one_line(&format!(
+            one_line(&format!(
                 "cannot write the screenshot to {}: {error}",
                 path.display()
             ))
@@ -191,7 +215,7 @@ fn save_screenshot(path: &Path) -> Result<(), String> {
         rows.extend(row.chunks_exact(4).flat_map(|p| [p[0], p[1], p[2], 255]));
     }
     write_png(path, width as u32, height as u32, &rows).map_err(|error| {
-        cli::one_line(&format!(
+        one_line(&format!(
             "cannot write the screenshot to {}: {error}",
             path.display()
         ))

@@ -1,15 +1,26 @@
 //! The headless simulation core: SPH with double density relaxation (Clavet et al. 2005, as
 //! simplified by Madams 2010). No window or GPU: only glam, rayon and rand.
+//!
+//! [`World`] owns all state and steps it; [`physics`] holds the formulas; the stages live in
+//! their own modules (`docs/ARCHITECTURE.md` maps them), and optional subsystems (springs,
+//! obstacles) implement [`subsystem::Subsystem`].
 
+mod contact;
 pub mod domain;
+mod emission;
 pub mod grid;
-pub mod kernels;
+mod liquid;
+mod motion;
+mod neighbours;
 pub mod obstacles;
 pub mod params;
+pub mod particles;
+pub mod physics;
 pub mod scene;
-pub mod simd;
+mod simd;
 pub mod springs;
-pub mod sums;
+pub mod stir;
+pub mod subsystem;
 pub mod world;
 
 /// Elements per rayon task in the light per-element passes (bounds, copies, reorders): small
@@ -21,5 +32,7 @@ const LIGHT_CHUNK: usize = 1024;
 pub use domain::{Domain, DomainError, Wall};
 pub use obstacles::{Obstacle, Shape};
 pub use params::SimParams;
-pub use scene::{Block, Emitter, Material};
-pub use world::{FrameReport, Particles, StageTimes, Stir, World, WorldStats};
+pub use particles::{Particles, WorldStats};
+pub use scene::{Block, Emitter, Material, Scene};
+pub use stir::{RandomStirrer, Stir};
+pub use world::{FrameReport, StageTimes, World};

@@ -10,8 +10,11 @@
 //! it into another or behind a wall, and the wall clamp that follows never puts it back into an
 //! obstacle, so a single pass leaves no particle inside any solid.
 
+use super::contact::collide;
 use super::domain::Domain;
-use super::world::collide;
+use super::physics::stickiness_impulse;
+use super::scene::Material;
+use super::subsystem::{Moving, Subsystem};
 use glam::Vec2;
 
 /// The solid part of an obstacle, for drawing and collision.
@@ -130,9 +133,9 @@ struct Stickiness {
     reach: f32,
 }
 
-/// The obstacles and each material's stickiness, as the move-and-collide stage uses them.
+/// The obstacles and each material's stickiness, as the move stage uses them.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Contacts {
+pub struct Contacts {
     obstacles: Vec<Obstacle>,
     /// Per material; empty when no material is sticky.
     stickiness: Vec<Stickiness>,
@@ -140,18 +143,19 @@ pub(crate) struct Contacts {
 }
 
 impl Contacts {
-    /// Contacts for `obstacles`, with the stickiness of `materials`: (k_stick, d_stick as a
-    /// fraction of h) each; `h` the interaction radius.
+    /// Contacts for `obstacles`, with the stickiness of `materials` (`stickiness` and
+    /// `stick_distance`); `h` the interaction radius.
     pub fn new(
         obstacles: Vec<Obstacle>,
-        materials: impl Iterator<Item = (f32, f32)>,
+        materials: &[Material],
         h: f32,
         particle_radius: f32,
     ) -> Self {
         let mut stickiness: Vec<Stickiness> = materials
-            .map(|(strength, reach)| Stickiness {
-                strength,
-                reach: reach * h,
+            .iter()
+            .map(|m| Stickiness {
+                strength: m.stickiness,
+                reach: m.stick_distance * h,
             })
             .collect();
         if stickiness
@@ -189,7 +193,7 @@ impl Contacts {
     /// back at one radius from it, removes its velocity into the obstacle and applies the
     /// obstacle's friction to the rest (as the walls do). `previous` (the position at the start
     /// of the substep) gives the way out for a particle exactly on the core.
-    pub fn push_out(&self, position: Vec2, previous: Vec2, velocity: Vec2) -> (Vec2, Vec2) {
+    pub fn push_out_of(&self, position: Vec2, previous: Vec2, velocity: Vec2) -> (Vec2, Vec2) {
         let (mut x, mut v) = (position, velocity);
         for obstacle in &self.obstacles {
             let core = obstacle.core_point(x);
@@ -230,7 +234,7 @@ impl Contacts {
         if strength <= 0.0 || reach <= 0.0 {
             return velocity;
         }
-        let impulse = |d: f32| dt * strength * d * (1.0 - d / reach);
+        let impulse = |d: f32| stickiness_impulse(dt, strength, d, reach);
         let mut v = velocity;
         for wall in domain.walls() {
             let d = wall.distance(position);
@@ -251,6 +255,39 @@ impl Contacts {
     }
 }
 
+impl Subsystem for Contacts {
+    fn name(&self) -> &'static str {
+        "obstacles"
+    }
+
+    fn is_active(&self) -> bool {
+        !self.is_idle()
+    }
+
+    fn touches_particles(&self) -> bool {
+        true
+    }
+
+    fn push_out(&self, particle: &mut Moving) {
+        (particle.position, particle.velocity) =
+            self.push_out_of(particle.position, particle.start, particle.velocity);
+    }
+
+    fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32) {
+        particle.velocity = self.stick(
+            particle.position,
+            particle.velocity,
+            particle.material,
+            domain,
+            dt,
+        );
+    }
+
+    fn occupies(&self, point: Vec2) -> bool {
+        self.blocks(point)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,17 +302,12 @@ mod tests {
 
     #[test]
     fn push_out_leaves_one_particle_radius() {
-        let contacts = Contacts::new(
-            vec![Obstacle::circle(Vec2::ZERO, 1.0, 0.0)],
-            std::iter::empty(),
-            0.3,
-            0.05,
-        );
-        let (x, v) = contacts.push_out(Vec2::new(0.5, 0.0), Vec2::new(2.0, 0.0), -Vec2::X);
+        let contacts = Contacts::new(vec![Obstacle::circle(Vec2::ZERO, 1.0, 0.0)], &[], 0.3, 0.05);
+        let (x, v) = contacts.push_out_of(Vec2::new(0.5, 0.0), Vec2::new(2.0, 0.0), -Vec2::X);
         assert!((x.length() - 1.05).abs() < 1e-5, "{x}");
         assert_eq!(v, Vec2::ZERO);
         // Exactly on the core: out the way it came.
-        let (x, _) = contacts.push_out(Vec2::ZERO, Vec2::new(0.0, -2.0), Vec2::ZERO);
+        let (x, _) = contacts.push_out_of(Vec2::ZERO, Vec2::new(0.0, -2.0), Vec2::ZERO);
         assert!((x - Vec2::new(0.0, -1.05)).length() < 1e-5, "{x}");
     }
 

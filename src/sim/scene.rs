@@ -1,6 +1,28 @@
-//! What a scene is made of besides walls: materials, emitters and initial blocks of fluid.
+//! What a scene is made of: parameters, materials, walls, obstacles, emitters and initial blocks
+//! of liquid.
 
+use super::domain::Domain;
+use super::obstacles::Obstacle;
+use super::params::SimParams;
 use glam::Vec2;
+
+/// Everything a world is made of. Presets build one from a TOML file, checking every value
+/// (`preset::Preset::load`); a scene built in code should keep the same ranges.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// Solver parameters.
+    pub params: SimParams,
+    /// Liquids, indexed by emitters, blocks and particles (at least one).
+    pub materials: Vec<Material>,
+    /// Wall planes and the region they enclose.
+    pub domain: Domain,
+    /// Static circles and capsules.
+    pub obstacles: Vec<Obstacle>,
+    /// Nozzles.
+    pub emitters: Vec<Emitter>,
+    /// Rectangles filled with liquid at the start.
+    pub blocks: Vec<Block>,
+}
 
 /// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain
 /// liquid (its own pressure, tension and viscosity, elastic springs, stickiness).

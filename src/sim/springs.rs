@@ -22,8 +22,9 @@
 //! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
 //! remember a squashed shape.
 
-use super::grid::Grid;
-use super::world::Particles;
+use super::physics::spring_half_displacement;
+use super::scene::Material;
+use super::subsystem::{Frozen, Subsystem};
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -54,8 +55,10 @@ struct SpringMaterial {
 
 /// Every particle's springs, by stable id.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Springs {
+pub struct Springs {
     materials: Vec<SpringMaterial>,
+    /// Some material has springs (else the stage is skipped).
+    active: bool,
     /// `MAX_SPRINGS` slots per id; the first `count[id]` are live, in a fixed order.
     slots: Vec<Spring>,
     count: Vec<u8>,
@@ -69,26 +72,26 @@ pub(crate) struct Springs {
 }
 
 impl Springs {
-    /// Springs for materials given as (k_spring, γ, α, spring radius as a fraction of h), or
-    /// `None` when no material has springs (the stage is skipped then).
-    pub fn new(materials: impl Iterator<Item = (f32, f32, f32, f32)>, h: f32) -> Option<Self> {
+    /// Springs for `materials` (their `spring_stiffness`, `yield_ratio`, `plasticity` and
+    /// `spring_radius`), with interaction radius `h`; inactive when no material has springs.
+    pub fn new(materials: &[Material], h: f32) -> Self {
         let materials: Vec<SpringMaterial> = materials
-            .map(
-                |(stiffness, yield_ratio, plasticity, radius)| SpringMaterial {
-                    stiffness,
-                    yield_ratio,
-                    plasticity,
-                    radius: radius * h,
-                },
-            )
-            .collect();
-        materials
             .iter()
-            .any(|m| m.stiffness > 0.0 && m.radius > 0.0)
-            .then(|| Self {
-                materials,
-                ..Self::default()
+            .map(|m| SpringMaterial {
+                stiffness: m.spring_stiffness,
+                yield_ratio: m.yield_ratio,
+                plasticity: m.plasticity,
+                radius: m.spring_radius * h,
             })
+            .collect();
+        let active = materials
+            .iter()
+            .any(|m| m.stiffness > 0.0 && m.radius > 0.0);
+        Self {
+            materials,
+            active,
+            ..Self::default()
+        }
     }
 
     /// Total springs and the most any one particle holds.
@@ -98,17 +101,16 @@ impl Springs {
         (total, most)
     }
 
-    /// Updates every spring from the frozen `particles` positions (new ones form with the
-    /// neighbours the grid finds), and adds the spring displacements to `displacement` (indexed
-    /// like `particles`).
-    pub fn apply(
-        &mut self,
-        particles: &Particles,
-        grid: &Grid,
-        h: f32,
-        dt: f32,
-        displacement: (&mut Vec<f32>, &mut Vec<f32>),
-    ) {
+    /// Updates every spring from the frozen positions (new ones form with the neighbours the
+    /// grid finds), and adds the spring displacements to `displacement` (indexed like the
+    /// particles).
+    fn apply(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
+        let Frozen {
+            particles,
+            grid,
+            h,
+            dt,
+        } = *frozen;
         let ids = particles.id.len();
         let mut slots_needed = self.index_of.len();
         self.index_of.fill(u32::MAX);
@@ -130,7 +132,6 @@ impl Springs {
 
         let (position, material, id) = (&particles.position, &particles.material, &particles.id);
         let (index_of, materials) = (&self.index_of, &self.materials);
-        let half_dt2 = 0.5 * dt * dt;
         (
             self.slots.par_chunks_mut(MAX_SPRINGS),
             &mut self.count,
@@ -176,10 +177,8 @@ impl Springs {
                     }
                     // This particle's half of D = Δt² k (1 − L/h)(L − r) r̂ (algorithm 3).
                     if r > 0.0 {
-                        let d = half_dt2
-                            * constants.stiffness
-                            * (1.0 - rest_length / h)
-                            * (rest_length - r);
+                        let d =
+                            spring_half_displacement(dt, constants.stiffness, rest_length, h, r);
                         *push -= offset * (d / r);
                     }
                     list[kept] = Spring {
@@ -272,5 +271,19 @@ impl Springs {
                 *x += push.x;
                 *y += push.y;
             });
+    }
+}
+
+impl Subsystem for Springs {
+    fn name(&self) -> &'static str {
+        "springs"
+    }
+
+    fn is_active(&self) -> bool {
+        self.active
+    }
+
+    fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
+        self.apply(frozen, displacement);
     }
 }

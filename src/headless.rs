@@ -1,0 +1,218 @@
+//! The headless runner (`slosh --headless`): steps a preset without a window and reports timing
+//! and the final state as JSON.
+
+use crate::preset::{one_line, Preset};
+use crate::sim::{RandomStirrer, World, WorldStats};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use std::time::Instant;
+
+/// Frames a headless run takes when none are asked for.
+pub const DEFAULT_FRAMES: u64 = 200;
+
+/// How a headless run stirs the liquid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum StirMode {
+    /// No stirring.
+    #[default]
+    None,
+    /// Seeded random strokes, like a person dragging the mouse through the liquid.
+    Random,
+}
+
+/// What a headless run does.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeadlessOptions {
+    /// Preset name, or a path to a `.toml` file.
+    pub preset: String,
+    /// Frames to run.
+    pub frames: u64,
+    /// Particle count (rescales presets that allow it, else caps the count).
+    pub particles: Option<usize>,
+    /// Seed of all randomness.
+    pub seed: u64,
+    /// Worker threads (default: one per core).
+    pub threads: Option<usize>,
+    /// Stirring.
+    pub stir: StirMode,
+}
+
+impl Default for HeadlessOptions {
+    fn default() -> Self {
+        Self {
+            preset: "seed".into(),
+            frames: DEFAULT_FRAMES,
+            particles: None,
+            seed: 1,
+            threads: None,
+            stir: StirMode::None,
+        }
+    }
+}
+
+/// Result of a headless run; its JSON form is the report's documented fields.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Preset name.
+    pub preset: String,
+    /// Frames run.
+    pub frames: u64,
+    /// Substeps run in total.
+    pub substeps: u64,
+    /// Particles at the end.
+    pub particles: usize,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Seed used.
+    pub seed: u64,
+    /// Median over the last half of the frames of (frame time / substeps).
+    pub ms_per_substep_median: f64,
+    /// Particle-substeps per wall second over the last half of the frames.
+    pub particle_substeps_per_s: f64,
+    /// `World::checksum` at the end, as 16 hexadecimal digits.
+    #[serde(serialize_with = "hex")]
+    pub checksum: u64,
+    /// Particles with a non-finite position or velocity.
+    pub nan: usize,
+    /// Particles outside the walls.
+    pub escaped: usize,
+    /// Fastest particle at the end (−1 if not finite).
+    #[serde(serialize_with = "finite_f32")]
+    pub max_speed: f32,
+    /// Σ ½ m |v|² at the end (−1 if not finite).
+    #[serde(serialize_with = "finite_f64")]
+    pub kinetic_energy: f64,
+    /// Whether the particle cap stopped emission.
+    pub cap_reached: bool,
+    /// Frames that took more substeps than configured to keep the step stable.
+    pub adapted_frames: u64,
+    /// Particle moves capped at the stability limit, over the whole run.
+    pub capped_moves: u64,
+    /// Mean milliseconds per substep of each stage over the whole run, in substep order.
+    #[serde(rename = "stage_ms_per_substep", serialize_with = "ordered_map")]
+    pub stage_ms: Vec<(&'static str, f64)>,
+}
+
+impl Report {
+    /// The report as one line of JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a report always serialises")
+    }
+
+    /// The final state's counts and extremes.
+    pub fn stats(&self) -> WorldStats {
+        WorldStats {
+            particles: self.particles,
+            nan: self.nan,
+            escaped: self.escaped,
+            max_speed: self.max_speed,
+            kinetic_energy: self.kinetic_energy,
+        }
+    }
+}
+
+fn hex<S: Serializer>(value: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&format!("{value:016x}"))
+}
+
+/// JSON has no NaN or infinity; such values (counted in `nan` anyway) are written as −1.
+fn finite_f32<S: Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f32(if value.is_finite() { *value } else { -1.0 })
+}
+
+/// As `finite_f32`.
+fn finite_f64<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(if value.is_finite() { *value } else { -1.0 })
+}
+
+fn ordered_map<S: Serializer>(
+    entries: &[(&'static str, f64)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(entries.len()))?;
+    for (key, value) in entries {
+        map.serialize_entry(key, value)?;
+    }
+    map.end()
+}
+
+/// Runs a preset without a window and reports timing and final state. Errors (a preset that
+/// does not load, threads that cannot start) are one line.
+pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
+    let preset = Preset::load_scaled(&options.preset, options.particles)
+        .map_err(|error| error.to_string())?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = options.threads {
+        builder = builder.num_threads(threads);
+    }
+    let pool = builder
+        .build()
+        .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
+    Ok(pool.install(|| run_in_pool(&preset, options)))
+}
+
+/// `run` on the current thread pool.
+fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
+    let frames = options.frames;
+    let mut world = preset.build_world(options.seed);
+    let mut stirrer = RandomStirrer::new(options.seed);
+    let mut timed_ms = Vec::new();
+    let (mut timed_particle_substeps, mut timed_seconds) = (0.0_f64, 0.0_f64);
+    let configured_substeps = world.params().substeps;
+    let (mut adapted_frames, mut capped_moves) = (0, 0);
+    for frame in 0..frames {
+        if options.stir == StirMode::Random {
+            if let Some(stir) = stirrer.next(&world) {
+                world.stir(stir);
+            }
+        }
+        let start = Instant::now();
+        world.step_frame();
+        let seconds = start.elapsed().as_secs_f64();
+        let stepped = world.last_frame();
+        adapted_frames += (stepped.substeps > configured_substeps) as u64;
+        capped_moves += stepped.capped as u64;
+        let substeps = stepped.substeps as f64;
+        if frame >= frames / 2 {
+            timed_ms.push(seconds * 1000.0 / substeps);
+            timed_particle_substeps += world.particles().len() as f64 * substeps;
+            timed_seconds += seconds;
+        }
+    }
+    timed_ms.sort_by(f64::total_cmp);
+    let stats = world.stats();
+    Report {
+        preset: preset.name.clone(),
+        frames,
+        substeps: world.substeps_done(),
+        particles: stats.particles,
+        threads: rayon::current_num_threads(),
+        seed: options.seed,
+        ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
+        particle_substeps_per_s: if timed_seconds > 0.0 {
+            timed_particle_substeps / timed_seconds
+        } else {
+            0.0
+        },
+        checksum: world.checksum(),
+        nan: stats.nan,
+        escaped: stats.escaped,
+        max_speed: stats.max_speed,
+        kinetic_energy: stats.kinetic_energy,
+        cap_reached: world.cap_reached(),
+        adapted_frames,
+        capped_moves,
+        stage_ms: stage_ms_per_substep(&world),
+    }
+}
+
+/// Mean milliseconds per substep of each stage since `world` was made.
+fn stage_ms_per_substep(world: &World) -> Vec<(&'static str, f64)> {
+    let substeps = world.substeps_done().max(1) as f64;
+    world
+        .stage_times()
+        .named()
+        .iter()
+        .map(|(stage, time)| (*stage, time.as_secs_f64() * 1000.0 / substeps))
+        .collect()
+}

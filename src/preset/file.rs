@@ -1,0 +1,162 @@
+//! The preset file format: the TOML tables as serde reads them, before any value is checked.
+
+use crate::sim::{Material, SimParams};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PresetFile {
+    pub name: String,
+    pub description: String,
+    #[serde(default)]
+    pub params: ParamsFile,
+    #[serde(default)]
+    pub base_particles: Option<usize>,
+    pub walls: Vec<WallFile>,
+    pub materials: Vec<MaterialFile>,
+    #[serde(default)]
+    pub emitters: Vec<EmitterFile>,
+    #[serde(default)]
+    pub blocks: Vec<BlockFile>,
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ObstacleFile {
+    pub kind: String,
+    #[serde(default)]
+    pub centre: Option<[f32; 2]>,
+    #[serde(default)]
+    pub a: Option<[f32; 2]>,
+    #[serde(default)]
+    pub b: Option<[f32; 2]>,
+    pub radius: f32,
+    #[serde(default)]
+    pub friction: Option<f32>,
+}
+
+/// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct ParamsFile {
+    pub rest_density: f32,
+    pub stiffness: f32,
+    pub near_stiffness: f32,
+    pub surface_tension: f32,
+    pub linear_viscosity: f32,
+    pub quadratic_viscosity: f32,
+    pub particle_radius: f32,
+    pub interaction_radius: Option<f32>,
+    pub wall_friction: f32,
+    pub gravity: [f32; 2],
+    pub frame_rate: f32,
+    pub substeps: u32,
+    pub max_substeps: Option<u32>,
+    pub cfl: f32,
+    pub max_particles: usize,
+}
+
+impl Default for ParamsFile {
+    fn default() -> Self {
+        let seed = SimParams::default();
+        Self {
+            rest_density: seed.rest_density,
+            stiffness: seed.stiffness,
+            near_stiffness: seed.near_stiffness,
+            surface_tension: seed.surface_tension,
+            linear_viscosity: seed.linear_viscosity,
+            quadratic_viscosity: seed.quadratic_viscosity,
+            particle_radius: seed.particle_radius,
+            interaction_radius: None,
+            wall_friction: seed.wall_friction,
+            gravity: seed.gravity.to_array(),
+            frame_rate: seed.frame_rate,
+            substeps: seed.substeps,
+            max_substeps: None,
+            cfl: seed.cfl,
+            max_particles: seed.max_particles,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct WallFile {
+    pub normal: [f32; 2],
+    pub offset: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MaterialFile {
+    pub name: String,
+    pub colour: [f32; 3],
+    pub mass: f32,
+    #[serde(default)]
+    pub pressure_scale: f32,
+    #[serde(default = "one")]
+    pub pressure_bias: f32,
+    #[serde(default)]
+    pub stiffness: Option<f32>,
+    #[serde(default)]
+    pub near_stiffness: Option<f32>,
+    #[serde(default)]
+    pub surface_tension: Option<f32>,
+    #[serde(default)]
+    pub linear_viscosity: Option<f32>,
+    #[serde(default)]
+    pub quadratic_viscosity: Option<f32>,
+    #[serde(default)]
+    pub spring_stiffness: f32,
+    #[serde(default = "default_yield_ratio")]
+    pub yield_ratio: f32,
+    #[serde(default)]
+    pub plasticity: f32,
+    #[serde(default = "one")]
+    pub spring_radius: f32,
+    #[serde(default)]
+    pub stickiness: f32,
+    #[serde(default = "half")]
+    pub stick_distance: f32,
+}
+
+fn one() -> f32 {
+    1.0
+}
+
+fn half() -> f32 {
+    0.5
+}
+
+fn default_yield_ratio() -> f32 {
+    Material::default().yield_ratio
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EmitterFile {
+    pub material: String,
+    pub position: [f32; 2],
+    pub direction: [f32; 2],
+    pub width: f32,
+    pub speed: f32,
+    #[serde(default)]
+    pub speed_jitter: f32,
+    #[serde(default)]
+    pub delay: f32,
+    pub rate: f32,
+    pub budget: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BlockFile {
+    pub material: String,
+    pub min: [f32; 2],
+    pub max: [f32; 2],
+    pub spacing: f32,
+    #[serde(default)]
+    pub count: Option<usize>,
+}

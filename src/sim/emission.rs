@@ -1,0 +1,80 @@
+//! The emit stage: emitters shoot rows of particles on their own schedule (row k of an emitter
+//! leaves at `delay + k / rate`), until their budget is spent.
+
+use super::scene::Emitter;
+use glam::Vec2;
+use rand::Rng;
+use rand_pcg::Pcg32;
+
+/// The emitters and how far each has got.
+#[derive(Clone, Debug, Default)]
+pub struct Emission {
+    emitters: Vec<Emitter>,
+    /// Rows emitted so far by each emitter.
+    rows: Vec<u64>,
+    /// Particles emitted so far by each emitter.
+    emitted: Vec<usize>,
+}
+
+impl Emission {
+    /// `emitters`, none of which has emitted yet.
+    pub fn new(emitters: Vec<Emitter>) -> Self {
+        let count = emitters.len();
+        Self {
+            emitters,
+            rows: vec![0; count],
+            emitted: vec![0; count],
+        }
+    }
+
+    /// The emitters.
+    pub fn emitters(&self) -> &[Emitter] {
+        &self.emitters
+    }
+
+    /// True when every emitter has used its budget.
+    pub fn spent(&self) -> bool {
+        self.emitters
+            .iter()
+            .zip(&self.emitted)
+            .all(|(emitter, &emitted)| emitted >= emitter.budget)
+    }
+
+    /// Emits the rows that are due at simulated `time`: `spawn(material, position, velocity)`
+    /// makes each particle, or returns false when the particle cap stops it (then emission stops
+    /// for this substep). `rng` draws each particle's speed jitter.
+    pub fn emit(
+        &mut self,
+        time: f64,
+        particle_radius: f32,
+        rng: &mut Pcg32,
+        mut spawn: impl FnMut(usize, Vec2, Vec2) -> bool,
+    ) {
+        for (index, emitter) in self.emitters.iter().enumerate() {
+            // A spent emitter is skipped before its row layout is allocated.
+            if time < emitter.delay as f64 || self.emitted[index] >= emitter.budget {
+                continue;
+            }
+            let rows_due = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as u64 + 1;
+            let offsets = emitter.row_offsets(particle_radius);
+            while self.rows[index] < rows_due {
+                self.rows[index] += 1;
+                for offset in &offsets {
+                    if self.emitted[index] >= emitter.budget {
+                        break;
+                    }
+                    let jitter = emitter.speed_jitter;
+                    let scale = Vec2::new(
+                        rng.random_range(1.0 - jitter..=1.0 + jitter),
+                        rng.random_range(1.0 - jitter..=1.0 + jitter),
+                    );
+                    let velocity = emitter.direction * emitter.speed * scale;
+                    if !spawn(emitter.material, emitter.position + *offset, velocity) {
+                        return;
+                    }
+                    self.emitted[index] += 1;
+                }
+            }
+        }
+    }
+}

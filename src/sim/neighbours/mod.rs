@@ -1,0 +1,356 @@
+//! The neighbour stages of a substep: the grid sort, the density and near-density sums with the
+//! equation of state, and the relaxation (Clavet et al. 2005, algorithm 2 with Madams' kernels;
+//! the formulas themselves are in `physics`).
+//!
+//! Particles are sorted by grid cell, so the candidates of a particle are a few contiguous index
+//! ranges. Each pair is evaluated once, by its lower index, over that particle's forward
+//! candidates (`Grid::forward_rows`: the rest of its line of cells and the lines above), and its
+//! result is added to both ends: gathered into the particle, scattered into the candidates. A
+//! range is read in groups of candidates, one per SIMD lane (`simd::Lanes`, width chosen in
+//! `width`), without branches: a candidate farther than h (or past the end of its range) gets
+//! the weight a = 0 and so adds exactly zero, and because the candidates of a group are
+//! consecutive particles the scatter is one load, add and store per group. No neighbour lists
+//! are stored: recomputing a distance costs less than writing it out and reading it back.
+//!
+//! The rooms: `lanes` holds the per-particle arrays the loops read and the factors folded into
+//! them; `bands` schedules bands of whole lines of cells so that threads never meet; `density`
+//! and `relax` are the pair loops; `width` picks the lane width.
+
+mod bands;
+mod density;
+mod lanes;
+mod relax;
+#[cfg(test)]
+mod test_scene;
+mod width;
+
+pub use lanes::Folding;
+
+use super::grid::{Bounds, ForwardRows, Grid};
+use super::liquid::Liquid;
+use super::particles::Particles;
+use super::physics::{near_pressure, pressure};
+use super::LIGHT_CHUNK;
+use bands::{for_each_band, run_phase, Band, PairSums};
+use density::DensityStage;
+use glam::Vec2;
+use lanes::{fill_padded, LaneData};
+use rayon::prelude::*;
+use relax::{RelaxConstants, RelaxStage};
+use std::ops::Range;
+
+/// Fewest particles in a band of the neighbour stages (one rayon task each).
+const BAND: usize = 128;
+
+/// A band's window of the density stage's outputs: (density, near density) sums, then
+/// (pressure, near pressure), then their lanes.
+type DensityOutputs<'a> = (
+    (&'a mut [f32], &'a mut [f32]),
+    (&'a mut [f32], &'a mut [f32]),
+    (&'a mut [f32], &'a mut [f32]),
+);
+
+/// The grid and the buffers the neighbour stages reuse every substep (a steady particle count
+/// allocates nothing), and the relaxation's output.
+#[derive(Clone, Debug, Default)]
+pub struct Neighbours {
+    grid: Grid,
+    /// Sorted per-particle values as separate, padded arrays for the pair loops.
+    lanes: LaneData,
+    /// Each particle's forward candidates, found once per substep for both pair loops.
+    rows: Vec<ForwardRows>,
+    /// First particle of each band of grid lines, then the count (`Grid::bands`).
+    bands: Vec<u32>,
+    /// The particle arrays being reordered into cell order, swapped in once written.
+    sorted: SortedFields,
+    /// The relaxation's displacement (and the subsystems'), x.
+    displacement_x: Vec<f32>,
+    /// The relaxation's displacement (and the subsystems'), y.
+    displacement_y: Vec<f32>,
+    /// σs N of each material (the tension lane is this × m).
+    tension_per_mass: Vec<f32>,
+}
+
+/// Targets of the reorder into cell order, one per particle array that moves.
+#[derive(Clone, Debug, Default)]
+struct SortedFields {
+    position: Vec<Vec2>,
+    velocity: Vec<Vec2>,
+    id: Vec<u32>,
+    material: Vec<u16>,
+    mass: Vec<f32>,
+}
+
+impl Neighbours {
+    /// Buffers for particles inside the box `min..max` with interaction radius `h` (the grid
+    /// reserves its cells now, so building it later never allocates).
+    pub fn new(min: Vec2, max: Vec2, h: f32) -> Self {
+        let mut neighbours = Self::default();
+        neighbours.grid.reserve(min, max, h);
+        neighbours
+    }
+
+    /// The displacement of every particle (sorted order): the relaxation's, plus what the
+    /// subsystems add.
+    pub fn displacement(&self) -> (&[f32], &[f32]) {
+        (&self.displacement_x, &self.displacement_y)
+    }
+
+    /// The grid, and the displacement to add to.
+    pub fn grid_and_displacement(&mut self) -> (&Grid, (&mut [f32], &mut [f32])) {
+        (
+            &self.grid,
+            (&mut self.displacement_x, &mut self.displacement_y),
+        )
+    }
+
+    /// The grid stage: rebuilds the grid over `bounds` (the particles' bounding box), reorders
+    /// every particle array into cell order and fills the lanes that do not depend on density,
+    /// all in one pass, then finds the bands.
+    pub fn sort(
+        &mut self,
+        particles: &mut Particles,
+        bounds: Bounds,
+        h: f32,
+        liquid: &Liquid,
+        folding: &Folding,
+    ) {
+        self.grid.build_within(&particles.position, h, bounds);
+        let order = self.grid.order();
+        let count = order.len();
+        self.tension_per_mass.clear();
+        self.tension_per_mass.extend(
+            liquid
+                .materials
+                .iter()
+                .map(|m| folding.tension(m.surface_tension)),
+        );
+        let tension_per_mass = &self.tension_per_mass;
+        let p = &*particles;
+        let sorted = &mut self.sorted;
+        sorted.position.resize(count, Vec2::ZERO);
+        sorted.velocity.resize(count, Vec2::ZERO);
+        sorted.id.resize(count, 0);
+        sorted.material.resize(count, 0);
+        sorted.mass.resize(count, 0.0);
+        let lanes = &mut self.lanes;
+        lanes.resize(count);
+        let rows = &mut self.rows;
+        rows.resize(count, ForwardRows::default());
+        let grid = &self.grid;
+        let particle_chunks = (
+            sorted.position.par_chunks_mut(LIGHT_CHUNK),
+            sorted.velocity.par_chunks_mut(LIGHT_CHUNK),
+            sorted.id.par_chunks_mut(LIGHT_CHUNK),
+            sorted.material.par_chunks_mut(LIGHT_CHUNK),
+            sorted.mass.par_chunks_mut(LIGHT_CHUNK),
+        );
+        let lane_chunks = (
+            lanes.x[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.y[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.mass[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.inverse_mass[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.velocity_x[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.velocity_y[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.tension[..count].par_chunks_mut(LIGHT_CHUNK),
+            lanes.material[..count].par_chunks_mut(LIGHT_CHUNK),
+        );
+        (
+            order.par_chunks(LIGHT_CHUNK),
+            rows.par_chunks_mut(LIGHT_CHUNK),
+            particle_chunks,
+            lane_chunks,
+        )
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(chunk, (order, rows, particle, lane))| {
+                let (position, velocity, id, material, mass) = particle;
+                let (x, y, lane_mass, inverse_mass, velocity_x, velocity_y, tension, lane_material) =
+                    lane;
+                // Every chunk is as long as its slice of `order` (one check here, none per write).
+                let n = order.len();
+                assert!([position.len(), velocity.len(), id.len(), material.len(), mass.len()]
+                    .iter()
+                    .chain(&[x.len(), y.len(), lane_mass.len(), inverse_mass.len()])
+                    .chain(&[velocity_x.len(), velocity_y.len(), tension.len()])
+                    .chain(&[lane_material.len(), rows.len()])
+                    .all(|&len| len == n));
+                for (k, &old) in order.iter().enumerate() {
+                    let old = old as usize;
+                    let (at, moving) = (p.position[old], p.velocity[old]);
+                    let (kind, m) = (p.material[old], p.mass[old]);
+                    position[k] = at;
+                    velocity[k] = moving;
+                    id[k] = p.id[old];
+                    material[k] = kind;
+                    mass[k] = m;
+                    x[k] = at.x;
+                    y[k] = at.y;
+                    lane_mass[k] = m;
+                    inverse_mass[k] = 1.0 / m;
+                    velocity_x[k] = moving.x;
+                    velocity_y[k] = moving.y;
+                    tension[k] = tension_per_mass[kind as usize] * m;
+                    lane_material[k] = kind as f32;
+                    rows[k] = grid.forward_rows(at, chunk * LIGHT_CHUNK + k);
+                }
+            });
+        self.grid.bands(BAND, &mut self.bands);
+        let p = particles;
+        std::mem::swap(&mut p.position, &mut sorted.position);
+        std::mem::swap(&mut p.velocity, &mut sorted.velocity);
+        std::mem::swap(&mut p.id, &mut sorted.id);
+        std::mem::swap(&mut p.material, &mut sorted.material);
+        std::mem::swap(&mut p.mass, &mut sorted.mass);
+        if !liquid.same.viscosity {
+            // ¼ Δt² σ and ¼ Δt² β per particle: a pair's viscosity is the sum of its two.
+            let (materials, material) = (&liquid.materials, &p.material);
+            fill_padded(&mut lanes.linear_viscosity, count, 0.0, |i| {
+                folding.viscosity_half(materials[material[i] as usize].linear_viscosity)
+            });
+            fill_padded(&mut lanes.quadratic_viscosity, count, 0.0, |i| {
+                folding.viscosity_half(materials[material[i] as usize].quadratic_viscosity)
+            });
+        }
+    }
+
+    /// The density stage: every particle's density and near density from the particles within
+    /// h (itself excluded, as in the seed), its pressures by the equation of state, and the
+    /// pressure lanes of the relaxation. Needs the grid of a `sort` of these particles.
+    pub fn densities(
+        &mut self,
+        particles: &mut Particles,
+        h: f32,
+        rest_density: f32,
+        liquid: &Liquid,
+        folding: &Folding,
+    ) {
+        let same_mass = liquid.same.mass;
+        // Without masses in the sums (one mass for all), the normalisation brings it back.
+        let unit = if same_mass {
+            particles.mass.first().copied().unwrap_or(1.0)
+        } else {
+            1.0
+        };
+        let (norm_sum, near_norm_sum) = (folding.norm * unit, folding.near_norm * unit);
+        let count = particles.len();
+        particles.density.resize(count, 0.0);
+        particles.near_density.resize(count, 0.0);
+        // The pressure lanes are written here while the others are read.
+        let mut lane_pressure = std::mem::take(&mut self.lanes.pressure);
+        let mut lane_near_pressure = std::mem::take(&mut self.lanes.near_pressure);
+        let stage = DensityStage {
+            rows: &self.rows,
+            lanes: &self.lanes,
+            h,
+            same_mass,
+        };
+        let p = particles;
+        let (mass, material) = (&p.mass, &p.material);
+        // Densities, pressures and pressure lanes of particles `done` (window positions from
+        // `start`), once their sums are complete.
+        let finish = |done: Range<usize>, start: usize, outputs: &mut DensityOutputs| {
+            let (sums, pressures, pressure_lanes) = outputs;
+            for i in done {
+                let local = i - start;
+                let constants = &liquid.materials[material[i] as usize];
+                let density = sums.0[local] * norm_sum;
+                let near_density = sums.1[local] * near_norm_sum;
+                let pressure = pressure(constants.stiffness, density, mass[i], rest_density);
+                let near_pressure = near_pressure(constants.near_stiffness, near_density);
+                (sums.0[local], sums.1[local]) = (density, near_density);
+                (pressures.0[local], pressures.1[local]) = (pressure, near_pressure);
+                pressure_lanes.0[local] = folding.pressure(pressure);
+                pressure_lanes.1[local] = folding.near_pressure(near_pressure);
+            }
+        };
+        let loops = width::widest();
+        for phase in 0..2 {
+            let outputs: DensityOutputs = (
+                (&mut p.density, &mut p.near_density),
+                (&mut p.pressure, &mut p.near_pressure),
+                (
+                    &mut lane_pressure[..count],
+                    &mut lane_near_pressure[..count],
+                ),
+            );
+            run_phase(
+                &self.bands,
+                phase,
+                outputs,
+                &|band: Band, mut outputs: DensityOutputs| {
+                    let (sums, _, _) = &mut outputs;
+                    let mut sums = PairSums::clearing(&band, sums.0, sums.1);
+                    loops.density_band(band.particles.clone(), &stage, &mut sums);
+                    // Complete now: band 0 (reached by itself alone) after phase 0, and an
+                    // odd band's whole window (its band and the next, each reached from the
+                    // band before it and itself) after phase 1.
+                    let window_end = band.start + outputs.0 .0.len();
+                    if band.index == 0 {
+                        finish(band.particles, band.start, &mut outputs);
+                    } else if band.index % 2 == 1 {
+                        finish(band.start..window_end, band.start, &mut outputs);
+                    }
+                },
+            );
+        }
+        self.lanes.pressure = lane_pressure;
+        self.lanes.near_pressure = lane_near_pressure;
+    }
+
+    /// The relaxation stage: pressure and near pressure pushes, surface tension and viscosity,
+    /// written as a displacement (Jacobi: every pair reads the same frozen positions). Needs the
+    /// densities of this grid; `id` is each particle's stable id (sorted order).
+    pub fn relax(&mut self, id: &[u32], h: f32, liquid: &Liquid, folding: &Folding) {
+        let first = liquid.materials[0];
+        let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
+        let stage = RelaxStage {
+            rows: &self.rows,
+            lanes: &self.lanes,
+            constants: RelaxConstants {
+                inverse_h: 1.0 / h,
+                linear_viscosity: folding.viscosity(first.linear_viscosity),
+                quadratic_viscosity: folding.viscosity(first.quadratic_viscosity),
+            },
+            same: liquid.same,
+            coincident: &coincident,
+        };
+        let count = id.len();
+        self.displacement_x.resize(count, 0.0);
+        self.displacement_y.resize(count, 0.0);
+        let loops = width::widest();
+        for_each_band(
+            &self.bands,
+            &mut self.displacement_x,
+            &mut self.displacement_y,
+            &|band, sums| loops.relaxation_band(band, &stage, sums),
+        );
+    }
+}
+
+/// A direction for two particles at the same spot, opposite for the two of the pair, chosen from
+/// their ids so that it is deterministic.
+fn coincident_direction(id_i: u32, id_j: u32) -> Vec2 {
+    let (low, high) = (id_i.min(id_j), id_i.max(id_j));
+    let mixed = (low as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (high as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    let angle = (mixed >> 40) as f32 * (std::f32::consts::TAU / (1u64 << 24) as f32);
+    let direction = Vec2::from_angle(angle);
+    if id_i < id_j {
+        direction
+    } else {
+        -direction
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coincident_particles_get_opposite_directions() {
+        let (a, b) = (coincident_direction(3, 9), coincident_direction(9, 3));
+        assert!((a + b).length() < 1e-6);
+        assert!((a.length() - 1.0).abs() < 1e-5);
+    }
+}

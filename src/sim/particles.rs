@@ -1,0 +1,159 @@
+//! Particle state as struct-of-arrays, and the summaries taken of it (counts, extremes, energy,
+//! checksum).
+
+use super::domain::Domain;
+use glam::Vec2;
+
+/// Particle state as struct-of-arrays, kept sorted by grid cell by the grid stage (ids stay
+/// stable: use `id` for identity, never the index).
+#[derive(Clone, Debug, Default)]
+pub struct Particles {
+    /// Stable id: emission order, never reused.
+    pub id: Vec<u32>,
+    /// Position.
+    pub position: Vec<Vec2>,
+    /// Velocity.
+    pub velocity: Vec<Vec2>,
+    /// Index into the world's materials.
+    pub material: Vec<u16>,
+    /// Mass, copied from the material (the neighbour stages read it per pair).
+    pub mass: Vec<f32>,
+    /// Density ρ from the last substep.
+    pub density: Vec<f32>,
+    /// Near density ρ_near from the last substep.
+    pub near_density: Vec<f32>,
+    /// Pressure P = k (ρ − m ρ0) from the last substep (also drives the renderer's shading).
+    pub pressure: Vec<f32>,
+    /// Near pressure P_near = k_near ρ_near from the last substep.
+    pub near_pressure: Vec<f32>,
+}
+
+/// Hands out particle ids (never reused) and holds the particle cap.
+#[derive(Clone, Debug)]
+pub(crate) struct Births {
+    next_id: u32,
+    cap: usize,
+    cap_reached: bool,
+}
+
+impl Births {
+    /// No particle yet, at most `cap` at a time.
+    pub fn new(cap: usize) -> Self {
+        Self {
+            next_id: 0,
+            cap,
+            cap_reached: false,
+        }
+    }
+
+    /// True once the cap stopped a particle.
+    pub fn cap_reached(&self) -> bool {
+        self.cap_reached
+    }
+
+    /// Adds a particle of `material` and `mass` to `particles` unless the cap is reached (then
+    /// records that); returns whether it was added.
+    pub fn spawn(
+        &mut self,
+        particles: &mut Particles,
+        material: usize,
+        mass: f32,
+        position: Vec2,
+        velocity: Vec2,
+    ) -> bool {
+        if particles.len() >= self.cap {
+            self.cap_reached = true;
+            return false;
+        }
+        particles.push(self.next_id, material, mass, position, velocity);
+        self.next_id += 1;
+        true
+    }
+}
+
+/// Summary numbers of the particle state (for tests, the HUD and the headless report).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WorldStats {
+    /// Particles alive.
+    pub particles: usize,
+    /// Particles with a non-finite position or velocity.
+    pub nan: usize,
+    /// Particles outside any wall.
+    pub escaped: usize,
+    /// Largest particle speed.
+    pub max_speed: f32,
+    /// Σ ½ m |v|².
+    pub kinetic_energy: f64,
+}
+
+impl Particles {
+    /// Number of particles.
+    pub fn len(&self) -> usize {
+        self.id.len()
+    }
+
+    /// True when there are no particles.
+    pub fn is_empty(&self) -> bool {
+        self.id.is_empty()
+    }
+
+    /// Appends a particle with no density or pressure yet.
+    fn push(&mut self, id: u32, material: usize, mass: f32, position: Vec2, velocity: Vec2) {
+        self.id.push(id);
+        self.position.push(position);
+        self.velocity.push(velocity);
+        self.material.push(material as u16);
+        self.mass.push(mass);
+        for field in [
+            &mut self.density,
+            &mut self.near_density,
+            &mut self.pressure,
+            &mut self.near_pressure,
+        ] {
+            field.push(0.0);
+        }
+    }
+
+    /// Counts, extremes and energy; `domain` decides which particles escaped.
+    pub fn stats(&self, domain: &Domain) -> WorldStats {
+        let mut stats = WorldStats {
+            particles: self.len(),
+            ..WorldStats::default()
+        };
+        for i in 0..self.len() {
+            let (x, v) = (self.position[i], self.velocity[i]);
+            if !x.is_finite() || !v.is_finite() {
+                stats.nan += 1;
+                continue;
+            }
+            if !domain.contains(x) {
+                stats.escaped += 1;
+            }
+            stats.max_speed = stats.max_speed.max(v.length());
+            stats.kinetic_energy += 0.5 * self.mass[i] as f64 * v.length_squared() as f64;
+        }
+        stats
+    }
+
+    /// FNV-1a hash of every particle's position and velocity bits, in id order: equal
+    /// checksums mean bit-identical states.
+    pub fn checksum(&self) -> u64 {
+        let mut by_id: Vec<usize> = (0..self.len()).collect();
+        by_id.sort_unstable_by_key(|&i| self.id[i]);
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for i in by_id {
+            for value in [
+                self.position[i].x,
+                self.position[i].y,
+                self.velocity[i].x,
+                self.velocity[i].y,
+            ] {
+                for byte in value.to_bits().to_le_bytes() {
+                    hash ^= byte as u64;
+                    hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+        hash
+    }
+}

@@ -1,0 +1,323 @@
+//! The physics of double density relaxation as plain scalar formulas: Clavet et al. 2005,
+//! "Particle-based Viscoelastic Fluid Simulation", with the 2D-normalised kernels of Tom Madams,
+//! "Why my fluids don't flow" (2010). `docs/PHYSICS.md` derives and explains them.
+//!
+//! Symbols: particle i and a neighbour j at distance r < h (the interaction radius); q = r / h;
+//! a = 1 − q; r̂ the unit vector from i to j; Δt the substep; m the particle mass.
+//!
+//! This module is the reference. The neighbour stages (`sim::neighbours`) compute the same
+//! quantities four or eight pairs at a time, with per-particle factors folded in beforehand for
+//! speed (see `neighbours::lanes`); their tests compare every lane width with
+//! [`reference_densities`] and [`reference_relaxation`] (LiquidFun's `_Reference` / `_Simd`
+//! pairing). Nothing here is on a hot path.
+
+use glam::Vec2;
+use std::f32::consts::PI;
+
+/// Normalisation of the density kernel a³ in 2D, 20 / (2π h²): its integral over the disc of
+/// radius h is 2π h² / 20.
+pub fn density_norm(h: f32) -> f32 {
+    20.0 / (2.0 * PI * h * h)
+}
+
+/// Normalisation of the near-density kernel a⁴ in 2D, 30 / (2π h²).
+pub fn near_density_norm(h: f32) -> f32 {
+    30.0 / (2.0 * PI * h * h)
+}
+
+/// Kernel weight a = 1 − r / h, zero at and beyond h.
+pub fn weight(r: f32, h: f32) -> f32 {
+    (1.0 - r / h).max(0.0)
+}
+
+/// Normalised density kernel W(r) = N a³.
+pub fn density_kernel(r: f32, h: f32) -> f32 {
+    let a = weight(r, h);
+    density_norm(h) * a * a * a
+}
+
+/// Normalised near-density kernel W_near(r) = N_near a⁴.
+pub fn near_density_kernel(r: f32, h: f32) -> f32 {
+    let a = weight(r, h);
+    let a2 = a * a;
+    near_density_norm(h) * a2 * a2
+}
+
+/// Equation of state (Clavet et al. eq. 2, per unit mass of rest density): P = k (ρ − m ρ0).
+/// Negative below rest density, so a sparse surface pulls itself together.
+#[inline(always)]
+pub fn pressure(stiffness: f32, density: f32, mass: f32, rest_density: f32) -> f32 {
+    stiffness * (density - mass * rest_density)
+}
+
+/// Near pressure P_near = k_near ρ_near: always repulsive, it keeps particles apart and the
+/// surface from clustering (Clavet et al. eq. 5).
+#[inline(always)]
+pub fn near_pressure(near_stiffness: f32, near_density: f32) -> f32 {
+    near_stiffness * near_density
+}
+
+/// Size of the pressure displacement of a pair (Clavet et al. algorithm 2, Madams' kernels):
+/// D = Δt² ((P_i + P_j) N a² + (P_near,i + P_near,j) N_near a³) / 2.
+/// Particle i moves by −D / m_i along r̂, particle j by +D / m_j (the paper's unit masses move
+/// by D / 2 each, with P the pair's mean pressure).
+pub fn pressure_displacement(
+    dt: f32,
+    h: f32,
+    a: f32,
+    pressures: (f32, f32),
+    near_pressures: (f32, f32),
+) -> f32 {
+    let pressure = (pressures.0 + pressures.1) * density_norm(h) * a * a;
+    let near = (near_pressures.0 + near_pressures.1) * near_density_norm(h) * a * a * a;
+    0.5 * dt * dt * (pressure + near)
+}
+
+/// The inward closing speed of a pair, u = (v_i − v_j) · r̂; viscosity acts only while u > 0.
+pub fn closing_speed(velocity_i: Vec2, velocity_j: Vec2, direction: Vec2) -> f32 {
+    (velocity_i - velocity_j).dot(direction)
+}
+
+/// Viscous displacement of an approaching pair (Clavet et al. algorithm 5, as the seed applies
+/// it): the impulse I = ½ Δt a (σ u + β u²) for closing speed `approach` u > 0, applied for one
+/// substep along the offset x_j − x_i rather than along r̂ (the seed's `x_i −= I Δt (x_j − x_i)`),
+/// so the displacement is I Δt r. The pair shares it by mass ([`mass_share`]): i moves away from
+/// j, j away from i.
+pub fn viscous_displacement(
+    dt: f32,
+    a: f32,
+    r: f32,
+    approach: f32,
+    linear: f32,
+    quadratic: f32,
+) -> f32 {
+    0.5 * dt * dt * a * (linear * approach + quadratic * approach * approach) * r
+}
+
+/// The part of a pair's viscous displacement that particle i takes: 2 m_j / (m_i + m_j), so that
+/// the pair's momentum is kept and a heavy particle moves less than a light one (1 for equal
+/// masses; the seed forgets the masses here).
+pub fn mass_share(mass_i: f32, mass_j: f32) -> f32 {
+    2.0 * mass_j / (mass_i + mass_j)
+}
+
+/// Surface tension between particles of one material (Becker & Teschner 2007, as Madams adds
+/// it): particle i moves toward j by σs N m_j a² r / m_i, where σs is j's tension. Unlike the
+/// pressure it carries no Δt²: the seed's constant 0.0004 is tuned for that.
+pub fn tension_displacement(surface_tension: f32, h: f32, a: f32, r: f32, mass_j: f32) -> f32 {
+    surface_tension * density_norm(h) * mass_j * a * a * r
+}
+
+/// One particle's half of a viscoelastic spring's displacement (Clavet et al. algorithm 3):
+/// D = Δt² k (1 − L / h)(L − r) for rest length L at distance r; each end moves by D / 2,
+/// toward the other when the spring is stretched (L < r).
+pub fn spring_half_displacement(dt: f32, stiffness: f32, rest_length: f32, h: f32, r: f32) -> f32 {
+    let half_dt2 = 0.5 * dt * dt;
+    half_dt2 * stiffness * (1.0 - rest_length / h) * (rest_length - r)
+}
+
+/// The velocity a sticky particle gains toward a surface at distance d < d_stick (Clavet et al.
+/// section 6.2): Δt k_stick d (1 − d / d_stick).
+pub fn stickiness_impulse(dt: f32, stickiness: f32, distance: f32, reach: f32) -> f32 {
+    dt * stickiness * distance * (1.0 - distance / reach)
+}
+
+/// Squared distance below which two particles count as being at the same spot: they have no
+/// direction between them, so one is chosen for them (deterministically, from their ids).
+pub const COINCIDENT2: f32 = 1.0e-12;
+
+/// Density ρ = N Σ m_j a³ and near density ρ_near = N_near Σ m_j a⁴ of every particle, summed over
+/// every other particle closer than h (the particle itself excluded, as in the seed): the
+/// reference of the density stage, by brute force over all pairs.
+pub fn reference_densities(positions: &[Vec2], masses: &[f32], h: f32) -> Vec<(f32, f32)> {
+    (0..positions.len())
+        .map(|i| {
+            let (mut density, mut near_density) = (0.0, 0.0);
+            for j in (0..positions.len()).filter(|&j| j != i) {
+                let r = positions[i].distance(positions[j]);
+                if r < h {
+                    density += masses[j] * density_kernel(r, h);
+                    near_density += masses[j] * near_density_kernel(r, h);
+                }
+            }
+            (density, near_density)
+        })
+        .collect()
+}
+
+/// What the relaxation reads of one particle.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RelaxingParticle {
+    /// Position (frozen for the whole stage).
+    pub position: Vec2,
+    /// Velocity (for viscosity).
+    pub velocity: Vec2,
+    /// Mass m.
+    pub mass: f32,
+    /// Pressure P.
+    pub pressure: f32,
+    /// Near pressure P_near.
+    pub near_pressure: f32,
+    /// Material index: tension acts only within one material.
+    pub material: u16,
+    /// Surface tension σs of its material.
+    pub surface_tension: f32,
+    /// Linear viscosity σ of its material (a pair uses the mean of its two).
+    pub linear_viscosity: f32,
+    /// Quadratic viscosity β of its material (a pair uses the mean of its two).
+    pub quadratic_viscosity: f32,
+}
+
+/// The displacements of particles i and j from their pair at distance `r` < h along unit
+/// `direction` (from i to j): pressure and near pressure, surface tension within a material and
+/// the viscosity of an approaching pair.
+pub fn pair_displacements(
+    i: &RelaxingParticle,
+    j: &RelaxingParticle,
+    direction: Vec2,
+    r: f32,
+    h: f32,
+    dt: f32,
+) -> (Vec2, Vec2) {
+    let a = weight(r, h);
+    let pressure = pressure_displacement(
+        dt,
+        h,
+        a,
+        (i.pressure, j.pressure),
+        (i.near_pressure, j.near_pressure),
+    );
+    let (mut along_i, mut along_j) = (-pressure / i.mass, pressure / j.mass);
+    if i.material == j.material {
+        along_i += tension_displacement(j.surface_tension, h, a, r, j.mass) / i.mass;
+        along_j -= tension_displacement(i.surface_tension, h, a, r, i.mass) / j.mass;
+    }
+    let approach = closing_speed(i.velocity, j.velocity, direction).max(0.0);
+    let linear = 0.5 * (i.linear_viscosity + j.linear_viscosity);
+    let quadratic = 0.5 * (i.quadratic_viscosity + j.quadratic_viscosity);
+    let viscous = viscous_displacement(dt, a, r, approach, linear, quadratic);
+    along_i -= viscous * mass_share(i.mass, j.mass);
+    along_j += viscous * mass_share(j.mass, i.mass);
+    (direction * along_i, direction * along_j)
+}
+
+/// Every particle's relaxation displacement (Jacobi: each pair reads the same frozen state), by
+/// brute force over all pairs closer than h; `coincident(i, j)` is the direction from i to j for
+/// two particles at one spot (opposite for j, i). The reference of the relaxation stage.
+pub fn reference_relaxation(
+    particles: &[RelaxingParticle],
+    h: f32,
+    dt: f32,
+    coincident: impl Fn(usize, usize) -> Vec2,
+) -> Vec<Vec2> {
+    let mut displacement = vec![Vec2::ZERO; particles.len()];
+    for i in 0..particles.len() {
+        for j in i + 1..particles.len() {
+            let offset = particles[j].position - particles[i].position;
+            let r2 = offset.length_squared();
+            if r2 >= h * h {
+                continue;
+            }
+            let r = r2.sqrt();
+            let direction = if r2 > COINCIDENT2 {
+                offset / r
+            } else {
+                coincident(i, j)
+            };
+            let (on_i, on_j) =
+                pair_displacements(&particles[i], &particles[j], direction, r, h, dt);
+            displacement[i] += on_i;
+            displacement[j] += on_j;
+        }
+    }
+    displacement
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Integrates a radial function over the disc of radius h with the midpoint rule in r.
+    fn integrate_over_disc(kernel: impl Fn(f32) -> f32, h: f32) -> f64 {
+        let steps = 20_000;
+        let dr = h as f64 / steps as f64;
+        (0..steps)
+            .map(|k| {
+                let r = (k as f64 + 0.5) * dr;
+                kernel(r as f32) as f64 * 2.0 * std::f64::consts::PI * r * dr
+            })
+            .sum()
+    }
+
+    #[test]
+    fn density_kernel_integrates_to_one_over_the_disc() {
+        for h in [0.3_f32, 1.0, 2.5] {
+            let integral = integrate_over_disc(|r| density_kernel(r, h), h);
+            assert!((integral - 1.0).abs() < 1e-4, "h = {h}: ∫W = {integral}");
+        }
+    }
+
+    #[test]
+    fn near_density_kernel_integrates_to_one_over_the_disc() {
+        for h in [0.3_f32, 1.0, 2.5] {
+            let integral = integrate_over_disc(|r| near_density_kernel(r, h), h);
+            assert!(
+                (integral - 1.0).abs() < 1e-4,
+                "h = {h}: ∫W_near = {integral}"
+            );
+        }
+    }
+
+    #[test]
+    fn kernels_vanish_at_and_beyond_h() {
+        assert_eq!(density_kernel(0.3, 0.3), 0.0);
+        assert_eq!(near_density_kernel(0.31, 0.3), 0.0);
+        assert!(density_kernel(0.0, 0.3) > near_density_kernel(0.29, 0.3));
+    }
+
+    fn particle(x: f32, mass: f32) -> RelaxingParticle {
+        RelaxingParticle {
+            position: Vec2::new(x, 0.0),
+            mass,
+            pressure: 0.02,
+            near_pressure: 0.5,
+            ..RelaxingParticle::default()
+        }
+    }
+
+    #[test]
+    fn a_pair_pushes_apart_and_keeps_its_momentum() {
+        let (i, j) = (particle(0.0, 1.0), particle(0.1, 3.0));
+        let (on_i, on_j) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, 1.0 / 140.0);
+        assert!(on_i.x < 0.0 && on_j.x > 0.0, "{on_i} {on_j}");
+        // Momentum: m_i Δx_i + m_j Δx_j = 0.
+        assert!((on_i * i.mass + on_j * j.mass).length() < 1e-9);
+    }
+
+    #[test]
+    fn viscosity_slows_an_approaching_pair_only() {
+        let dt = 1.0 / 140.0;
+        let (mut i, mut j) = (particle(0.0, 1.0), particle(0.1, 1.0));
+        (i.pressure, i.near_pressure, j.pressure, j.near_pressure) = (0.0, 0.0, 0.0, 0.0);
+        (i.linear_viscosity, j.linear_viscosity) = (0.5, 0.5);
+        i.velocity = Vec2::X;
+        let (on_i, on_j) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, dt);
+        assert!(on_i.x < 0.0 && on_j.x > 0.0, "approaching: {on_i} {on_j}");
+        i.velocity = -Vec2::X;
+        let (on_i, on_j) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, dt);
+        assert_eq!((on_i, on_j), (Vec2::ZERO, Vec2::ZERO), "separating");
+    }
+
+    #[test]
+    fn tension_pulls_one_material_together_and_ignores_another() {
+        let dt = 1.0 / 140.0;
+        let (mut i, mut j) = (particle(0.0, 1.0), particle(0.1, 1.0));
+        (i.pressure, i.near_pressure, j.pressure, j.near_pressure) = (0.0, 0.0, 0.0, 0.0);
+        (i.surface_tension, j.surface_tension) = (0.001, 0.001);
+        let (on_i, on_j) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, dt);
+        assert!(on_i.x > 0.0 && on_j.x < 0.0, "{on_i} {on_j}");
+        j.material = 1;
+        let (on_i, _) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, dt);
+        assert_eq!(on_i, Vec2::ZERO);
+    }
+}
