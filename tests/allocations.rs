@@ -63,7 +63,7 @@ fn steady_substeps_do_not_allocate() {
             for _ in 0..100 {
                 world.step_frame();
             }
-            assert!(world.emission_finished() && world.spring_counts().0 > 0);
+            assert!(world.emission_finished() && world.spring_counts().total > 0);
             let allocations = allocations_in_20_frames(&mut world);
             assert_eq!(
                 allocations, 0,

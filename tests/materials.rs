@@ -7,7 +7,7 @@ mod common;
 use common::box_walls;
 use glam::Vec2;
 use slosh::preset::Preset;
-use slosh::sim::springs::MAX_SPRINGS;
+use slosh::sim::springs::{SpringCounts, MAX_SPRINGS};
 use slosh::sim::RandomStirrer;
 use slosh::sim::World;
 
@@ -112,7 +112,7 @@ fn zero_springs_and_stickiness_change_nothing() {
     assert!(plain.particles().len() > 900, "both liquids are in");
     assert_eq!(plain.checksum(), explicit.checksum());
     assert_eq!(plain.checksum(), overridden.checksum());
-    assert_eq!(explicit.spring_counts(), (0, 0));
+    assert_eq!(explicit.spring_counts(), SpringCounts::default());
 }
 
 /// A 4 × 6 box with a 0.2-wide column (two particles) of `material` lines against its left wall.
@@ -217,13 +217,18 @@ fn spring_lists_stay_bounded() {
             world.stir(stir);
         }
         world.step_frame();
-        let (total, most) = world.spring_counts();
+        let counts = world.spring_counts();
+        let most = counts.most_per_particle;
         assert!(most <= MAX_SPRINGS, "{most} springs on one particle");
-        assert!(total <= particles * MAX_SPRINGS);
+        assert!(2 * counts.total <= particles * MAX_SPRINGS);
     }
-    let (total, most) = world.spring_counts();
-    assert!(total > 4 * particles, "the jelly has springs: {total}");
-    assert!(most > 0);
+    let counts = world.spring_counts();
+    // More than four spring ends per particle.
+    assert!(
+        2 * counts.total > 4 * particles,
+        "the jelly has springs: {counts:?}"
+    );
+    assert!(counts.most_per_particle > 0);
 }
 
 /// Mean density and kinetic energy of a dropped block of `material` after `frames` frames.
@@ -317,7 +322,7 @@ fn pull_apart(material: &str) -> (usize, usize, f32) {
     for _ in 0..5 {
         world.step_frame();
     }
-    let (formed, _) = world.spring_counts();
+    let formed = world.spring_counts().total;
     for _ in 0..10 {
         for (x, vx) in [(2.5, -4.0), (3.5, 4.0)] {
             world.stir(slosh::sim::Stir {
@@ -331,7 +336,7 @@ fn pull_apart(material: &str) -> (usize, usize, f32) {
     for _ in 0..40 {
         world.step_frame();
     }
-    let (left, _) = world.spring_counts();
+    let left = world.spring_counts().total;
     (formed, left, extent(&world).x)
 }
 

@@ -189,12 +189,12 @@ impl Contacts {
             .any(|o| o.distance(point) < self.particle_radius)
     }
 
-    /// Puts a particle at `position` that is closer than one particle radius to an obstacle
-    /// back at one radius from it, removes its velocity into the obstacle and applies the
-    /// obstacle's friction to the rest (as the walls do). `previous` (the position at the start
-    /// of the substep) gives the way out for a particle exactly on the core.
-    pub fn push_out_of(&self, position: Vec2, previous: Vec2, velocity: Vec2) -> (Vec2, Vec2) {
-        let (mut x, mut v) = (position, velocity);
+    /// Puts a particle that is closer than one particle radius to an obstacle back at one
+    /// radius from it, removes its velocity into the obstacle and applies the obstacle's
+    /// friction to the rest (as the walls do). Its start of the substep gives the way out for a
+    /// particle exactly on the core.
+    fn push_out_of_obstacles(&self, particle: &mut Moving) {
+        let (mut x, mut v, previous) = (particle.position, particle.velocity, particle.start);
         for obstacle in &self.obstacles {
             let core = obstacle.core_point(x);
             let offset = x - core;
@@ -212,7 +212,7 @@ impl Contacts {
             x = core + normal * reach;
             v = collide(v, normal, obstacle.friction);
         }
-        (x, v)
+        (particle.position, particle.velocity) = (x, v);
     }
 
     /// Adds the stickiness impulse of `material` toward every wall and obstacle surface within
@@ -269,8 +269,7 @@ impl Subsystem for Contacts {
     }
 
     fn push_out(&self, particle: &mut Moving) {
-        (particle.position, particle.velocity) =
-            self.push_out_of(particle.position, particle.start, particle.velocity);
+        self.push_out_of_obstacles(particle);
     }
 
     fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32) {
@@ -303,11 +302,21 @@ mod tests {
     #[test]
     fn push_out_leaves_one_particle_radius() {
         let contacts = Contacts::new(vec![Obstacle::circle(Vec2::ZERO, 1.0, 0.0)], &[], 0.3, 0.05);
-        let (x, v) = contacts.push_out_of(Vec2::new(0.5, 0.0), Vec2::new(2.0, 0.0), -Vec2::X);
+        let moving = |position, start, velocity| {
+            let mut particle = Moving {
+                position,
+                start,
+                velocity,
+                material: 0,
+            };
+            contacts.push_out_of_obstacles(&mut particle);
+            (particle.position, particle.velocity)
+        };
+        let (x, v) = moving(Vec2::new(0.5, 0.0), Vec2::new(2.0, 0.0), -Vec2::X);
         assert!((x.length() - 1.05).abs() < 1e-5, "{x}");
         assert_eq!(v, Vec2::ZERO);
         // Exactly on the core: out the way it came.
-        let (x, _) = contacts.push_out_of(Vec2::ZERO, Vec2::new(0.0, -2.0), Vec2::ZERO);
+        let (x, _) = moving(Vec2::ZERO, Vec2::new(0.0, -2.0), Vec2::ZERO);
         assert!((x - Vec2::new(0.0, -1.05)).length() < 1e-5, "{x}");
     }
 

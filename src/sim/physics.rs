@@ -58,18 +58,19 @@ pub fn near_pressure(near_stiffness: f32, near_density: f32) -> f32 {
 }
 
 /// Size of the pressure displacement of a pair (Clavet et al. algorithm 2, Madams' kernels):
-/// D = Δt² ((P_i + P_j) N a² + (P_near,i + P_near,j) N_near a³) / 2.
-/// Particle i moves by −D / m_i along r̂, particle j by +D / m_j (the paper's unit masses move
-/// by D / 2 each, with P the pair's mean pressure).
+/// D = Δt² ((P_i + P_j) N a² + (P_near,i + P_near,j) N_near a³) / 2, given the pair's
+/// `pressure_sum` P_i + P_j and `near_pressure_sum` P_near,i + P_near,j. Particle i moves by
+/// −D / m_i along r̂, particle j by +D / m_j (the paper's unit masses move by D / 2 each, with P
+/// the pair's mean pressure).
 pub fn pressure_displacement(
     dt: f32,
     h: f32,
     a: f32,
-    pressures: (f32, f32),
-    near_pressures: (f32, f32),
+    pressure_sum: f32,
+    near_pressure_sum: f32,
 ) -> f32 {
-    let pressure = (pressures.0 + pressures.1) * density_norm(h) * a * a;
-    let near = (near_pressures.0 + near_pressures.1) * near_density_norm(h) * a * a * a;
+    let pressure = pressure_sum * density_norm(h) * a * a;
+    let near = near_pressure_sum * near_density_norm(h) * a * a * a;
     0.5 * dt * dt * (pressure + near)
 }
 
@@ -126,21 +127,30 @@ pub fn stickiness_impulse(dt: f32, stickiness: f32, distance: f32, reach: f32) -
 /// direction between them, so one is chosen for them (deterministically, from their ids).
 pub const COINCIDENT2: f32 = 1.0e-12;
 
+/// A particle's density and near density.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Densities {
+    /// Density ρ.
+    pub density: f32,
+    /// Near density ρ_near.
+    pub near_density: f32,
+}
+
 /// Density ρ = N Σ m_j a³ and near density ρ_near = N_near Σ m_j a⁴ of every particle, summed over
 /// every other particle closer than h (the particle itself excluded, as in the seed): the
 /// reference of the density stage, by brute force over all pairs.
-pub fn reference_densities(positions: &[Vec2], masses: &[f32], h: f32) -> Vec<(f32, f32)> {
+pub fn reference_densities(positions: &[Vec2], masses: &[f32], h: f32) -> Vec<Densities> {
     (0..positions.len())
         .map(|i| {
-            let (mut density, mut near_density) = (0.0, 0.0);
+            let mut sums = Densities::default();
             for j in (0..positions.len()).filter(|&j| j != i) {
                 let r = positions[i].distance(positions[j]);
                 if r < h {
-                    density += masses[j] * density_kernel(r, h);
-                    near_density += masses[j] * near_density_kernel(r, h);
+                    sums.density += masses[j] * density_kernel(r, h);
+                    sums.near_density += masses[j] * near_density_kernel(r, h);
                 }
             }
-            (density, near_density)
+            sums
         })
         .collect()
 }
@@ -184,8 +194,8 @@ pub fn pair_displacements(
         dt,
         h,
         a,
-        (i.pressure, j.pressure),
-        (i.near_pressure, j.near_pressure),
+        i.pressure + j.pressure,
+        i.near_pressure + j.near_pressure,
     );
     let (mut along_i, mut along_j) = (-pressure / i.mass, pressure / j.mass);
     if i.material == j.material {

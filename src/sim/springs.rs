@@ -34,6 +34,15 @@ pub const MAX_SPRINGS: usize = 16;
 /// A spring is torn when its pair is this many h apart, whatever its rest length.
 const TEAR: f32 = 2.0;
 
+/// How many springs a world holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpringCounts {
+    /// Springs in all (each joins two particles).
+    pub total: usize,
+    /// The most springs one particle holds (at most `MAX_SPRINGS`).
+    pub most_per_particle: usize,
+}
+
 /// One particle's half of a spring.
 #[derive(Clone, Copy, Debug, Default)]
 struct Spring {
@@ -94,11 +103,12 @@ impl Springs {
         }
     }
 
-    /// Total springs and the most any one particle holds.
-    pub fn counts(&self) -> (usize, usize) {
-        let total = self.count.iter().map(|&c| c as usize).sum();
-        let most = self.count.iter().copied().max().unwrap_or(0) as usize;
-        (total, most)
+    /// How many springs there are.
+    pub fn counts(&self) -> SpringCounts {
+        SpringCounts {
+            total: self.count.iter().map(|&c| c as usize).sum::<usize>() / 2,
+            most_per_particle: self.count.iter().copied().max().unwrap_or(0) as usize,
+        }
     }
 
     /// Updates every spring from the frozen positions (new ones form with the neighbours the

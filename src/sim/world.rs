@@ -16,6 +16,7 @@ use super::obstacles::Obstacle;
 use super::params::SimParams;
 use super::particles::{Births, Particles, WorldStats};
 use super::scene::{Emitter, Material, Scene};
+use super::springs::SpringCounts;
 use super::stir::{self, Stir};
 use super::subsystem::{Frozen, Subsystems};
 use super::LIGHT_CHUNK;
@@ -163,8 +164,8 @@ impl World {
         self.subsystems.contacts.obstacles()
     }
 
-    /// Viscoelastic springs: (total, most held by one particle); (0, 0) without springs.
-    pub fn spring_counts(&self) -> (usize, usize) {
+    /// How many viscoelastic springs there are (none without springs).
+    pub fn spring_counts(&self) -> SpringCounts {
         self.subsystems.springs.counts()
     }
 

@@ -131,7 +131,8 @@ mod tests {
                     for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
                         loops.density_band(band, &stage, sums)
                     });
-                    for (i, &(density, near_density)) in expected.iter().enumerate() {
+                    for (i, wanted) in expected.iter().enumerate() {
+                        let (density, near_density) = (wanted.density, wanted.near_density);
                         let found = sum[i] * unit * norm;
                         let near_found = near_sum[i] * unit * near_norm;
                         assert!(
