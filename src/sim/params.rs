@@ -3,7 +3,7 @@
 use glam::Vec2;
 
 /// Every tunable of the solver in one place. `Default` gives the seed's values (Madams 2010,
-/// see `PHYSICS.md`): a liquid that settles in about a second at 20 frames × 7 substeps.
+/// see `docs/PHYSICS.md`): a liquid that settles in about a second at 20 frames × 7 substeps.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SimParams {
     /// Rest density ρ0 per unit mass (seed 82). Pressure is k (ρ − m ρ0).
