@@ -16,11 +16,13 @@ pub mod obstacles;
 pub mod params;
 pub mod particles;
 pub mod physics;
+mod random_stir;
 pub mod scene;
 mod simd;
 pub mod springs;
 pub mod stir;
 pub mod subsystem;
+mod subsystems;
 pub mod world;
 
 /// Elements per rayon task in the light per-element passes (bounds, copies, reorders): small
@@ -30,9 +32,9 @@ pub mod world;
 const LIGHT_CHUNK: usize = 1024;
 
 pub use domain::{Domain, DomainError, Wall};
-pub use obstacles::{Obstacle, Shape};
 pub use params::SimParams;
 pub use particles::{Particles, WorldStats};
-pub use scene::{Block, Emitter, Material, Scene};
-pub use stir::{RandomStirrer, Stir};
+pub use random_stir::RandomStirrer;
+pub use scene::{Block, Emitter, Material, Obstacle, Scene, Shape};
+pub use stir::Stir;
 pub use world::{FrameReport, StageTimes, World};

@@ -1,5 +1,5 @@
-//! Static obstacles (circles and capsules) and the contact stage that keeps particles out of
-//! them and lets sticky materials cling to them and to the walls (Clavet et al. 2005, 6.1–6.2).
+//! The contacts subsystem: keeps particles out of the static obstacles (`scene::Obstacle`) and
+//! lets sticky materials cling to them and to the walls (Clavet et al. 2005, 6.1–6.2).
 //!
 //! An obstacle is a *core* (a point for a circle, a segment for a capsule) thickened by a
 //! radius: the solid is every point closer than `radius` to the core. Particles are kept one
@@ -13,117 +13,9 @@
 use super::contact::collide;
 use super::domain::Domain;
 use super::physics::stickiness_impulse;
-use super::scene::Material;
+use super::scene::{Material, Obstacle};
 use super::subsystem::{Moving, Subsystem};
 use glam::Vec2;
-
-/// The solid part of an obstacle, for drawing and collision.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shape {
-    /// A disc: every point closer than `radius` to `centre`.
-    Circle {
-        /// Centre of the disc.
-        centre: Vec2,
-        /// Radius of the disc.
-        radius: f32,
-    },
-    /// A line segment with thickness (a stadium): every point closer than `radius` to the
-    /// segment from `a` to `b`. Draw it as a rectangle of width 2 × radius along a–b with a
-    /// half-disc at each end.
-    Capsule {
-        /// One end of the core segment.
-        a: Vec2,
-        /// The other end of the core segment.
-        b: Vec2,
-        /// Half the thickness (the radius of the rounded ends).
-        radius: f32,
-    },
-}
-
-/// A static collider: particles slide along it with Coulomb friction and sticky materials cling
-/// to it. `World::obstacles()` lists them for the renderer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Obstacle {
-    /// What it looks like.
-    pub shape: Shape,
-    /// Coulomb friction of its surface, like `SimParams::wall_friction`.
-    pub friction: f32,
-}
-
-impl Obstacle {
-    /// A disc at `centre`.
-    pub fn circle(centre: Vec2, radius: f32, friction: f32) -> Self {
-        Self {
-            shape: Shape::Circle { centre, radius },
-            friction,
-        }
-    }
-
-    /// A capsule around the segment `a`–`b`.
-    pub fn capsule(a: Vec2, b: Vec2, radius: f32, friction: f32) -> Self {
-        Self {
-            shape: Shape::Capsule { a, b, radius },
-            friction,
-        }
-    }
-
-    /// Radius of the solid around the core.
-    pub fn radius(&self) -> f32 {
-        match self.shape {
-            Shape::Circle { radius, .. } | Shape::Capsule { radius, .. } => radius,
-        }
-    }
-
-    /// Ends of the core: the centre twice for a circle.
-    pub fn core(&self) -> (Vec2, Vec2) {
-        match self.shape {
-            Shape::Circle { centre, .. } => (centre, centre),
-            Shape::Capsule { a, b, .. } => (a, b),
-        }
-    }
-
-    /// The point of the core nearest to `point`.
-    pub fn core_point(&self, point: Vec2) -> Vec2 {
-        let (a, b) = self.core();
-        let along = b - a;
-        let length2 = along.length_squared();
-        if length2 <= 0.0 {
-            return a;
-        }
-        let t = ((point - a).dot(along) / length2).clamp(0.0, 1.0);
-        a + along * t
-    }
-
-    /// Signed distance from `point` to the surface: negative inside the solid.
-    pub fn distance(&self, point: Vec2) -> f32 {
-        (point - self.core_point(point)).length() - self.radius()
-    }
-
-    /// Distance between the cores of two obstacles (0 where they cross).
-    pub fn core_distance(&self, other: &Obstacle) -> f32 {
-        let (a, b) = self.core();
-        let (c, d) = other.core();
-        if segments_cross(a, b, c, d) {
-            return 0.0;
-        }
-        [
-            (a - other.core_point(a)).length(),
-            (b - other.core_point(b)).length(),
-            (c - self.core_point(c)).length(),
-            (d - self.core_point(d)).length(),
-        ]
-        .into_iter()
-        .fold(f32::INFINITY, f32::min)
-    }
-}
-
-/// True when segments a–b and c–d properly cross.
-fn segments_cross(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
-    let side = |p: Vec2, q: Vec2, r: Vec2| (q - p).perp_dot(r - p);
-    let (d1, d2) = (side(c, d, a), side(c, d, b));
-    let (d3, d4) = (side(a, b, c), side(a, b, d));
-    d1 * d2 < 0.0 && d3 * d4 < 0.0
-}
 
 /// How one material sticks: the impulse Δt k_stick d (1 − d / d_stick) toward a surface at
 /// distance d < d_stick.
@@ -292,14 +184,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn capsule_distance_measures_from_the_segment() {
-        let capsule = Obstacle::capsule(Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), 0.5, 0.0);
-        assert!((capsule.distance(Vec2::new(1.0, 1.0)) - 0.5).abs() < 1e-6);
-        assert!((capsule.distance(Vec2::new(3.0, 0.0)) - 0.5).abs() < 1e-6);
-        assert!(capsule.distance(Vec2::new(1.0, 0.2)) < 0.0);
-    }
-
-    #[test]
     fn push_out_leaves_one_particle_radius() {
         let contacts = Contacts::new(vec![Obstacle::circle(Vec2::ZERO, 1.0, 0.0)], &[], 0.3, 0.05);
         let moving = |position, start, velocity| {
@@ -318,14 +202,5 @@ mod tests {
         // Exactly on the core: out the way it came.
         let (x, _) = moving(Vec2::ZERO, Vec2::new(0.0, -2.0), Vec2::ZERO);
         assert!((x - Vec2::new(0.0, -1.05)).length() < 1e-5, "{x}");
-    }
-
-    #[test]
-    fn crossing_cores_have_no_distance() {
-        let one = Obstacle::capsule(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.1, 0.0);
-        let two = Obstacle::capsule(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.1, 0.0);
-        assert_eq!(one.core_distance(&two), 0.0);
-        let three = Obstacle::circle(Vec2::new(0.0, 2.0), 0.1, 0.0);
-        assert!((one.core_distance(&three) - 2.0).abs() < 1e-6);
     }
 }

@@ -1,0 +1,94 @@
+//! The optional subsystems of a world, in the order the substep calls them (see `subsystem`).
+
+use super::domain::Domain;
+use super::obstacles::Contacts;
+use super::params::SimParams;
+use super::scene::{Material, Obstacle};
+use super::springs::Springs;
+use super::subsystem::{Frozen, Moving, Subsystem};
+use glam::Vec2;
+
+/// Every subsystem of a world, in substep order.
+#[derive(Clone, Debug)]
+pub struct Subsystems {
+    /// Viscoelastic springs between particles of a material (Clavet et al. section 5).
+    pub(crate) springs: Springs,
+    /// Static obstacles and the stickiness of materials (Clavet et al. section 6).
+    pub(crate) contacts: Contacts,
+}
+
+impl Subsystems {
+    /// The subsystems of a scene with `materials` and `obstacles`.
+    pub fn new(materials: &[Material], obstacles: Vec<Obstacle>, params: &SimParams) -> Self {
+        let h = params.interaction_radius;
+        Self {
+            springs: Springs::new(materials, h),
+            contacts: Contacts::new(obstacles, materials, h, params.particle_radius),
+        }
+    }
+
+    /// All of them, in substep order.
+    fn all(&self) -> [&dyn Subsystem; 2] {
+        [&self.springs, &self.contacts]
+    }
+
+    /// All of them, in substep order, to step.
+    fn all_mut(&mut self) -> [&mut dyn Subsystem; 2] {
+        [&mut self.springs, &mut self.contacts]
+    }
+
+    /// The springs stage: every active subsystem's displacement.
+    pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
+        let (x, y) = displacement;
+        for subsystem in self.all_mut() {
+            if subsystem.is_active() {
+                subsystem.displace(frozen, (&mut *x, &mut *y));
+            }
+        }
+    }
+
+    /// The subsystems the move stage must call for every particle, or `None` when there are
+    /// none (then it takes its plain path).
+    pub fn touching(&self) -> Option<Touching<'_>> {
+        let mut list = [None; 2];
+        let mut count = 0;
+        for subsystem in self.all() {
+            if subsystem.is_active() && subsystem.touches_particles() {
+                list[count] = Some(subsystem);
+                count += 1;
+            }
+        }
+        (count > 0).then_some(Touching { list })
+    }
+
+    /// True when some subsystem's solid takes up `point`.
+    pub fn occupies(&self, point: Vec2) -> bool {
+        self.all()
+            .iter()
+            .any(|s| s.is_active() && s.occupies(point))
+    }
+}
+
+/// The subsystems with per-particle work in the move stage, in substep order.
+#[derive(Clone, Copy)]
+pub struct Touching<'a> {
+    list: [Option<&'a dyn Subsystem>; 2],
+}
+
+impl Touching<'_> {
+    /// Every subsystem's `push_out`, in order.
+    #[inline]
+    pub fn push_out(&self, particle: &mut Moving) {
+        for subsystem in self.list.iter().flatten() {
+            subsystem.push_out(particle);
+        }
+    }
+
+    /// Every subsystem's `after_walls`, in order.
+    #[inline]
+    pub fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32) {
+        for subsystem in self.list.iter().flatten() {
+            subsystem.after_walls(particle, domain, dt);
+        }
+    }
+}
