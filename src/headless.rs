@@ -61,6 +61,10 @@ pub struct Report {
     pub substeps: u64,
     /// Particles at the end.
     pub particles: usize,
+    /// Particle radius of the run (finer or coarser with `--particles`).
+    pub radius: f32,
+    /// Substeps per frame as configured (a frame may take more when particles are fast).
+    pub substeps_per_frame: u32,
     /// Worker threads used.
     pub threads: usize,
     /// Seed used.
@@ -88,9 +92,24 @@ pub struct Report {
     pub adapted_frames: u64,
     /// Particle moves capped at the stability limit, over the whole run.
     pub capped_moves: u64,
+    /// Where each material ended up, in material order.
+    pub materials: Vec<MaterialReport>,
     /// Mean milliseconds per substep of each stage over the whole run, in substep order.
     #[serde(rename = "stage_ms_per_substep", serialize_with = "ordered_map")]
     pub stage_ms: Vec<(&'static str, f64)>,
+}
+
+/// One material's particles at the end of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct MaterialReport {
+    /// The material's name.
+    pub name: String,
+    /// Its particles.
+    pub particles: usize,
+    /// Their mean position.
+    pub centroid: [f32; 2],
+    /// The 95th percentile of their heights (the top of a settled pool).
+    pub top: f32,
 }
 
 impl Report {
@@ -186,6 +205,8 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
         frames,
         substeps: world.substeps_done(),
         particles: stats.particles,
+        radius: world.params().particle_radius,
+        substeps_per_frame: world.params().substeps,
         threads: rayon::current_num_threads(),
         seed: options.seed,
         ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
@@ -202,6 +223,17 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
         cap_reached: world.cap_reached(),
         adapted_frames,
         capped_moves,
+        materials: world
+            .materials()
+            .iter()
+            .zip(world.material_stats())
+            .map(|(material, stats)| MaterialReport {
+                name: material.name.clone(),
+                particles: stats.particles,
+                centroid: stats.centroid.to_array(),
+                top: stats.top,
+            })
+            .collect(),
         stage_ms: stage_ms_per_substep(&world),
     }
 }

@@ -352,6 +352,7 @@ impl EmitterSpec {
             delay: self.delay,
             rate: self.rate,
             budget: self.budget,
+            burst: 1,
         }
     }
 }
@@ -999,6 +1000,7 @@ fn preset_emitter() -> impl Strategy<Value = PresetEmitter> {
                     delay,
                     log_rate: rest.0,
                     budget: rest.1,
+                    burst: 1,
                     material: rest.2,
                 }
             },

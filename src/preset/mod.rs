@@ -72,9 +72,10 @@ pub use error::{one_line, PresetError};
 use crate::sim::{Domain, Scene, Shape, Wall, World};
 use file::PresetFile;
 use glam::Vec2;
-use validate::obstacle_gap_problem;
+use validate::{obstacle_gap_problem, Step};
 
-/// The embedded presets, in number-key order: (name, file text).
+/// The embedded presets, in number-key order (keys 1–9; `tank`, the benchmarks' widened dam,
+/// has no key): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
     ("dam", include_str!("../../assets/presets/dam.toml")),
@@ -91,6 +92,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/presets/pachinko.toml"),
     ),
     ("slime", include_str!("../../assets/presets/slime.toml")),
+    ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 
 /// Most particles a preset or `--particles` may ask for.
@@ -103,10 +105,15 @@ pub struct Preset {
     pub name: String,
     /// One line saying what the scene shows.
     pub description: String,
-    /// What the world is made of.
+    /// What the world is made of, at the resolution chosen (the file's own unless rescaled).
     pub scene: Scene,
-    /// Particle count the geometry was drawn for, if `--particles` rescales it.
+    /// Particle count the geometry was drawn for, if `--particles` widens the scene instead of
+    /// making its particles finer (the `tank` the benchmarks use).
     pub base_particles: Option<usize>,
+    /// The scene as the file writes it, at the reference radius: every rescale starts here.
+    reference: Scene,
+    /// The particle radius the file asks for (its 1×).
+    own_radius: f32,
 }
 
 impl Preset {
@@ -168,18 +175,70 @@ impl Preset {
             field: invalid.path_string(),
             message: invalid.message,
         })?;
-        Ok(Self {
+        let preset = Self {
             name: checked.name,
             description: checked.description,
-            scene: checked.scene,
+            scene: checked.reference.clone(),
             base_particles: checked.base_particles,
+            reference: checked.reference,
+            own_radius: checked.radius,
+        };
+        preset
+            .at_radius(checked.radius)
+            .map_err(|message| PresetError {
+                file: file.to_string(),
+                line: locate::line_of_field(
+                    text,
+                    &[Step::Key("params"), Step::Key("particle_radius")],
+                ),
+                field: "params.particle_radius".into(),
+                message,
+            })
+    }
+
+    /// About how many particles the scene holds once its blocks are filled and its emitters
+    /// spent (`Scene::particle_estimate`).
+    pub fn particles(&self) -> usize {
+        self.scene.particle_estimate()
+    }
+
+    /// About how many particles the scene holds at the file's own resolution (its 1×).
+    pub fn own_particles(&self) -> usize {
+        self.at_radius(self.own_radius)
+            .map_or_else(|_| self.particles(), |preset| preset.particles())
+    }
+
+    /// The preset with particles of `radius` (`Scene::at_particle_radius` of the scene as
+    /// written). Refused when the walls or the gaps between obstacles have no room for them, or
+    /// when they would be more than `MAX_PARTICLES`.
+    pub fn at_radius(&self, radius: f32) -> Result<Self, String> {
+        let scene = self
+            .reference
+            .at_particle_radius(radius)
+            .map_err(|error| format!("particles of radius {radius}: {error}"))?;
+        if let Some((index, problem)) =
+            obstacle_gap_problem(&scene.obstacles, &scene.domain, radius)
+        {
+            return Err(format!(
+                "particles of radius {radius} do not fit between the solids: obstacles[{index}] {problem}"
+            ));
+        }
+        let count = scene.particle_estimate();
+        if count > MAX_PARTICLES {
+            return Err(format!(
+                "particles of radius {radius} make about {count} particles, more than {MAX_PARTICLES}"
+            ));
+        }
+        Ok(Self {
+            scene,
+            ..self.clone()
         })
     }
 
-    /// Rescales the scene for `particles` particles. Presets with `base_particles` stretch their
-    /// width by particles / base (walls, emitters, blocks), which keeps both the particle density
-    /// and the depth of the water: depth, not width, is what a fixed time step can hold (about
-    /// 50 particle spacings at the seed's 140 substeps per second). Others only cap the count.
+    /// The same scene with about `particles` particles. Its particles get finer or coarser
+    /// (`at_radius`): the same box, volumes and flows, and a liquid that behaves the same. A
+    /// preset with `base_particles` (the benchmarks' `tank`) is widened instead by particles /
+    /// base (walls, emitters, blocks), keeping the particle size and the water's depth.
     pub fn with_particles(mut self, particles: usize) -> Result<Self, PresetError> {
         let refuse = |message: String| PresetError {
             file: self.name.clone(),
@@ -193,8 +252,20 @@ impl Preset {
             )));
         }
         let Some(base) = self.base_particles else {
-            self.scene.params.max_particles = particles;
-            return Ok(self);
+            // Particles go with 1 / r²; block edges and rounding make that approximate, so the
+            // radius is corrected a few times by the count it gives.
+            let own = self.own_particles().max(1);
+            let mut radius = self.own_radius * (own as f32 / particles as f32).sqrt();
+            let mut scaled = self.at_radius(radius).map_err(&refuse)?;
+            for _ in 0..4 {
+                let found = scaled.particles().max(1);
+                if found.abs_diff(particles) * 40 <= particles {
+                    break;
+                }
+                radius *= (found as f32 / particles as f32).sqrt();
+                scaled = self.at_radius(radius).map_err(&refuse)?;
+            }
+            return Ok(scaled);
         };
         let ratio = particles as f32 / base as f32;
         let stretch = Vec2::new(ratio, 1.0);

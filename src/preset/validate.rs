@@ -5,6 +5,7 @@ use super::file::{
     BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
 };
 use super::MAX_PARTICLES;
+use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use glam::Vec2;
 use Step::{Index, Key};
@@ -118,7 +119,10 @@ const MIN_PARTICLE_RADIUS: f32 = 1.0e-3;
 pub(super) struct Checked {
     pub name: String,
     pub description: String,
-    pub scene: Scene,
+    /// The scene as written: every value at the reference radius.
+    pub reference: Scene,
+    /// The particle radius the file asks for.
+    pub radius: f32,
     pub base_particles: Option<usize>,
 }
 
@@ -127,7 +131,7 @@ impl PresetFile {
     pub(super) fn validate(self) -> Result<Checked, Invalid> {
         check_text(&[Key("name")], &self.name)?;
         check_text(&[Key("description")], &self.description)?;
-        let params = params(&self.params)?;
+        let (params, radius) = params(&self.params)?;
         let base_particles = self
             .base_particles
             .map(|base| check_count(&[Key("base_particles")], base, 1, MAX_PARTICLES))
@@ -140,7 +144,8 @@ impl PresetFile {
         Ok(Checked {
             name: self.name,
             description: self.description,
-            scene: Scene {
+            radius,
+            reference: Scene {
                 params,
                 materials,
                 domain,
@@ -153,8 +158,9 @@ impl PresetFile {
     }
 }
 
-/// `[params]`.
-fn params(p: &ParamsFile) -> Result<SimParams, Invalid> {
+/// `[params]`, at the reference radius (every value but `particle_radius` is written for it),
+/// and the particle radius the file asks for.
+fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
     let at = |field| [Key("params"), Key(field)];
     let particle_radius = check_range(
         &at("particle_radius"),
@@ -171,7 +177,9 @@ fn params(p: &ParamsFile) -> Result<SimParams, Invalid> {
         )?,
         None => 6.0 * particle_radius,
     };
-    Ok(SimParams {
+    // The interaction radius is given for the file's particles: keep its ratio.
+    let ratio = interaction_radius / particle_radius;
+    let params = SimParams {
         rest_density: check_positive(&at("rest_density"), p.rest_density, 1.0e4)?,
         stiffness: check_range(&at("stiffness"), p.stiffness, 0.0, 10.0)?,
         near_stiffness: check_range(&at("near_stiffness"), p.near_stiffness, 0.0, 10.0)?,
@@ -183,8 +191,8 @@ fn params(p: &ParamsFile) -> Result<SimParams, Invalid> {
             0.0,
             100.0,
         )?,
-        particle_radius,
-        interaction_radius,
+        particle_radius: REFERENCE_RADIUS,
+        interaction_radius: ratio * REFERENCE_RADIUS,
         wall_friction: check_range(&at("wall_friction"), p.wall_friction, 0.0, 10.0)?,
         gravity: check_vector(&at("gravity"), p.gravity, 1000.0)?,
         frame_rate: check_range(&at("frame_rate"), p.frame_rate, 1.0, 1000.0)?,
@@ -197,7 +205,8 @@ fn params(p: &ParamsFile) -> Result<SimParams, Invalid> {
         },
         cfl: check_range(&at("cfl"), p.cfl, 0.05, 1.0)?,
         max_particles: check_count(&at("max_particles"), p.max_particles, 1, MAX_PARTICLES)?,
-    })
+    };
+    Ok((params, particle_radius))
 }
 
 /// `[[materials]]`: at least one, names unique.
@@ -426,6 +435,7 @@ fn emitters(
             delay: check_range(&at("delay"), emitter.delay, 0.0, 1.0e6)?,
             rate: check_positive(&at("rate"), emitter.rate, 1.0e5)?,
             budget: check_count(&at("budget"), emitter.budget, 0, MAX_PARTICLES)?,
+            burst: 1,
         };
         if !domain.contains(built.position) {
             return Err(invalid(&at("position"), "lies outside the walls"));

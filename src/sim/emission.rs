@@ -1,5 +1,5 @@
 //! The emit stage: emitters shoot rows of particles on their own schedule (row k of an emitter
-//! leaves at `delay + k / rate`), until their budget is spent.
+//! leaves at `delay + k / rate`, as a burst of `burst` rows), until their budget is spent.
 
 use super::scene::Emitter;
 use glam::Vec2;
@@ -57,22 +57,27 @@ impl Emission {
             }
             let rows_due = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as u64 + 1;
             let offsets = emitter.row_offsets(particle_radius);
+            let diameter = 2.0 * particle_radius;
             while self.rows[index] < rows_due {
                 self.rows[index] += 1;
-                for offset in &offsets {
-                    if self.emitted[index] >= emitter.budget {
-                        break;
+                for layer in 0..emitter.burst {
+                    let ahead = emitter.direction * (layer as f32 * diameter);
+                    for offset in &offsets {
+                        if self.emitted[index] >= emitter.budget {
+                            break;
+                        }
+                        let jitter = emitter.speed_jitter;
+                        let scale = Vec2::new(
+                            rng.random_range(1.0 - jitter..=1.0 + jitter),
+                            rng.random_range(1.0 - jitter..=1.0 + jitter),
+                        );
+                        let velocity = emitter.direction * emitter.speed * scale;
+                        let position = emitter.position + *offset + ahead;
+                        if !spawn(emitter.material, position, velocity) {
+                            return;
+                        }
+                        self.emitted[index] += 1;
                     }
-                    let jitter = emitter.speed_jitter;
-                    let scale = Vec2::new(
-                        rng.random_range(1.0 - jitter..=1.0 + jitter),
-                        rng.random_range(1.0 - jitter..=1.0 + jitter),
-                    );
-                    let velocity = emitter.direction * emitter.speed * scale;
-                    if !spawn(emitter.material, emitter.position + *offset, velocity) {
-                        return;
-                    }
-                    self.emitted[index] += 1;
                 }
             }
         }

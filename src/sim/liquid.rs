@@ -76,3 +76,17 @@ impl Liquid {
         }
     }
 }
+
+/// How many times more substeps a scene of these materials needs to stay stable: a light
+/// particle between heavy ones feels their pressure over its own small mass, so its pair
+/// "spring" is stiffer by the mass ratio and its period shorter by the ratio's square root
+/// (`docs/PHYSICS.md`, "Density contrast"). One for ratios up to 4 (every built-in preset).
+pub fn contrast_substep_factor(materials: &[Material]) -> u32 {
+    let masses = materials.iter().map(|m| m.mass);
+    let lightest = masses.clone().fold(f32::INFINITY, f32::min);
+    let heaviest = masses.fold(0.0, f32::max);
+    if !lightest.is_finite() || lightest <= 0.0 {
+        return 1;
+    }
+    ((heaviest / lightest).sqrt() / 2.0).ceil().max(1.0) as u32
+}

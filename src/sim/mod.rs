@@ -17,6 +17,7 @@ pub mod params;
 pub mod particles;
 pub mod physics;
 mod random_stir;
+pub mod resolution;
 pub mod scene;
 mod simd;
 pub mod springs;
@@ -33,7 +34,7 @@ const LIGHT_CHUNK: usize = 1024;
 
 pub use domain::{Domain, DomainError, Wall};
 pub use params::SimParams;
-pub use particles::{Particles, WorldStats};
+pub use particles::{MaterialStats, Particles, WorldStats};
 pub use random_stir::RandomStirrer;
 pub use scene::{Block, Emitter, Material, Obstacle, Scene, Shape};
 pub use stir::Stir;

@@ -86,6 +86,18 @@ pub struct WorldStats {
     pub kinetic_energy: f64,
 }
 
+/// Where one material's particles are: for comparing a scene at different resolutions.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MaterialStats {
+    /// Its particles.
+    pub particles: usize,
+    /// Their mean position (zero without particles).
+    pub centroid: Vec2,
+    /// The 95th percentile of their heights: the top of a settled pool, spray left out (zero
+    /// without particles).
+    pub top: f32,
+}
+
 impl Particles {
     /// Number of particles.
     pub fn len(&self) -> usize {
@@ -133,6 +145,36 @@ impl Particles {
             stats.kinetic_energy += 0.5 * self.mass[i] as f64 * v.length_squared() as f64;
         }
         stats
+    }
+
+    /// Count, centroid and top of each of `materials` materials (finite positions only).
+    pub fn material_stats(&self, materials: usize) -> Vec<MaterialStats> {
+        let mut heights = vec![Vec::new(); materials];
+        let mut sums = vec![glam::DVec2::ZERO; materials];
+        for (&material, position) in self.material.iter().zip(&self.position) {
+            let material = material as usize;
+            if material < materials && position.is_finite() {
+                heights[material].push(position.y);
+                sums[material] += position.as_dvec2();
+            }
+        }
+        heights
+            .iter_mut()
+            .zip(sums)
+            .map(|(heights, sum)| {
+                let count = heights.len();
+                if count == 0 {
+                    return MaterialStats::default();
+                }
+                heights.sort_by(f32::total_cmp);
+                let rank = ((0.95 * count as f64).ceil() as usize).clamp(1, count) - 1;
+                MaterialStats {
+                    particles: count,
+                    centroid: (sum / count as f64).as_vec2(),
+                    top: heights[rank],
+                }
+            })
+            .collect()
     }
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal

@@ -136,9 +136,15 @@ pub struct Densities {
     pub near_density: f32,
 }
 
-/// Density ρ = N Σ m_j a³ and near density ρ_near = N_near Σ m_j a⁴ of every particle, summed over
-/// every other particle closer than h (the particle itself excluded, as in the seed): the
+/// Density ρ_i = m_i N Σ a³ and near density ρ_near,i = m_i N_near Σ a⁴ of every particle, summed
+/// over every other particle closer than h (the particle itself excluded, as in the seed): the
 /// reference of the density stage, by brute force over all pairs.
+///
+/// The sums count neighbours and the particle's own mass scales them (Solenthaler and Pajarola
+/// 2008, "Density Contrast SPH Interfaces"), where Clavet et al. and the seed sum the
+/// neighbours' masses. In one liquid the two agree; where a light liquid meets a heavy one, the
+/// summed masses give the light particles a huge density and the heavy ones a deficit, which
+/// opens a gap and makes the interface boil.
 pub fn reference_densities(positions: &[Vec2], masses: &[f32], h: f32) -> Vec<Densities> {
     (0..positions.len())
         .map(|i| {
@@ -146,11 +152,14 @@ pub fn reference_densities(positions: &[Vec2], masses: &[f32], h: f32) -> Vec<De
             for j in (0..positions.len()).filter(|&j| j != i) {
                 let r = positions[i].distance(positions[j]);
                 if r < h {
-                    sums.density += masses[j] * density_kernel(r, h);
-                    sums.near_density += masses[j] * near_density_kernel(r, h);
+                    sums.density += density_kernel(r, h);
+                    sums.near_density += near_density_kernel(r, h);
                 }
             }
-            sums
+            Densities {
+                density: masses[i] * sums.density,
+                near_density: masses[i] * sums.near_density,
+            }
         })
         .collect()
 }

@@ -9,11 +9,11 @@
 use super::domain::Domain;
 use super::emission::Emission;
 use super::grid::Bounds;
-use super::liquid::Liquid;
+use super::liquid::{contrast_substep_factor, Liquid};
 use super::motion::{advance_from, move_and_collide, MoveConstants};
 use super::neighbours::{Folding, Neighbours};
 use super::params::SimParams;
-use super::particles::{Births, Particles, WorldStats};
+use super::particles::{Births, MaterialStats, Particles, WorldStats};
 use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stir::{self, Stir};
@@ -96,6 +96,8 @@ impl World {
     /// A world with `scene`; its blocks are filled now (up to the particle cap), leaving empty the
     /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
     pub fn new(scene: Scene, seed: u64) -> Self {
+        let contrast = contrast_substep_factor(&scene.materials);
+        let scene = scene.with_substeps(scene.params.substeps * contrast);
         let Scene {
             params,
             materials,
@@ -402,6 +404,11 @@ impl World {
     /// Counts, extremes and energy of the current state.
     pub fn stats(&self) -> WorldStats {
         self.particles.stats(&self.domain)
+    }
+
+    /// Count, centroid and top of each material's particles, in material order.
+    pub fn material_stats(&self) -> Vec<MaterialStats> {
+        self.particles.material_stats(self.materials.len())
     }
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums

@@ -1,6 +1,7 @@
-//! The density stage's pair loop: Σ m_j a³ and Σ m_j a⁴ over each particle's neighbours
-//! (Clavet et al. algorithm 2, first half), evaluated once per pair and added to both ends.
-//! `physics::reference_densities` is the same sum, pair by pair.
+//! The density stage's pair loop: Σ a³ and Σ a⁴ over each particle's neighbours (Clavet et al.
+//! algorithm 2, first half), evaluated once per pair and added to both ends. The sums count
+//! neighbours, not their masses: a particle's density is its own mass times them (Solenthaler
+//! and Pajarola 2008, see `physics`). `physics::reference_densities` is the same, pair by pair.
 
 use super::super::grid::ForwardRows;
 use super::super::simd::Lanes;
@@ -16,17 +17,13 @@ pub struct DensityStage<'a> {
     pub lanes: &'a LaneData,
     /// Interaction radius h.
     pub h: f32,
-    /// Every particle has the same mass (the sums leave it out).
-    pub same_mass: bool,
 }
 
-/// Density sums Σ m_j a³ and near-density sums Σ m_j a⁴ (unnormalised, the particle itself
-/// excluded) of the pairs of particle `i` and its forward candidates, added to both ends. With
-/// `SAME_MASS` (every particle of one mass) the masses are left out: Σ a³ and Σ a⁴.
-/// `minus_inverse_h` is −1/h in every lane; `count` is `checked_count` of x, y and mass (found
-/// once per band).
+/// Density sums Σ a³ and near-density sums Σ a⁴ (unnormalised, the particle itself excluded) of
+/// the pairs of particle `i` and its forward candidates, added to both ends. `minus_inverse_h`
+/// is −1/h in every lane; `count` is `checked_count` of x and y (found once per band).
 #[inline(always)]
-fn density_pairs<S: Lanes, const SAME_MASS: bool>(
+fn density_pairs<S: Lanes>(
     rows: &ForwardRows,
     lanes: &LaneData,
     count: usize,
@@ -35,38 +32,29 @@ fn density_pairs<S: Lanes, const SAME_MASS: bool>(
     sums: &mut PairSums,
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
-    let own_mass = S::splat(lanes.mass[i]);
     let mut sum = S::splat(0.0);
     let mut near_sum = S::splat(0.0);
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
         while base < end {
-            // SAFETY: base < range.end <= count, and x, y and mass hold count + LANES values.
+            // SAFETY: base < range.end <= count, and x and y hold count + LANES values.
             let (x, y) = unsafe { (S::load(&lanes.x, base), S::load(&lanes.y, base)) };
             let (dx, dy) = (x - xi, y - yi);
             let r = dx.mul_add(dx, dy * dy).sqrt();
             let a = weights(r, minus_inverse_h, S::first_lanes(end - base));
             let a3 = a * a * a;
             let a4 = a3 * a;
-            if SAME_MASS {
-                sum += a3;
-                near_sum += a4;
-                sums.add(base, end - base, a3, a4);
-            } else {
-                // SAFETY: as above.
-                let mass = unsafe { S::load(&lanes.mass, base) };
-                sum = mass.mul_add(a3, sum);
-                near_sum = mass.mul_add(a4, near_sum);
-                sums.add(base, end - base, own_mass * a3, own_mass * a4);
-            }
+            sum += a3;
+            near_sum += a4;
+            sums.add(base, end - base, a3, a4);
             base += S::WIDTH;
         }
     }
     sums.add_one(i, sum.total(), near_sum.total());
 }
 
-/// The density sums of one band, with masses or without (`density_pairs`).
+/// The density sums of one band (`density_pairs`).
 #[inline(always)]
 pub(super) fn density_band_for<S: Lanes>(
     band: Range<usize>,
@@ -75,15 +63,9 @@ pub(super) fn density_band_for<S: Lanes>(
 ) {
     let (rows, lanes) = (stage.rows, stage.lanes);
     let minus_inverse_h = S::splat(-1.0 / stage.h);
-    let count = lanes.checked_count(&[&lanes.y, &lanes.mass]);
-    if stage.same_mass {
-        for i in band {
-            density_pairs::<S, true>(&rows[i], lanes, count, i, minus_inverse_h, sums);
-        }
-    } else {
-        for i in band {
-            density_pairs::<S, false>(&rows[i], lanes, count, i, minus_inverse_h, sums);
-        }
+    let count = lanes.checked_count(&[&lanes.y]);
+    for i in band {
+        density_pairs::<S>(&rows[i], lanes, count, i, minus_inverse_h, sums);
     }
 }
 
@@ -106,7 +88,7 @@ mod tests {
             (2000, 4.0, 1.0, 3),
             (2000, 1.5, 6.0, 4),
         ] {
-            // Mixed masses, then one mass (which the sums leave out: it is multiplied back).
+            // Mixed masses, then one mass: each density is the particle's own mass times its sums.
             for same in [
                 NOTHING_SAME,
                 Sameness {
@@ -118,12 +100,10 @@ mod tests {
                 let positions: Vec<_> = scene.particles.iter().map(|p| p.position).collect();
                 let masses: Vec<_> = scene.particles.iter().map(|p| p.mass).collect();
                 let expected = reference_densities(&positions, &masses, h);
-                let unit = if same.mass { masses[0] } else { 1.0 };
                 let stage = DensityStage {
                     rows: &scene.rows,
                     lanes: &scene.lanes,
                     h,
-                    same_mass: same.mass,
                 };
                 for (width, loops) in every_width() {
                     // Stale values: `for_each_band` must clear them.
@@ -133,12 +113,12 @@ mod tests {
                     });
                     for (i, wanted) in expected.iter().enumerate() {
                         let (density, near_density) = (wanted.density, wanted.near_density);
-                        let found = sum[i] * unit * norm;
-                        let near_found = near_sum[i] * unit * near_norm;
+                        let found = sum[i] * (norm * masses[i]);
+                        let near_found = near_sum[i] * (near_norm * masses[i]);
                         assert!(
-                            (found - density).abs() < 1e-4 * (norm + density)
+                            (found - density).abs() < 1e-4 * masses[i] * (norm + density)
                                 && (near_found - near_density).abs()
-                                    < 1e-4 * (near_norm + near_density),
+                                    < 1e-4 * masses[i] * (near_norm + near_density),
                             "{width} lanes, {same:?}, particle {i} of {count}: \
                              {found} vs {density}, {near_found} vs {near_density}"
                         );

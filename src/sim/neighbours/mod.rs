@@ -215,8 +215,8 @@ impl Neighbours {
     }
 
     /// The density stage: every particle's density and near density from the particles within
-    /// h (itself excluded, as in the seed), its pressures by the equation of state, and the
-    /// pressure lanes of the relaxation. Needs the grid of a `sort` of these particles.
+    /// h (itself excluded, as in the seed; counted, then times the particle's own mass), its
+    /// pressures by the equation of state, and the pressure lanes of the relaxation. Needs the grid of a `sort` of these particles.
     pub fn densities(
         &mut self,
         particles: &mut Particles,
@@ -225,14 +225,7 @@ impl Neighbours {
         liquid: &Liquid,
         folding: &Folding,
     ) {
-        let same_mass = liquid.same.mass;
-        // Without masses in the sums (one mass for all), the normalisation brings it back.
-        let unit = if same_mass {
-            particles.mass.first().copied().unwrap_or(1.0)
-        } else {
-            1.0
-        };
-        let (norm_sum, near_norm_sum) = (folding.norm * unit, folding.near_norm * unit);
+        let (norm, near_norm) = (folding.norm, folding.near_norm);
         let count = particles.len();
         particles.density.resize(count, 0.0);
         particles.near_density.resize(count, 0.0);
@@ -243,7 +236,6 @@ impl Neighbours {
             rows: &self.rows,
             lanes: &self.lanes,
             h,
-            same_mass,
         };
         let p = particles;
         let (mass, material) = (&p.mass, &p.material);
@@ -254,8 +246,10 @@ impl Neighbours {
             for i in done {
                 let local = i - start;
                 let constants = &liquid.materials[material[i] as usize];
-                let density = sums.0[local] * norm_sum;
-                let near_density = sums.1[local] * near_norm_sum;
+                // The particle's own mass times the neighbours it counts (Solenthaler and
+                // Pajarola 2008): liquids of very different mass meet without a gap.
+                let density = sums.0[local] * (norm * mass[i]);
+                let near_density = sums.1[local] * (near_norm * mass[i]);
                 let pressure = pressure(constants.stiffness, density, mass[i], rest_density);
                 let near_pressure = near_pressure(constants.near_stiffness, near_density);
                 (sums.0[local], sums.1[local]) = (density, near_density);

@@ -1,0 +1,199 @@
+//! Any scene at any resolution: the same preset with four (and, ignored by default, sixteen)
+//! times its particles settles into the same pool, and two liquids of very different mass settle
+//! calmly into layers. `docs/PHYSICS.md` ("Resolution", "Density contrast") derives the rules
+//! these check.
+//!
+//! The sixteen-times runs take minutes:
+//! `cargo test --release --test resolution -- --ignored`.
+
+use slosh::preset::Preset;
+use slosh::sim::{MaterialStats, World};
+
+/// A settled scene: where each material ended up, and how fast its fastest particle still goes.
+struct Settled {
+    materials: Vec<(String, MaterialStats)>,
+    particles: usize,
+    max_speed: f32,
+    escaped: usize,
+}
+
+/// Runs `preset` with `particles` (its own count when `None`) for `frames` frames, stirred by
+/// nothing, on the default thread pool.
+fn settle(preset: &str, particles: Option<usize>, frames: u32) -> Settled {
+    let preset = Preset::load_scaled(preset, particles).unwrap();
+    let mut world = preset.build_world(3);
+    for _ in 0..frames {
+        world.step_frame();
+    }
+    settled(&world)
+}
+
+fn settled(world: &World) -> Settled {
+    let stats = world.stats();
+    let names = world.materials().iter().map(|m| m.name.clone());
+    Settled {
+        materials: names
+            .zip(world.material_stats())
+            .filter(|(_, s)| s.particles > 0)
+            .collect(),
+        particles: stats.particles,
+        max_speed: stats.max_speed,
+        escaped: stats.escaped,
+    }
+}
+
+/// The finer run's pool matches the 1× run's: every material's centroid height and top within
+/// 5%, heavier materials lower, everything at rest and inside.
+fn assert_same_pool(preset: &str, coarse: &Settled, fine: &Settled, multiple: usize) {
+    let wanted = coarse.particles * multiple;
+    assert!(
+        fine.particles.abs_diff(wanted) * 10 <= wanted,
+        "{preset} ×{multiple}: {} particles, wanted about {wanted}",
+        fine.particles
+    );
+    for run in [coarse, fine] {
+        assert!(
+            run.max_speed < 0.5 && run.escaped == 0,
+            "{preset} ×{multiple}: not settled (fastest {} m/s, {} escaped)",
+            run.max_speed,
+            run.escaped
+        );
+    }
+    for ((name, a), (_, b)) in coarse.materials.iter().zip(&fine.materials) {
+        let within = |x: f32, y: f32| (x - y).abs() <= 0.05 * x.abs();
+        assert!(
+            within(a.centroid.y, b.centroid.y) && within(a.top, b.top),
+            "{preset} ×{multiple}, {name}: centroid height {} and top {} at 1×, {} and {} finer",
+            a.centroid.y,
+            a.top,
+            b.centroid.y,
+            b.top
+        );
+    }
+    assert_heavy_below_light(preset, fine);
+}
+
+/// Centroids in the order of the materials' masses (the presets list them light to heavy).
+fn assert_heavy_below_light(preset: &str, run: &Settled) {
+    for pair in run.materials.windows(2) {
+        let ((light, a), (heavy, b)) = (&pair[0], &pair[1]);
+        assert!(
+            b.centroid.y < a.centroid.y,
+            "{preset}: {heavy} ({}) settled above {light} ({})",
+            b.centroid.y,
+            a.centroid.y
+        );
+    }
+}
+
+/// Frames that settle each preset at every resolution (seed and layers pour for about 20 s).
+fn settling_frames(preset: &str) -> u32 {
+    if preset == "dam" {
+        1200
+    } else {
+        1600
+    }
+}
+
+fn same_liquid_finer(preset: &str, multiple: usize) {
+    let frames = settling_frames(preset);
+    let coarse = settle(preset, None, frames);
+    let count = Preset::load(preset).unwrap().particles();
+    let fine = settle(preset, Some(count * multiple), frames);
+    assert_same_pool(preset, &coarse, &fine, multiple);
+}
+
+#[test]
+fn seed_at_four_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("seed", 4);
+}
+
+#[test]
+fn dam_at_four_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("dam", 4);
+}
+
+#[test]
+#[ignore = "open: oil pinned under the syrup at the floor moves its 1× centroid by 9% (docs/PHYSICS.md, Resolution)"]
+fn layers_at_four_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("layers", 4);
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn seed_at_sixteen_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("seed", 16);
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn dam_at_sixteen_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("dam", 16);
+}
+
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn layers_at_sixteen_times_the_particles_settles_into_the_same_pool() {
+    same_liquid_finer("layers", 16);
+}
+
+/// `--particles N` gives about N particles (within 10%) for every built-in preset, finer and
+/// coarser.
+#[test]
+fn every_preset_takes_any_particle_count_within_ten_percent() {
+    for preset in Preset::builtins() {
+        let own = preset.particles();
+        for wanted in [own / 2, own * 2, own * 7, 50_000] {
+            let scaled = preset.clone().with_particles(wanted).unwrap();
+            let estimate = scaled.particles();
+            assert!(
+                estimate.abs_diff(wanted) * 10 <= wanted,
+                "{}: asked for {wanted}, got about {estimate}",
+                preset.name
+            );
+        }
+    }
+}
+
+/// The seed's scene with its heavy liquid thirty times as heavy as the light one (the seed's
+/// comments try this ratio): the heavy liquid pours onto the light pool, sinks through it and
+/// both settle calmly, in layers with no gap between them, within 40 simulated seconds.
+#[test]
+fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
+    let text = include_str!("../assets/presets/seed.toml").replace("mass = 1.4", "mass = 30.0");
+    let preset = Preset::parse("seed30.toml", &text).unwrap();
+    let mut world = preset.build_world(3);
+    for _ in 0..800 {
+        world.step_frame();
+    }
+    let run = settled(&world);
+    assert!(
+        run.max_speed < 0.5 && run.escaped == 0,
+        "boiling: fastest {} m/s, {} escaped",
+        run.max_speed,
+        run.escaped
+    );
+    assert_heavy_below_light("seed30", &run);
+    // No gap: away from the side walls, every band one particle high from the second above the
+    // floor to the last below the light liquid's top holds at least 60% of a full band's
+    // particles (the interface included).
+    let particles = world.particles();
+    let band = 2.0 * world.params().particle_radius;
+    let top = run.materials[0].1.top;
+    let (left, right) = (1.0, 9.0);
+    let full = (right - left) / band;
+    let bands = (top / band) as usize - 1;
+    let mut counts = vec![0usize; bands];
+    for position in &particles.position {
+        if position.x > left && position.x < right && position.y < bands as f32 * band {
+            counts[(position.y / band) as usize] += 1;
+        }
+    }
+    for (index, &count) in counts.iter().enumerate().skip(1) {
+        assert!(
+            count as f32 >= 0.6 * full,
+            "a gap at height {:.2}: {count} particles in a band that holds {full}",
+            index as f32 * band
+        );
+    }
+}
