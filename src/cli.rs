@@ -34,9 +34,10 @@ struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole(1, 100_000_000))]
     frames: Option<u64>,
 
-    /// About this many particles (rescales presets that allow it, else caps the count)
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = whole(1, MAX_PARTICLES as u64))]
-    particles: Option<u64>,
+    /// About this many particles: the same scene with finer or coarser particles (`auto`, the
+    /// window's default: the finest this machine simulates in half of each frame)
+    #[arg(long, value_name = "N|auto", allow_negative_numbers = true, value_parser = particle_count)]
+    particles: Option<ParticleCount>,
 
     /// Seed of all randomness
     #[arg(long, value_name = "S", default_value = "1", allow_negative_numbers = true, value_parser = whole(0, u64::MAX))]
@@ -55,6 +56,25 @@ struct Args {
     screenshot: Option<PathBuf>,
 }
 
+/// What `--particles` asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum ParticleCount {
+    /// Measure this machine and pick (the window only).
+    Auto,
+    /// About this many.
+    About(usize),
+}
+
+/// Parses `--particles`: `auto` or a whole number of particles.
+fn particle_count(text: &str) -> Result<ParticleCount, String> {
+    if text == "auto" {
+        return Ok(ParticleCount::Auto);
+    }
+    whole(1, MAX_PARTICLES as u64)(text)
+        .map(|n| ParticleCount::About(n as usize))
+        .map_err(|error| format!("{error}, or auto"))
+}
+
 /// One job of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {
@@ -64,6 +84,8 @@ pub enum Job {
         preset: String,
         /// Particle count every preset is rescaled to.
         particles: Option<usize>,
+        /// Without a count, pick it from this machine's speed (else each preset's own).
+        auto_particles: bool,
         /// Seed of all randomness.
         seed: u64,
         /// Frames to render before quitting (and saving the screenshot).
@@ -101,11 +123,21 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         }
         Err(error) => return Err(one_line(&usage_error(&error))),
     };
-    let particles = args.particles.map(|n| n as usize);
+    let particles = match args.particles {
+        Some(ParticleCount::About(n)) => Some(n),
+        _ => None,
+    };
     let threads = args.threads.map(|n| n as usize);
     Ok(if args.list_presets {
         Job::ListPresets
     } else if args.headless {
+        if args.particles == Some(ParticleCount::Auto) {
+            return Err(
+                "--particles auto is for the window; a headless run takes a count (default: \
+                 the preset's own, so that results are reproducible)"
+                    .into(),
+            );
+        }
         Job::Headless(HeadlessOptions {
             preset: args.preset,
             frames: args.frames.unwrap_or(DEFAULT_FRAMES),
@@ -118,6 +150,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         Job::Window {
             preset: args.preset,
             particles,
+            auto_particles: matches!(args.particles, None | Some(ParticleCount::Auto)),
             seed: args.seed,
             frames: args.frames,
             screenshot: args.screenshot,

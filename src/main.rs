@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Job::Window {
             preset,
             particles,
+            auto_particles,
             seed,
             frames,
             screenshot,
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
             let options = window::WindowOptions {
                 preset,
                 particles,
+                auto_particles,
                 seed,
                 frames,
                 screenshot,
@@ -48,6 +50,7 @@ mod window {
     pub struct WindowOptions {
         pub preset: String,
         pub particles: Option<usize>,
+        pub auto_particles: bool,
         pub seed: u64,
         pub frames: Option<u64>,
         pub screenshot: Option<std::path::PathBuf>,

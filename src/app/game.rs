@@ -1,7 +1,7 @@
 //! The demo's state without any window types: the current preset and world, the fixed-step
 //! clock, pause, stirring settings and preset hot reload.
 
-use crate::preset::{Preset, BUILTIN};
+use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::sim::{Stir, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
@@ -138,6 +138,10 @@ pub fn checkout_file(name: &str) -> Option<PathBuf> {
 pub enum Command {
     /// Number key 1–9: the embedded preset on that key.
     SwitchPreset(usize),
+    /// Half the particles of the current preset (coarser), restarting it.
+    Coarser,
+    /// Twice the particles of the current preset (finer), restarting it.
+    Finer,
     /// A fresh world from the current preset.
     Reset,
     /// Pause or resume the simulation.
@@ -156,6 +160,84 @@ pub enum Command {
     Screenshot,
     /// Close the window.
     Quit,
+}
+
+/// How many particles each preset gets in the window.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Resolution {
+    /// The preset's own count (screenshots, so that they stay reproducible).
+    Own,
+    /// About this many, whatever the preset (`--particles N`).
+    Fixed(usize),
+    /// The finest resolution whose simulation takes at most half of a 60 Hz frame per frame
+    /// shown, from this machine's speed measured when each preset is loaded.
+    Auto,
+}
+
+/// The share of real time the simulation may take under `Resolution::Auto`: half of each frame.
+pub const AUTO_SHARE: f64 = 0.5;
+
+/// This machine's simulation speed now, in particle-substeps per second: a few substeps of the
+/// `dam` scene at 8,000 particles (settled liquid, the common case), on every thread.
+pub fn measure_speed() -> f64 {
+    let preset = Preset::load("dam")
+        .and_then(|preset| preset.with_particles(8_000))
+        .expect("the embedded dam preset scales");
+    let mut world = preset.build_world(1);
+    world.substep(); // caches and buffers warm
+    let substeps = 12;
+    let start = std::time::Instant::now();
+    for _ in 0..substeps {
+        world.substep();
+    }
+    let seconds = start.elapsed().as_secs_f64().max(1e-6);
+    world.particles().len() as f64 * f64::from(substeps) / seconds
+}
+
+/// The most particles `preset` can have while one simulated second costs at most `share` of a
+/// wall second at `speed` particle-substeps per second (finer particles also need more substeps
+/// per frame); at least a quarter of its own count, at most `MAX_PARTICLES`.
+pub fn affordable_particles(preset: &Preset, speed: f64, share: f64) -> usize {
+    let cost = |particles: usize| -> f64 {
+        let Ok(scaled) = preset.clone().with_particles(particles) else {
+            return f64::INFINITY;
+        };
+        let params = &scaled.scene.params;
+        scaled.particles() as f64 * f64::from(params.substeps) * f64::from(params.frame_rate)
+            / speed
+    };
+    let own = preset.own_particles().max(1);
+    let (mut low, mut high) = ((own / 4).max(1), MAX_PARTICLES);
+    if cost(high) <= share {
+        return high;
+    }
+    if cost(low) > share {
+        return low;
+    }
+    // Bisection on the count, to about 2%.
+    while high > low + low / 50 + 1 {
+        let middle = low + (high - low) / 2;
+        if cost(middle) <= share {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    low
+}
+
+/// The fewest particles `[` goes down to.
+pub const MIN_PARTICLES: usize = 100;
+
+/// `preset` (at its own resolution) with the particles `resolution` gives it; an error is one
+/// line.
+pub fn rescaled(preset: Preset, resolution: Resolution) -> Result<Preset, String> {
+    let particles = match resolution {
+        Resolution::Own => return Ok(preset),
+        Resolution::Fixed(particles) => particles,
+        Resolution::Auto => affordable_particles(&preset, measure_speed(), AUTO_SHARE),
+    };
+    preset.with_particles(particles).map_err(|e| e.to_string())
 }
 
 /// How the liquid is shaded.
@@ -192,7 +274,7 @@ pub struct Game {
     /// Wall-clock milliseconds the last simulation frame took.
     pub sim_ms: f64,
     seed: u64,
-    particles: Option<usize>,
+    resolution: Resolution,
     watcher: Option<Watcher>,
     message: Option<(String, Instant)>,
     step_requested: bool,
@@ -203,8 +285,9 @@ pub struct Game {
 }
 
 impl Game {
-    /// A game on `preset`, loaded from `source`; `particles` rescales every preset loaded later.
-    pub fn new(preset: Preset, source: PresetSource, seed: u64, particles: Option<usize>) -> Self {
+    /// A game on `preset` (already `rescaled`), loaded from `source`; `resolution` says how many
+    /// particles every preset loaded later gets.
+    pub fn new(preset: Preset, source: PresetSource, seed: u64, resolution: Resolution) -> Self {
         let world = preset.build_world(seed);
         let mut game = Self {
             clock: FixedStep::new(preset.scene.params.frame_rate),
@@ -219,7 +302,7 @@ impl Game {
             reload_error: None,
             sim_ms: 0.0,
             seed,
-            particles,
+            resolution,
             watcher: None,
             message: None,
             step_requested: false,
@@ -277,6 +360,8 @@ impl Game {
     pub fn apply(&mut self, command: Command) {
         match command {
             Command::SwitchPreset(key) => self.switch_to_key(key),
+            Command::Coarser => self.rescale(0.5),
+            Command::Finer => self.rescale(2.0),
             Command::Reset => {
                 self.rebuild();
                 self.say(format!("{}: reset", self.preset.name));
@@ -379,7 +464,10 @@ impl Game {
             return;
         };
         let name = name.to_string();
-        match Preset::load_scaled(&name, self.particles).map_err(|e| e.to_string()) {
+        match Preset::load(&name)
+            .map_err(|e| e.to_string())
+            .and_then(|preset| rescaled(preset, self.resolution))
+        {
             Ok(preset) => {
                 self.preset = preset;
                 self.source = PresetSource::Builtin {
@@ -414,7 +502,9 @@ impl Game {
             self.say("no preset file to reload (embedded preset)");
             return false;
         };
-        let loaded = Preset::load_scaled(&path.display().to_string(), self.particles);
+        let loaded = Preset::load(&path.display().to_string())
+            .map_err(|e| e.to_string())
+            .and_then(|preset| rescaled(preset, self.resolution));
         match loaded {
             Ok(preset) => {
                 self.preset = preset;
@@ -423,9 +513,28 @@ impl Game {
                 true
             }
             Err(error) => {
-                self.reload_error = Some(error.to_string());
+                self.reload_error = Some(error);
                 false
             }
+        }
+    }
+
+    /// The current preset with `factor` times its particles (within the engine's limits), from
+    /// the start.
+    fn rescale(&mut self, factor: f32) {
+        let now = self.preset.particles().max(1);
+        let wanted = ((now as f32 * factor).round() as usize).clamp(MIN_PARTICLES, MAX_PARTICLES);
+        match self.preset.clone().with_particles(wanted) {
+            Ok(preset) => {
+                self.preset = preset;
+                self.rebuild();
+                self.say(format!(
+                    "{}: about {} particles",
+                    self.preset.name,
+                    self.preset.particles()
+                ));
+            }
+            Err(error) => self.say(error.to_string()),
         }
     }
 
@@ -500,7 +609,7 @@ mod tests {
             name: "seed".into(),
             key: 1,
         };
-        let mut game = Game::new(preset, source, 1, None);
+        let mut game = Game::new(preset, source, 1, Resolution::Own);
         game.apply(Command::SwitchPreset(0));
         assert_eq!(game.preset.name, "seed");
         assert!(game.message().unwrap().contains("no preset"));
@@ -518,7 +627,7 @@ mod tests {
             name: "seed".into(),
             key: 1,
         };
-        let mut game = Game::new(preset, source, 1, None);
+        let mut game = Game::new(preset, source, 1, Resolution::Own);
         for _ in 0..100 {
             game.scale_stir_radius(2.0);
         }
@@ -538,7 +647,7 @@ mod tests {
         let path = dir.join("mine.toml");
         std::fs::write(&path, BUILTIN[0].1).unwrap();
         let preset = Preset::load(path.to_str().unwrap()).unwrap();
-        let mut game = Game::new(preset, PresetSource::File(path.clone()), 1, None);
+        let mut game = Game::new(preset, PresetSource::File(path.clone()), 1, Resolution::Own);
         std::fs::write(&path, "name = \"broken\"\n").unwrap();
         assert!(!game.reload());
         assert_eq!(game.preset.name, "seed");

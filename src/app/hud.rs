@@ -20,6 +20,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("right button", "pull liquid toward the cursor"),
     ("mouse wheel", "stir radius"),
     ("1-9", "switch preset"),
+    ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),
     ("Space", "pause / resume"),
     ("N", "one frame while paused"),

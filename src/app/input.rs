@@ -35,6 +35,8 @@ pub fn commands() -> Vec<Command> {
         .collect();
     let keys = [
         (KeyCode::R, Command::Reset),
+        (KeyCode::LeftBracket, Command::Coarser),
+        (KeyCode::RightBracket, Command::Finer),
         (KeyCode::Space, Command::TogglePause),
         (KeyCode::N, Command::SingleStep),
         (KeyCode::P, Command::ToggleParticleView),

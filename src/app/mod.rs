@@ -6,7 +6,9 @@ mod hud;
 mod input;
 mod render;
 
-pub use game::{Command, FixedStep, Game, PresetSource, Shading, MAX_FRAMES_PER_DISPLAY};
+pub use game::{
+    rescaled, Command, FixedStep, Game, PresetSource, Resolution, Shading, MAX_FRAMES_PER_DISPLAY,
+};
 pub use hud::CONTROLS;
 
 use crate::preset::{one_line, Preset, BUILTIN};
@@ -30,6 +32,9 @@ pub struct WindowOptions {
     pub preset: String,
     /// Particle count every preset is rescaled to.
     pub particles: Option<usize>,
+    /// Without a count: pick each preset's count from this machine's speed (`--particles
+    /// auto`, the default); else run presets at their own resolution.
+    pub auto_particles: bool,
     /// Seed of all randomness.
     pub seed: u64,
     /// Frames to render before quitting (and saving the screenshot).
@@ -42,8 +47,14 @@ pub struct WindowOptions {
 /// the last one). Errors are one line: a preset that does not load, a screenshot path that cannot
 /// be written, shaders that do not compile.
 pub fn run(options: &WindowOptions) -> Result<(), String> {
-    let preset = Preset::load_scaled(&options.preset, options.particles)
-        .map_err(|error| error.to_string())?;
+    let resolution = match (options.particles, &options.screenshot) {
+        (Some(particles), _) => Resolution::Fixed(particles),
+        (None, Some(_)) => Resolution::Own,
+        (None, None) if options.auto_particles => Resolution::Auto,
+        (None, None) => Resolution::Own,
+    };
+    let preset = Preset::load(&options.preset).map_err(|error| error.to_string())?;
+    let preset = rescaled(preset, resolution)?;
     let source = if options.preset.ends_with(".toml") {
         PresetSource::File(PathBuf::from(&options.preset))
     } else {
@@ -59,7 +70,7 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
     if let Some(path) = &options.screenshot {
         check_writable(path)?;
     }
-    let game = Game::new(preset, source, options.seed, options.particles);
+    let game = Game::new(preset, source, options.seed, resolution);
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: TITLE.into(),
