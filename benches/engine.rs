@@ -11,9 +11,9 @@ const SIZES: [usize; 3] = [6_000, 24_000, 96_000];
 
 /// A dam of `particles` particles two simulated seconds after the break.
 fn settled_dam(particles: usize) -> World {
-    let mut world = Preset::load("dam")
+    let mut world = Preset::load("tank")
         .and_then(|preset| preset.with_particles(particles))
-        .expect("the dam preset scales")
+        .expect("the tank preset scales")
         .build_world(1);
     for _ in 0..40 {
         world.step_frame();

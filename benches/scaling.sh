@@ -3,7 +3,7 @@
 #
 #   benches/scaling.sh            table at 6,000 / 24,000 / 48,000 / 96,000 particles with 1 and
 #                                 2 threads, the seed preset, the real-time count, peak memory
-#   benches/scaling.sh --soak     also the stability soak: 100,000 frames of `dam --particles
+#   benches/scaling.sh --soak     also the stability soak: 100,000 frames of `tank --particles
 #                                 20000 --stir random` (about an hour on 2 cores)
 #
 # RUNS (default 3) runs of every row, 1 and 2 threads interleaved; the table shows their medians
@@ -35,34 +35,34 @@ printf "| seed | 3000 | 2 | %s | %.1f M | |\n" "$seed_ms" "$(awk -v ms="$seed_ms
 for particles in 6000 24000 48000 96000; do
   one=() two=() ratios=()
   for ((k = 0; k < runs; k++)); do
-    a=$(run --preset dam --particles "$particles" --frames "$frames" --threads 1 | field ms_per_substep_median)
-    b=$(run --preset dam --particles "$particles" --frames "$frames" --threads 2 | field ms_per_substep_median)
+    a=$(run --preset tank --particles "$particles" --frames "$frames" --threads 1 | field ms_per_substep_median)
+    b=$(run --preset tank --particles "$particles" --frames "$frames" --threads 2 | field ms_per_substep_median)
     one+=("$a") two+=("$b") ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { print a / b }')")
   done
   for threads in 1 2; do
     if [[ $threads == 1 ]]; then ms=$(median "${one[@]}") ratio=""; else ms=$(median "${two[@]}") ratio=$(printf "%.2f" "$(median "${ratios[@]}")"); fi
-    printf "| dam | %s | %s | %s | %.1f M | %s |\n" "$particles" "$threads" "$ms" \
+    printf "| tank | %s | %s | %s | %.1f M | %s |\n" "$particles" "$threads" "$ms" \
       "$(awk -v n="$particles" -v ms="$ms" 'BEGIN { print n / ms / 1000 }')" "$ratio"
   done
 done
 
-# Real-time count: the most particles for which one simulated second of `dam` (20 frames of 7
+# Real-time count: the most particles for which one simulated second of `tank` (20 frames of 7
 # substeps) takes at most one wall second, i.e. 140 × ms per substep ≤ 1000. Bisection over
 # medians of RUNS runs.
 low=1000 high=400000
 while (( high - low > low / 50 )); do
   middle=$(( (low + high) / 2 ))
-  ms=$(median_ms --preset dam --particles "$middle" --frames 40 --threads 2)
+  ms=$(median_ms --preset tank --particles "$middle" --frames 40 --threads 2)
   if awk -v ms="$ms" 'BEGIN { exit !(ms * 140 <= 1000) }'; then low=$middle; else high=$middle; fi
 done
 echo
-echo "real-time particle count (dam, 140 substeps per simulated second, 2 threads): about $low"
+echo "real-time particle count (tank, 140 substeps per simulated second, 2 threads): about $low"
 
-peak_kb=$( { /usr/bin/time -f "%M" "$bin" --headless --preset dam --particles 96000 --frames 10 >/dev/null; } 2>&1 | tail -n 1)
+peak_kb=$( { /usr/bin/time -f "%M" "$bin" --headless --preset tank --particles 96000 --frames 10 >/dev/null; } 2>&1 | tail -n 1)
 echo "peak memory at 96,000 particles: $(( peak_kb / 1024 )) MB"
 
 if [[ "${1:-}" == "--soak" ]]; then
   echo
-  echo "soak: dam, 20,000 particles, random stirring, 100,000 frames"
-  run --preset dam --particles 20000 --frames 100000 --stir random --seed 1
+  echo "soak: tank, 20,000 particles, random stirring, 100,000 frames"
+  run --preset tank --particles 20000 --frames 100000 --stir random --seed 1
 fi

@@ -232,10 +232,11 @@ fn the_second_seed_emitter_waits_six_seconds() {
     assert!(heavy > 0);
 }
 
+/// The benchmarks' tank is the dam widened: more particles, a wider box, the same particles.
 #[test]
-fn dam_scales_its_count_and_width_with_particles() {
+fn tank_scales_its_count_and_width_with_particles() {
     for particles in [1000, 3000, 48000] {
-        let preset = Preset::load("dam")
+        let preset = Preset::load("tank")
             .unwrap()
             .with_particles(particles)
             .unwrap();
