@@ -1000,7 +1000,6 @@ fn preset_emitter() -> impl Strategy<Value = PresetEmitter> {
                     delay,
                     log_rate: rest.0,
                     budget: rest.1,
-                    burst: 1,
                     material: rest.2,
                 }
             },
