@@ -239,8 +239,8 @@ mod tests {
         assert!(close(q.rest_density, p.rest_density * 4.0));
         assert!(close(q.stiffness, p.stiffness / 8.0));
         assert!(close(q.near_stiffness, p.near_stiffness / 8.0));
-        // τ = λ here: σs × λ.
-        assert!(close(q.surface_tension, p.surface_tension / 2.0));
+        // τ = ½ here: σs × τ².
+        assert!(close(q.surface_tension, p.surface_tension / 4.0));
         assert!(close(q.linear_viscosity, p.linear_viscosity * 8.0));
         assert!(close(q.quadratic_viscosity, p.quadratic_viscosity * 4.0));
         let (m, n) = (&scene.materials[0], &half.materials[0]);
