@@ -5,6 +5,7 @@ mod game;
 mod hud;
 mod input;
 mod render;
+mod splats;
 
 pub use game::{
     rescaled, Command, FixedStep, Game, PresetSource, Resolution, Shading, MAX_FRAMES_PER_DISPLAY,

@@ -1,17 +1,23 @@
 //! Drawing the world: the box, the metaball liquid (Gaussian splats added into an offscreen field,
-//! then a threshold pass to the screen) and the plain particle view. All particles go out in a
-//! few batched meshes per frame.
+//! then a threshold pass to the screen) and the plain particle view. All particles go out as one
+//! instanced draw call per frame (`splats`); contexts without instancing get batched meshes.
 
 use super::game::{Game, Shading};
+use super::splats::{Instance, Splats, Style};
 use crate::sim::{Shape, World};
-use macroquad::miniquad::{BlendFactor, BlendState, BlendValue, Equation, PipelineParams};
+use macroquad::miniquad::{
+    BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
+};
 use macroquad::prelude::{
     clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
     gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
-    set_default_camera, vec2, vec4, Camera2D, Color, DrawTextureParams, FilterMode, Material,
-    MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex,
-    WHITE,
+    set_default_camera, vec2, vec4, Camera, Camera2D, Color, DrawTextureParams, FilterMode,
+    Material, MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType,
+    Vec2, Vertex, WHITE,
 };
+use macroquad::window::get_internal_gl;
+use rayon::prelude::*;
+use std::time::Instant;
 
 const SPLAT_VERTEX: &str = include_str!("../../assets/shaders/splat.vert");
 const SPLAT_FRAGMENT: &str = include_str!("../../assets/shaders/splat.frag");
@@ -19,8 +25,9 @@ const DOT_FRAGMENT: &str = include_str!("../../assets/shaders/dot.frag");
 const THRESHOLD_VERTEX: &str = include_str!("../../assets/shaders/threshold.vert");
 const THRESHOLD_FRAGMENT: &str = include_str!("../../assets/shaders/threshold.frag");
 
-/// Particles per batched mesh: 4 vertices and 6 indices each, within u16 indices and within the
-/// draw-call capacity the window is configured with (`DRAW_CALL_VERTICES`, `DRAW_CALL_INDICES`).
+/// Particles per batched mesh where instancing is missing: 4 vertices and 6 indices each, within
+/// u16 indices and within the draw-call capacity the window is configured with
+/// (`DRAW_CALL_VERTICES`, `DRAW_CALL_INDICES`).
 const QUADS_PER_MESH: usize = 8192;
 /// Vertex capacity of one draw call (more than one mesh's vertices).
 pub const DRAW_CALL_VERTICES: usize = QUADS_PER_MESH * 4 + 16;
@@ -37,6 +44,10 @@ const PACKED_DENSITY: f32 = 1.5;
 const THRESHOLD: f32 = 0.4;
 /// Field resolution relative to the window (the threshold pass smooths the upscale).
 const FIELD_SCALE: f32 = 0.5;
+/// Particles per parallel task when filling the instance data.
+const FILL_CHUNK: usize = 4096;
+/// Frames whose splat time enters `Renderer::splat_millis` (their median).
+const TIMED_FRAMES: usize = 31;
 
 /// Background outside the box.
 pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
@@ -101,13 +112,62 @@ impl View {
     }
 }
 
-/// Shaders, the offscreen field and reusable mesh buffers.
+/// Shaders, the offscreen field, the particles' instance data and how long drawing it took.
 pub struct Renderer {
+    /// The instanced path; `None` where the context cannot draw instances.
+    splats: Option<Splats>,
+    /// Fallback materials for the batched meshes (used only without instancing).
     splat: Material,
     dot: Material,
     threshold: Material,
     field: Option<(RenderTarget, (u32, u32))>,
+    /// Each particle's centre and colour this frame (reused, grown to the largest count seen).
+    instances: Vec<Instance>,
+    /// The materials' colours this frame (reused).
+    tints: Vec<Tint>,
+    /// The fallback's meshes, empty while instancing works.
     meshes: Vec<Mesh>,
+    /// CPU milliseconds of the last frames' particles: filled and uploaded.
+    prepare_times: Recent,
+    /// ... and also drawn (pass, pipeline, draw calls).
+    splat_times: Recent,
+}
+
+/// The last `TIMED_FRAMES` samples of a time, in milliseconds.
+#[derive(Clone, Debug, Default)]
+struct Recent {
+    /// A ring: the next sample goes to `count % TIMED_FRAMES`.
+    samples: [f32; TIMED_FRAMES],
+    /// Samples taken so far.
+    count: usize,
+}
+
+impl Recent {
+    fn push(&mut self, millis: f32) {
+        self.samples[self.count % TIMED_FRAMES] = millis;
+        self.count += 1;
+    }
+
+    /// Median of the samples kept, 0 before the first.
+    fn median(&self) -> f32 {
+        let mut samples = self.samples;
+        let samples = &mut samples[..self.count.min(TIMED_FRAMES)];
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let middle = samples.len() / 2;
+        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
+    }
+}
+
+/// Where the particle quads go and how they look.
+struct Pass<'a> {
+    /// The camera (world to the window, or to the field target).
+    camera: &'a Camera2D,
+    /// Half the quad's side, world units.
+    half: f32,
+    /// Splats (cleared target first) or dots (over what is drawn).
+    style: Style,
 }
 
 impl Renderer {
@@ -119,6 +179,17 @@ impl Renderer {
             BlendFactor::Value(BlendValue::SourceAlpha),
             BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
         );
+        let splats = {
+            // SAFETY: macroquad's context is not used while `gl` lives.
+            let gl = unsafe { get_internal_gl() };
+            Splats::new(
+                gl.quad_context,
+                SPLAT_FRAGMENT,
+                DOT_FRAGMENT,
+                additive,
+                alpha,
+            )?
+        };
         let splat = load_material(
             ShaderSource::Glsl {
                 vertex: SPLAT_VERTEX,
@@ -169,27 +240,51 @@ impl Renderer {
         )
         .map_err(|error| format!("threshold shader: {error:?}"))?;
         Ok(Self {
+            splats,
             splat,
             dot,
             threshold,
             field: None,
+            instances: Vec::new(),
+            tints: Vec::new(),
             meshes: Vec::new(),
+            prepare_times: Recent::default(),
+            splat_times: Recent::default(),
         })
+    }
+
+    /// CPU milliseconds to prepare and submit one frame's particles: fill the instance data,
+    /// upload it, then the pass, pipeline and draw calls (not waiting for the GPU). The median of
+    /// the last `TIMED_FRAMES` frames, 0 before the first.
+    ///
+    /// With a software rasterizer (llvmpipe) the draw call itself runs the vertex stage on the
+    /// CPU, which a GPU does elsewhere: see `splat_prepare_millis` for the part without it.
+    // The HUD and the screenshot-mode report read these (wired in separately).
+    #[allow(dead_code)]
+    pub fn splat_millis(&self) -> f32 {
+        self.splat_times.median()
+    }
+
+    /// The fill and upload part of `splat_millis` (without the draw calls), same median.
+    #[allow(dead_code)]
+    pub fn splat_prepare_millis(&self) -> f32 {
+        self.prepare_times.median()
     }
 
     /// Draws the box and its liquid (or particles) into the window.
     pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
         clear_background(OUTSIDE);
-        set_camera(&view.camera(None));
+        let camera = view.camera(None);
+        set_camera(&camera);
         draw_box(&game.world, view);
         if game.particle_view {
             let radius = game.world.params().particle_radius;
-            self.fill_meshes(game, fraction, radius.max(1.0 / view.scale));
-            gl_use_material(&self.dot);
-            for mesh in &self.meshes {
-                draw_mesh(mesh);
-            }
-            gl_use_default_material();
+            let pass = Pass {
+                camera: &camera,
+                half: radius.max(1.0 / view.scale),
+                style: Style::Dot,
+            };
+            self.draw_particles(game, fraction, &pass);
         } else {
             self.draw_liquid(game, view, fraction);
         }
@@ -208,15 +303,12 @@ impl Renderer {
         let (width, height) = target.1;
         let target = target.0.clone();
 
-        self.fill_meshes(game, fraction, 3.0 * sigma);
-        set_camera(&view.camera(Some(target.clone())));
-        clear_background(Color::new(0.0, 0.0, 0.0, 0.0));
-        gl_use_material(&self.splat);
-        self.splat.set_uniform("Weight", weight);
-        for mesh in &self.meshes {
-            draw_mesh(mesh);
-        }
-        gl_use_default_material();
+        let pass = Pass {
+            camera: &view.camera(Some(target.clone())),
+            half: 3.0 * sigma,
+            style: Style::Splat { weight },
+        };
+        self.draw_particles(game, fraction, &pass);
 
         set_default_camera();
         gl_use_material(&self.threshold);
@@ -267,12 +359,108 @@ impl Renderer {
         self.field.as_ref().expect("made above")
     }
 
-    /// One quad of half-size `half` per particle, coloured by its material and shading, in
-    /// meshes of at most `QUADS_PER_MESH` quads.
-    fn fill_meshes(&mut self, game: &Game, fraction: f32, half: f32) {
+    /// Every particle as one quad of `pass`: splats clear the camera's render target first, dots
+    /// go over the window's box (drawn before) and under the walls (drawn after). Times the CPU
+    /// side of it for `splat_millis`.
+    fn draw_particles(&mut self, game: &Game, fraction: f32, pass: &Pass) {
+        // What macroquad batched so far (the box) goes out first, so the particles land on it.
+        // SAFETY (here and below): macroquad is not called while the context handle lives.
+        unsafe { get_internal_gl() }.flush();
+        let start = Instant::now();
+        self.fill_instances(game, fraction);
+        let prepared;
+        if let Some(splats) = &mut self.splats {
+            let gl = unsafe { get_internal_gl() };
+            splats.upload(gl.quad_context, &self.instances);
+            prepared = start.elapsed();
+            let action = match pass.style {
+                Style::Splat { .. } => PassAction::clear_color(0.0, 0.0, 0.0, 0.0),
+                Style::Dot => PassAction::Nothing,
+            };
+            let target = pass.camera.render_target.as_ref();
+            splats.draw(
+                gl.quad_context,
+                target.map(|target| target.render_pass.raw_miniquad_id()),
+                action,
+                pass.camera.matrix(),
+                pass.half,
+                pass.style,
+            );
+        } else {
+            self.draw_meshes(pass);
+            prepared = start.elapsed();
+            unsafe { get_internal_gl() }.flush();
+        }
+        let done = start.elapsed();
+        self.prepare_times.push(prepared.as_secs_f32() * 1000.0);
+        self.splat_times.push(done.as_secs_f32() * 1000.0);
+    }
+
+    /// Each particle's drawn position and colour into `instances`, in parallel chunks.
+    fn fill_instances(&mut self, game: &Game, fraction: f32) {
         let world = &game.world;
-        let count = world.particles().len();
-        let needed = count.div_ceil(QUADS_PER_MESH);
+        let p = world.particles();
+        self.tints.clear();
+        self.tints
+            .extend(world.materials().iter().map(|material| Tint {
+                colour: material.colour,
+                pressure_bias: material.pressure_bias,
+                pressure_scale: material.pressure_scale,
+            }));
+        let tints = &self.tints[..];
+        // The particle view shows each material's own colour.
+        let shading = (!game.particle_view).then_some(game.shading);
+        let extent = world.domain().max() - world.domain().min();
+        let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
+        self.instances.resize(p.len(), Instance::default());
+        self.instances
+            .par_chunks_mut(FILL_CHUNK)
+            .enumerate()
+            .for_each(|(number, instances)| {
+                let range = number * FILL_CHUNK..number * FILL_CHUNK + instances.len();
+                let chunk = Chunk {
+                    game,
+                    fraction,
+                    tints,
+                    first: range.start,
+                    materials: &p.material[range.clone()],
+                };
+                match shading {
+                    None => chunk.fill(instances, |tint, _| tint.colour),
+                    Some(Shading::Pressure) => {
+                        let pressure = &p.pressure[range];
+                        chunk.fill(instances, |tint, k| {
+                            let factor = tint.pressure_bias + tint.pressure_scale * pressure[k];
+                            let factor = if factor.is_finite() {
+                                factor.clamp(0.0, 2.0)
+                            } else {
+                                1.0
+                            };
+                            tint.colour.map(|c| c * factor)
+                        })
+                    }
+                    Some(Shading::Speed) => {
+                        let velocity = &p.velocity[range];
+                        chunk.fill(instances, |tint, k| {
+                            let speed = velocity[k].length();
+                            let foam = if speed.is_finite() {
+                                let x = (speed / reference_speed).clamp(0.0, 1.0);
+                                x * x.sqrt() * 0.85
+                            } else {
+                                0.0
+                            };
+                            let base = tint.colour;
+                            [0, 1, 2].map(|c| base[c] + (FOAM[c] - base[c]) * foam)
+                        })
+                    }
+                }
+            });
+    }
+
+    /// The fallback without instancing: the instances as quads in macroquad meshes of at most
+    /// `QUADS_PER_MESH` quads each, drawn with the splat or dot material.
+    fn draw_meshes(&mut self, pass: &Pass) {
+        let needed = self.instances.len().div_ceil(QUADS_PER_MESH);
         while self.meshes.len() < needed {
             self.meshes.push(Mesh {
                 vertices: Vec::with_capacity(QUADS_PER_MESH * 4),
@@ -281,20 +469,21 @@ impl Renderer {
             });
         }
         self.meshes.truncate(needed);
-        let colours = particle_colours(game);
         let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
-        for (chunk, mesh) in self.meshes.iter_mut().enumerate() {
+        for (mesh, chunk) in self
+            .meshes
+            .iter_mut()
+            .zip(self.instances.chunks(QUADS_PER_MESH))
+        {
             mesh.vertices.clear();
             mesh.indices.clear();
-            let range = chunk * QUADS_PER_MESH..((chunk + 1) * QUADS_PER_MESH).min(count);
-            for (quad, index) in range.enumerate() {
-                let centre = game.drawn_position(index, fraction);
-                let color = colours[index];
+            for (quad, instance) in chunk.iter().enumerate() {
+                let centre = Vec2::from_array(instance.centre);
                 for (u, v) in corners {
                     mesh.vertices.push(Vertex {
-                        position: (centre + Vec2::new(u, v) * half).extend(0.0),
+                        position: (centre + Vec2::new(u, v) * pass.half).extend(0.0),
                         uv: vec2(u, v),
-                        color,
+                        color: instance.colour,
                         normal: vec4(0.0, 0.0, 0.0, 0.0),
                     });
                 }
@@ -309,54 +498,62 @@ impl Renderer {
                 ]);
             }
         }
+        set_camera(pass.camera);
+        let material = match pass.style {
+            Style::Splat { weight } => {
+                clear_background(Color::new(0.0, 0.0, 0.0, 0.0));
+                self.splat.set_uniform("Weight", weight);
+                &self.splat
+            }
+            Style::Dot => &self.dot,
+        };
+        gl_use_material(material);
+        for mesh in &self.meshes {
+            draw_mesh(mesh);
+        }
+        gl_use_default_material();
     }
 }
 
-/// Each particle's colour: its material's (plain in the particle view), shaded by pressure (colour × (bias + scale · P), as
-/// the seed does) or brightened toward foam with speed.
-fn particle_colours(game: &Game) -> Vec<[u8; 4]> {
-    let world = &game.world;
-    let p = world.particles();
-    let materials = world.materials();
-    let extent = world.domain().max() - world.domain().min();
-    let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
-    let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
-    (0..p.len())
-        .map(|i| {
-            let material = &materials[usize::from(p.material[i]).min(materials.len() - 1)];
-            let base = material.colour;
-            // The particle view shows each material's own colour.
-            let shading = if game.particle_view {
-                None
-            } else {
-                Some(game.shading)
+/// A material's colour and pressure shading, as the fill reads them.
+#[derive(Clone, Copy, Debug)]
+struct Tint {
+    colour: [f32; 3],
+    pressure_bias: f32,
+    pressure_scale: f32,
+}
+
+/// Colour fast-moving liquid turns toward (speed shading).
+const FOAM: [f32; 3] = [0.92, 0.96, 1.0];
+
+/// What filling one chunk of instances reads.
+struct Chunk<'a> {
+    game: &'a Game,
+    fraction: f32,
+    tints: &'a [Tint],
+    /// Index of the chunk's first particle.
+    first: usize,
+    /// The chunk's particles' materials.
+    materials: &'a [u16],
+}
+
+impl Chunk<'_> {
+    /// Each instance's drawn position and colour: its material's tint shaded by `shade(tint, k)`
+    /// for the chunk's `k`-th particle (linear RGB in 0..=1, clamped here).
+    fn fill(&self, instances: &mut [Instance], shade: impl Fn(&Tint, usize) -> [f32; 3]) {
+        let last = self.tints.len() - 1;
+        let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        for (k, (instance, &material)) in instances.iter_mut().zip(self.materials).enumerate() {
+            let rgb = shade(&self.tints[usize::from(material).min(last)], k);
+            *instance = Instance {
+                centre: self
+                    .game
+                    .drawn_position(self.first + k, self.fraction)
+                    .to_array(),
+                colour: [to_byte(rgb[0]), to_byte(rgb[1]), to_byte(rgb[2]), 255],
             };
-            let rgb = match shading {
-                None => base,
-                Some(Shading::Pressure) => {
-                    let pressure = p.pressure[i];
-                    let factor = material.pressure_bias + material.pressure_scale * pressure;
-                    let factor = if factor.is_finite() {
-                        factor.clamp(0.0, 2.0)
-                    } else {
-                        1.0
-                    };
-                    base.map(|c| c * factor)
-                }
-                Some(Shading::Speed) => {
-                    let speed = p.velocity[i].length();
-                    let foam = if speed.is_finite() {
-                        (speed / reference_speed).clamp(0.0, 1.0).powf(1.5) * 0.85
-                    } else {
-                        0.0
-                    };
-                    let foam_colour = [0.92, 0.96, 1.0];
-                    [0, 1, 2].map(|k| base[k] + (foam_colour[k] - base[k]) * foam)
-                }
-            };
-            [to_byte(rgb[0]), to_byte(rgb[1]), to_byte(rgb[2]), 255]
-        })
-        .collect()
+        }
+    }
 }
 
 /// The fluid region, filled (a fan of triangles: it is convex).
