@@ -75,6 +75,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use slosh::preset::Preset;
 use slosh::sim::physics::density_kernel;
+use slosh::sim::resolution::REFERENCE_RADIUS;
 use slosh::sim::RandomStirrer;
 use slosh::sim::{Block, Domain, Emitter, Material, Obstacle, SimParams, Stir, Wall, World};
 use std::f32::consts::TAU;
@@ -588,7 +589,8 @@ impl Scene {
                 continue;
             }
             let rows = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as usize + 1;
-            let row = (emitter.width / (2.0 * r)) as usize + 1;
+            // Each row is a burst of `burst` thin rows (finer resolutions, see `resolution`).
+            let row = ((emitter.width / (2.0 * r)) as usize + 1) * emitter.burst;
             total += emitter.budget.min(rows * row);
         }
         total.min(self.params.max_particles)
@@ -1196,9 +1198,10 @@ impl PresetSpec {
             let Some((min, max)) = fitting_rectangle(&domain, centre, half) else {
                 continue;
             };
-            // Any spacing from r / 2 to 100 that fills at most 2,000,000 lattice sites.
+            // Any spacing from r / 2 to 100 that fills at most 2,000,000 lattice sites; spacing
+            // is written for the reference radius, like every value but the geometry.
             let area = (max - min).x * (max - min).y;
-            let finest = (0.5 * radius).max((area / 1.9e6).sqrt());
+            let finest = (0.5 * REFERENCE_RADIUS).max((area / 1.9e6).sqrt());
             let spacing = (finest * (100.0 / finest).powf(block.spacing.powi(3))).min(100.0);
             line("\n[[blocks]]".into());
             line(format!(

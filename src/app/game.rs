@@ -20,6 +20,19 @@ const WATCH_INTERVAL: f64 = 0.5;
 /// Seconds a status message stays on screen.
 const MESSAGE_SECONDS: f64 = 2.5;
 
+/// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
+/// (`Command::SwitchPreset(10)`).
+pub const PRESET_KEYS: usize = 10;
+
+/// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`.
+pub fn key_label(key: usize) -> usize {
+    if key == PRESET_KEYS {
+        0
+    } else {
+        key
+    }
+}
+
 /// Turns real elapsed time into whole simulation frames of 1 / `frame_rate` seconds each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FixedStep {
@@ -459,8 +472,9 @@ impl Game {
     }
 
     fn switch_to_key(&mut self, key: usize) {
-        let Some((name, _)) = key.checked_sub(1).and_then(|index| BUILTIN.get(index)) else {
-            self.say(format!("no preset on key {key}"));
+        let index = key.checked_sub(1).filter(|&index| index < PRESET_KEYS);
+        let Some((name, _)) = index.and_then(|index| BUILTIN.get(index)) else {
+            self.say(format!("no preset on key {}", key_label(key)));
             return;
         };
         let name = name.to_string();
@@ -485,7 +499,7 @@ impl Game {
                         self.reload();
                     }
                 }
-                self.say(format!("{key}: {}", self.preset.name));
+                self.say(format!("{}: {}", key_label(key), self.preset.name));
             }
             Err(error) => self.reload_error = Some(error),
         }
@@ -603,7 +617,7 @@ mod tests {
     }
 
     #[test]
-    fn keys_without_presets_do_nothing_and_nine_keys_hold_presets() {
+    fn keys_without_presets_do_nothing_and_ten_keys_hold_presets() {
         let preset = Preset::load("seed").unwrap();
         let source = PresetSource::Builtin {
             name: "seed".into(),
@@ -615,6 +629,13 @@ mod tests {
         assert!(game.message().unwrap().contains("no preset"));
         game.apply(Command::SwitchPreset(9));
         assert_eq!(game.preset.name, BUILTIN[8].0);
+        game.apply(Command::SwitchPreset(10));
+        assert_eq!(game.preset.name, "flood");
+        assert_eq!(game.message(), Some("0: flood"), "key 10 is the 0 key");
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(11));
+        assert_eq!(game.preset.name, "flood");
+        assert!(game.message().unwrap().contains("no preset on key 11"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));

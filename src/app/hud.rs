@@ -1,7 +1,7 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::Game;
+use super::game::{key_label, Game, PRESET_KEYS};
 use super::render::View;
 use crate::preset::Preset;
 use macroquad::prelude::{draw_circle_lines, draw_rectangle, draw_text, measure_text, Color, Vec2};
@@ -19,7 +19,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("left drag", "stir the liquid"),
     ("right button", "pull liquid toward the cursor"),
     ("mouse wheel", "stir radius"),
-    ("1-9", "switch preset"),
+    ("1-9, 0", "switch preset"),
     ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),
     ("Space", "pause / resume"),
@@ -71,9 +71,10 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     let configured = world.params().substeps;
     let frame = world.last_frame();
     let adapted = frame.substeps > configured || frame.capped > 0;
-    let key = game
-        .key()
-        .map_or_else(|| "file".to_string(), |key| format!("key {key}"));
+    let key = game.key().map_or_else(
+        || "file".to_string(),
+        |key| format!("key {}", key_label(key)),
+    );
     let mut lines: Vec<(String, Color)> = vec![
         (
             format!("{:.0} fps   sim {:.1} ms/frame", timing.fps, timing.sim_ms),
@@ -174,13 +175,19 @@ fn draw_help(presets: &[Preset]) {
     lines.push((String::new(), TEXT));
     lines.push(("Presets".into(), WARN));
     for (index, preset) in presets.iter().enumerate() {
+        let key = if index < PRESET_KEYS {
+            key_label(index + 1).to_string()
+        } else {
+            "-".to_string()
+        };
+        let colour = if index < PRESET_KEYS { TEXT } else { DIM };
         lines.push((
-            format!("{}  {:<9} {}", index + 1, preset.name, preset.description),
-            TEXT,
+            format!("{key}  {:<9} {}", preset.name, preset.description),
+            colour,
         ));
     }
-    for key in presets.len() + 1..=9 {
-        lines.push((format!("{key}  (no preset on this key)"), DIM));
+    for key in presets.len() + 1..=PRESET_KEYS {
+        lines.push((format!("{}  (no preset on this key)", key_label(key)), DIM));
     }
     let width = lines
         .iter()

@@ -16,7 +16,8 @@ const SMOOTHING: f32 = 0.5;
 
 /// Commands for the keys pressed this frame.
 pub fn commands() -> Vec<Command> {
-    const DIGITS: [KeyCode; 9] = [
+    // Keys 1 to 9, then 0 for the tenth preset.
+    const DIGITS: [KeyCode; 10] = [
         KeyCode::Key1,
         KeyCode::Key2,
         KeyCode::Key3,
@@ -26,6 +27,7 @@ pub fn commands() -> Vec<Command> {
         KeyCode::Key7,
         KeyCode::Key8,
         KeyCode::Key9,
+        KeyCode::Key0,
     ];
     let mut commands: Vec<Command> = DIGITS
         .iter()

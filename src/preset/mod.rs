@@ -74,8 +74,8 @@ use file::PresetFile;
 use glam::Vec2;
 use validate::{obstacle_gap_problem, Step};
 
-/// The embedded presets, in number-key order (keys 1–9; `tank`, the benchmarks' widened dam,
-/// has no key): (name, file text).
+/// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`; `tank`, the
+/// benchmarks' widened dam, has no key): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
     ("dam", include_str!("../../assets/presets/dam.toml")),
@@ -92,6 +92,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/presets/pachinko.toml"),
     ),
     ("slime", include_str!("../../assets/presets/slime.toml")),
+    ("flood", include_str!("../../assets/presets/flood.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 
@@ -253,16 +254,19 @@ impl Preset {
         }
         let Some(base) = self.base_particles else {
             // Particles go with 1 / r²; block edges and rounding make that approximate, so the
-            // radius is corrected a few times by the count it gives.
+            // radius is corrected a few times by the count it gives (each correction at most a
+            // factor of two, and none once the count stops answering: a scene of no particles).
             let own = self.own_particles().max(1);
             let mut radius = self.own_radius * (own as f32 / particles as f32).sqrt();
             let mut scaled = self.at_radius(radius).map_err(&refuse)?;
+            let mut last = None;
             for _ in 0..4 {
                 let found = scaled.particles().max(1);
-                if found.abs_diff(particles) * 40 <= particles {
+                if found.abs_diff(particles) * 40 <= particles || last == Some(found) {
                     break;
                 }
-                radius *= (found as f32 / particles as f32).sqrt();
+                last = Some(found);
+                radius *= (found as f32 / particles as f32).sqrt().clamp(0.5, 2.0);
                 scaled = self.at_radius(radius).map_err(&refuse)?;
             }
             return Ok(scaled);

@@ -119,7 +119,9 @@ const MIN_PARTICLE_RADIUS: f32 = 1.0e-3;
 pub(super) struct Checked {
     pub name: String,
     pub description: String,
-    /// The scene as written: every value at the reference radius.
+    /// The scene as written: every value at the reference radius, but its walls, obstacles and
+    /// nozzles checked (and its domain built) for the particles the file runs with, since only
+    /// those ever move between them.
     pub reference: Scene,
     /// The particle radius the file asks for.
     pub radius: f32,
@@ -137,9 +139,9 @@ impl PresetFile {
             .map(|base| check_count(&[Key("base_particles")], base, 1, MAX_PARTICLES))
             .transpose()?;
         let materials = materials(&self.materials, &params)?;
-        let domain = domain(&self.walls, params.particle_radius)?;
-        let obstacles = obstacles(&self.obstacles, &domain, &params)?;
-        let emitters = emitters(&self.emitters, &materials, &domain, &obstacles, &params)?;
+        let domain = domain(&self.walls, radius)?;
+        let obstacles = obstacles(&self.obstacles, &domain, radius, &params)?;
+        let emitters = emitters(&self.emitters, &materials, &domain, &obstacles, radius)?;
         let blocks = blocks(&self.blocks, &materials, &domain, &params)?;
         Ok(Checked {
             name: self.name,
@@ -337,13 +339,14 @@ fn domain(list: &[WallFile], particle_radius: f32) -> Result<Domain, Invalid> {
     Ok(domain)
 }
 
-/// `[[obstacles]]`: inside the walls, with their gaps (see `obstacle_gap_problem`).
+/// `[[obstacles]]`: inside the walls, with their gaps (see `obstacle_gap_problem`) wide enough
+/// for particles of `particle_radius`.
 fn obstacles(
     list: &[ObstacleFile],
     domain: &Domain,
+    particle_radius: f32,
     params: &SimParams,
 ) -> Result<Vec<Obstacle>, Invalid> {
-    let particle_radius = params.particle_radius;
     let mut obstacles = Vec::with_capacity(list.len());
     for (index, obstacle) in list.iter().enumerate() {
         let at = |field| [Key("obstacles"), Index(index), Key(field)];
@@ -405,18 +408,19 @@ fn obstacles(
     Ok(obstacles)
 }
 
-/// `[[emitters]]`: nozzles inside the walls, clear of the obstacles.
+/// `[[emitters]]`: nozzles inside the walls, a particle of `particle_radius` clear of the
+/// obstacles.
 fn emitters(
     list: &[EmitterFile],
     materials: &[Material],
     domain: &Domain,
     obstacles: &[Obstacle],
-    params: &SimParams,
+    particle_radius: f32,
 ) -> Result<Vec<Emitter>, Invalid> {
     let in_obstacle = |point: Vec2| {
         obstacles
             .iter()
-            .position(|o| o.distance(point) < params.particle_radius)
+            .position(|o| o.distance(point) < particle_radius)
     };
     let mut emitters = Vec::with_capacity(list.len());
     for (index, emitter) in list.iter().enumerate() {

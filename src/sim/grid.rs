@@ -233,12 +233,17 @@ impl Grid {
         }
     }
 
-    /// Reserves room for a grid over the box `min..max`, so that building one over particles
-    /// inside it never allocates.
-    pub fn reserve(&mut self, min: Vec2, max: Vec2, interaction_radius: f32) {
+    /// Reserves room for a grid of up to `max_particles` particles inside the box `min..max`, so
+    /// that building one later does not allocate. A box far wider than the particles can fill
+    /// reserves no more than twice the cell budget of that many particles (`build` coarsens its
+    /// cells to that budget).
+    pub fn reserve(&mut self, min: Vec2, max: Vec2, interaction_radius: f32, max_particles: usize) {
         let cell_size = interaction_radius / REACH as f32;
         let extent = ((max - min) / cell_size).ceil() + Vec2::splat((2 * REACH + 2) as f32);
-        let cells = (extent.x * extent.y) as usize;
+        let budget = max_particles
+            .saturating_mul(MAX_CELLS_PER_PARTICLE)
+            .max(MIN_CELL_BUDGET);
+        let cells = ((extent.x as f64 * extent.y as f64) as usize).min(2 * budget);
         self.cell_start.reserve(cells + 1);
         self.cursor.reserve(cells);
     }

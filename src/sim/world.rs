@@ -110,7 +110,12 @@ impl World {
             births: Births::new(params.max_particles),
             liquid: Liquid::new(&materials, &params),
             subsystems: Subsystems::new(&materials, obstacles, &params),
-            neighbours: Neighbours::new(domain.min(), domain.max(), params.interaction_radius),
+            neighbours: Neighbours::new(
+                domain.min(),
+                domain.max(),
+                params.interaction_radius,
+                params.max_particles,
+            ),
             emission: Emission::new(emitters),
             dt: params.dt(),
             params,

@@ -82,11 +82,11 @@ struct SortedFields {
 }
 
 impl Neighbours {
-    /// Buffers for particles inside the box `min..max` with interaction radius `h` (the grid
-    /// reserves its cells now, so building it later never allocates).
-    pub fn new(min: Vec2, max: Vec2, h: f32) -> Self {
+    /// Buffers for up to `max_particles` particles inside the box `min..max` with interaction
+    /// radius `h` (the grid reserves its cells now, so building it later does not allocate).
+    pub fn new(min: Vec2, max: Vec2, h: f32, max_particles: usize) -> Self {
         let mut neighbours = Self::default();
-        neighbours.grid.reserve(min, max, h);
+        neighbours.grid.reserve(min, max, h, max_particles);
         neighbours
     }
 
