@@ -73,6 +73,18 @@ fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
         output.status.code(),
         String::from_utf8_lossy(&output.stderr)
     );
+    // The last line reports the state and the renderer's cost per frame.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or("")).expect("a JSON report");
+    for key in ["splat_ms", "splat_prepare_ms"] {
+        let millis = report[key].as_f64().unwrap_or(-1.0);
+        assert!(
+            millis > 0.0 && millis < 10_000.0,
+            "{preset}: `{key}` {millis} in {stdout}"
+        );
+    }
+    assert!(report["splat_prepare_ms"].as_f64() <= report["splat_ms"].as_f64());
     Picture::load(&path)
 }
 

@@ -338,10 +338,15 @@ impl Game {
         game
     }
 
-    /// Number key of the current preset, if it is an embedded one.
+    /// True when the current preset came from a file given on the command line.
+    pub fn is_file(&self) -> bool {
+        matches!(self.source, PresetSource::File(_))
+    }
+
+    /// Number key of the current preset, if it is an embedded one that has a key.
     pub fn key(&self) -> Option<usize> {
         match self.source {
-            PresetSource::Builtin { key, .. } => Some(key),
+            PresetSource::Builtin { key, .. } => (key <= PRESET_KEYS).then_some(key),
             PresetSource::File(_) => None,
         }
     }

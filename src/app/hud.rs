@@ -39,6 +39,10 @@ pub struct Timing {
     pub fps: f64,
     /// Simulation milliseconds per simulation frame, smoothed.
     pub sim_ms: f64,
+    /// CPU milliseconds to prepare and submit one frame's splats (`Renderer::splat_millis`).
+    pub splat_ms: f32,
+    /// The part of `splat_ms` before the draw calls (`Renderer::splat_prepare_millis`).
+    pub splat_prepare_ms: f32,
     window_frames: u32,
     window_seconds: f64,
 }
@@ -71,13 +75,20 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     let configured = world.params().substeps;
     let frame = world.last_frame();
     let adapted = frame.substeps > configured || frame.capped > 0;
-    let key = game.key().map_or_else(
-        || "file".to_string(),
-        |key| format!("key {}", key_label(key)),
-    );
+    let key = match (game.key(), game.is_file()) {
+        (Some(key), _) => format!("key {}", key_label(key)),
+        (None, true) => "file".to_string(),
+        (None, false) => "no key".to_string(),
+    };
     let mut lines: Vec<(String, Color)> = vec![
         (
-            format!("{:.0} fps   sim {:.1} ms/frame", timing.fps, timing.sim_ms),
+            format!(
+                "{:.0} fps   sim {:.1} ms/frame   splats {:.1} ms + draw {:.1} ms",
+                timing.fps,
+                timing.sim_ms,
+                timing.splat_prepare_ms,
+                (timing.splat_ms - timing.splat_prepare_ms).max(0.0)
+            ),
             TEXT,
         ),
         (

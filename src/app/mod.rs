@@ -116,7 +116,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.apply(command);
         }
         if game.quit_requested() {
-            println!("{}", final_state(&game));
+            println!("{}", final_state(&game, &renderer));
             return Ok(());
         }
         let notches = input::wheel_notches();
@@ -142,6 +142,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.clock.fraction()
         };
         renderer.draw_world(&game, &view, fraction);
+        timing.splat_ms = renderer.splat_millis();
+        timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
             hud::draw_cursor(
                 &view,
@@ -166,7 +168,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             if let Some(path) = &options.screenshot {
                 save_screenshot(path)?;
             }
-            println!("{}", final_state(&game));
+            println!("{}", final_state(&game, &renderer));
             return Ok(());
         }
         next_frame().await;
@@ -174,12 +176,16 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
 }
 
 /// The state the window leaves behind, as one line of JSON on exit (for scripts that drive the
-/// window and check that the fluid came through whole).
-fn final_state(game: &Game) -> String {
+/// window and check that the fluid came through whole), with the renderer's CPU cost per frame
+/// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
+/// calls, which a software rasterizer does not inflate).
+fn final_state(game: &Game, renderer: &Renderer) -> String {
     let stats = game.world.stats();
     serde_json::json!({
         "preset": game.preset.name,
         "particles": stats.particles,
+        "splat_ms": renderer.splat_millis(),
+        "splat_prepare_ms": renderer.splat_prepare_millis(),
         "nan": stats.nan,
         "escaped": stats.escaped,
         "max_speed": finite_or_minus_one(stats.max_speed.into()),

@@ -259,14 +259,11 @@ impl Renderer {
     ///
     /// With a software rasterizer (llvmpipe) the draw call itself runs the vertex stage on the
     /// CPU, which a GPU does elsewhere: see `splat_prepare_millis` for the part without it.
-    // The HUD and the screenshot-mode report read these (wired in separately).
-    #[allow(dead_code)]
     pub fn splat_millis(&self) -> f32 {
         self.splat_times.median()
     }
 
     /// The fill and upload part of `splat_millis` (without the draw calls), same median.
-    #[allow(dead_code)]
     pub fn splat_prepare_millis(&self) -> f32 {
         self.prepare_times.median()
     }
