@@ -197,3 +197,25 @@ fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
         );
     }
 }
+
+/// Regression: the flood's first draft, a reservoir 5 m deep, boiled from the floor up at its own
+/// radius 0.016 about 18 frames after it burst (docs/PHYSICS.md, "Deep pools"). The 4 m
+/// reservoir goes through the burst and over the weir without a capped move.
+#[test]
+fn the_flood_bursts_without_boiling_at_its_own_resolution() {
+    let preset = Preset::load("flood").unwrap();
+    assert!(preset.particles() >= 50_000);
+    let mut world = preset.build_world(1);
+    let mut capped = 0;
+    for _ in 0..40 {
+        world.step_frame();
+        capped += world.last_frame().capped;
+        assert_eq!(world.last_frame().substeps, world.params().substeps);
+    }
+    let stats = world.stats();
+    assert_eq!(capped, 0, "{stats:?}");
+    assert!(
+        stats.max_speed < 15.0 && stats.nan == 0 && stats.escaped == 0,
+        "{stats:?}"
+    );
+}
