@@ -5,6 +5,7 @@
 //! their own modules (`docs/ARCHITECTURE.md` maps them), and optional subsystems (springs,
 //! obstacles) implement [`subsystem::Subsystem`].
 
+pub mod air;
 mod contact;
 pub mod domain;
 mod emission;

@@ -1,0 +1,3 @@
+//! The air (smoke) grid solver on a 2D MAC grid.
+
+pub mod pressure;
