@@ -28,9 +28,11 @@
 //! order, so the result is bit-identical at any rayon thread count.
 //!
 //! **Precision.** Vectors are f32, sums f64. The reported residual is recomputed in f64 from
-//! the f32 pressure that is returned; rounding that pressure to f32 bounds how low the residual
-//! can go (about 1e-7 × ‖p‖ / ‖b‖), and a solve asked for less stops once a restart of the
-//! iteration no longer halves the residual.
+//! the f32 pressure that is returned, against b' kept to about f64 precision (its f32 rounding
+//! and the rounding error); the recursively updated residual only decides when to check it.
+//! Rounding the pressure to f32 bounds how low the residual can go (about 1e-7 × ‖p‖ / ‖b'‖,
+//! e.g. 2e-6 for white noise among many solid cells), and a solve asked for less stops once a
+//! restart of the iteration no longer halves the residual.
 
 // The stencil kernels index several shifted rows, cut to one length, with one index: the
 // index loops are what lets the compiler drop the bounds checks and vectorise.
@@ -126,6 +128,9 @@ pub struct Poisson {
     /// the next one, written while d is read), and scratch for a new p. The preconditioned
     /// residual z is the finest level's `x`.
     b: Vec<f32>,
+    /// What b' lost when rounded to f32 (itself rounded): b + b_error is b' to about f64
+    /// precision, which the residual is measured against.
+    b_error: Vec<f32>,
     p: Vec<f32>,
     r: Vec<f32>,
     d: Vec<f32>,
@@ -164,6 +169,7 @@ impl Poisson {
             built_for: vec![false; nx * ny],
             built: false,
             b: vec![0.0; len],
+            b_error: vec![0.0; len],
             p: vec![0.0; len],
             r: vec![0.0; len],
             d: vec![0.0; len],
@@ -281,9 +287,12 @@ impl Poisson {
         let b_norm = sums[0].sqrt();
         self.components.means(grid, &self.b, sums[1]);
         let removed = self.components.mean_part_norm();
-        let b_squared = self
-            .components
-            .subtract_means(grid, &mut self.b, &mut self.partials);
+        let b_squared = self.components.subtract_means_exactly(
+            grid,
+            &mut self.b,
+            &mut self.b_error,
+            &mut self.partials,
+        );
         let relative_removed = if b_norm > 0.0 { removed / b_norm } else { 0.0 };
         (b_squared.sqrt(), relative_removed)
     }
@@ -384,7 +393,7 @@ impl Poisson {
     /// (free at this point), then swapped with p.
     fn shift_and_residual(&mut self) -> f64 {
         let grid = &self.levels[0].grid;
-        let (nx, w, b, p) = (grid.nx, grid.w, &self.b, &self.p);
+        let (nx, w, b, b_error, p) = (grid.nx, grid.w, &self.b, &self.b_error, &self.p);
         let components = &self.components;
         let single_mean = (components.count == 1).then(|| components.mean[1]);
         let sums = for_each_row_pair_summed(
@@ -394,7 +403,8 @@ impl Poisson {
             &mut self.partials,
             move |y, p_row, r_row| {
                 let py = y + 1;
-                let (old, b) = (Neighbours::new(p, w, nx, py), interior(b, w, nx, py));
+                let old = Neighbours::new(p, w, nx, py);
+                let b = [interior(b, w, nx, py), interior(b_error, w, nx, py)];
                 let diag = interior(&grid.diag, w, nx, py);
                 match single_mean {
                     Some(mean) => {
@@ -422,14 +432,16 @@ impl Poisson {
     /// returns ‖r‖₂.
     fn true_residual(&mut self) -> f64 {
         let grid = &self.levels[0].grid;
-        let (nx, w, b, p) = (grid.nx, grid.w, &self.b, &self.p);
+        let (nx, w, b, b_error, p) = (grid.nx, grid.w, &self.b, &self.b_error, &self.p);
         let sums = for_each_row_summed(grid, &mut self.r, &mut self.partials, move |y, row| {
             let py = y + 1;
             let around = Neighbours::new(p, w, nx, py);
             let (b, diag) = (interior(b, w, nx, py), interior(&grid.diag, w, nx, py));
+            let b_error = interior(b_error, w, nx, py);
             let row = interior_mut(row, nx);
             for i in 0..nx {
-                let value = f64::from(b[i]) - around.laplacian_f64(i, diag[i]);
+                let b = f64::from(b[i]) + f64::from(b_error[i]);
+                let value = b - around.laplacian_f64(i, diag[i]);
                 row[i] = select(diag[i] > 0.0, value as f32, 0.0);
             }
             [dot(row, row), 0.0, 0.0]
@@ -517,7 +529,8 @@ impl Poisson {
     }
 
     /// Stam's `lin_solve`: lexicographic Gauss–Seidel sweeps in place, checking the residual
-    /// every few sweeps; returns the sweeps and the true ‖b' − A p‖₂.
+    /// every few sweeps; returns the sweeps and the true ‖b' − A p‖₂. Once the check passes
+    /// (or the sweeps run out), p's means are removed and the residual of that p decides.
     fn gauss_seidel(&mut self, target: f64, max_iterations: u32, p_sum: f64) -> (u32, f64) {
         let mut sweeps = 0;
         let mut residual = self.restart(Some(p_sum));
@@ -528,15 +541,17 @@ impl Poisson {
             }
             sweeps += batch;
             residual = self.true_residual();
-        }
-        if sweeps > 0 {
-            residual = self.restart(None);
+            if residual <= target || sweeps == max_iterations {
+                residual = self.restart(None);
+            }
         }
         (sweeps, residual)
     }
 
     /// One lexicographic Gauss–Seidel sweep over the finest level, in place: each cell reads
-    /// the new values left of and below it, the old ones right of and above it.
+    /// the new values left of and below it, the old ones right of and above it. The left
+    /// neighbour, just updated, is added last and carried in a local, so that a cell waits on
+    /// one addition and one multiplication of the previous one, not on the whole sum.
     fn gauss_seidel_sweep(&mut self) {
         let grid = &self.levels[0].grid;
         let (nx, w) = (grid.nx, grid.w);
@@ -544,13 +559,13 @@ impl Poisson {
             let (below, rest) = self.p.split_at_mut(py * w);
             let (row, above) = rest.split_at_mut(w);
             let (below, above) = (&below[(py - 1) * w + 1..][..nx], &above[1..][..nx]);
-            let (b, inv_diag) = (
-                interior(&self.b, w, nx, py),
-                interior(&grid.inv_diag, w, nx, py),
-            );
-            for i in 1..=nx {
-                let sum = (((b[i - 1] + row[i - 1]) + row[i + 1]) + below[i - 1]) + above[i - 1];
-                row[i] = sum * inv_diag[i - 1];
+            let b = interior(&self.b, w, nx, py);
+            let inv_diag = interior(&grid.inv_diag, w, nx, py);
+            let (mut left, cells) = (0.0, &mut row[1..][..nx + 1]); // the padding, then nx cells
+            for i in 0..nx {
+                let others = ((b[i] + cells[i + 1]) + below[i]) + above[i];
+                left = (others + left) * inv_diag[i];
+                cells[i] = left;
             }
         }
     }
@@ -749,28 +764,39 @@ impl Components {
         }
     }
 
-    /// field −= its component's mean on every open cell (in f64, rounded); returns Σ field²
-    /// after.
-    fn subtract_means(&self, grid: &Grid, field: &mut [f32], partials: &mut [Sums]) -> f64 {
+    /// field −= its component's mean on every open cell, in f64, rounded to f32 with the
+    /// rounding error in `error`; returns Σ (field − mean)² in f64.
+    fn subtract_means_exactly(
+        &self,
+        grid: &Grid,
+        field: &mut [f32],
+        error: &mut [f32],
+        partials: &mut [Sums],
+    ) -> f64 {
         let (nx, w) = (grid.nx, grid.w);
         let single_mean = (self.count == 1).then(|| self.mean[1]);
-        let sums = for_each_row_summed(grid, field, partials, move |y, row| {
-            let row = interior_mut(row, nx);
+        let sums = for_each_row_pair_summed(grid, field, error, partials, move |y, row, error| {
+            let (row, error) = (interior_mut(row, nx), interior_mut(error, nx));
+            let mut subtract = |i: usize, mean: f64| {
+                let exact = f64::from(row[i]) - mean;
+                row[i] = exact as f32;
+                error[i] = (exact - f64::from(row[i])) as f32;
+            };
             match single_mean {
                 Some(mean) => {
                     let mask = interior(&grid.mask, w, nx, y + 1);
                     for i in 0..nx {
-                        row[i] = (f64::from(row[i]) - f64::from(mask[i]) * mean) as f32;
+                        subtract(i, f64::from(mask[i]) * mean);
                     }
                 }
                 None => {
                     let ids = &self.id[(y + 1) * w + 1..][..nx];
                     for i in 0..nx {
-                        row[i] = (f64::from(row[i]) - self.mean[ids[i] as usize]) as f32;
+                        subtract(i, self.mean[ids[i] as usize]);
                     }
                 }
             }
-            [dot(row, row), 0.0, 0.0]
+            [squares_of_sums(row, error), 0.0, 0.0]
         });
         sums[0]
     }
@@ -818,12 +844,13 @@ fn shift_and_residual_row<K: Copy>(
     old: &Neighbours<'_, f32>,
     keys: &Neighbours<'_, K>,
     shift: impl Fn(f32, K) -> f32,
-    b: &[f32],
+    [b, b_error]: [&[f32]; 2],
     diag: &[f32],
     p_row: &mut [f32],
     r_row: &mut [f32],
 ) -> Sums {
     let nx = b.len();
+    let b_error = &b_error[..nx];
     let centre = interior_mut(p_row, nx);
     for i in 0..nx {
         centre[i] = shift(old.centre[i], keys.centre[i]);
@@ -836,7 +863,8 @@ fn shift_and_residual_row<K: Copy>(
         let above = shift(old.above[i], keys.above[i]);
         let neighbours =
             ((f64::from(left[i]) + f64::from(right[i])) + f64::from(below)) + f64::from(above);
-        let residual = f64::from(b[i]) - (f64::from(diag[i]) * f64::from(centre[i]) - neighbours);
+        let b = f64::from(b[i]) + f64::from(b_error[i]);
+        let residual = b - (f64::from(diag[i]) * f64::from(centre[i]) - neighbours);
         r_row[i] = select(diag[i] > 0.0, residual as f32, 0.0);
     }
     [dot(r_row, r_row), 0.0, 0.0]
@@ -1265,6 +1293,24 @@ fn dot_and_sums(a: &[f32], b: &[f32]) -> Sums {
         add(b_sum) + tail[1],
         add(a_sum) + tail[2],
     ]
+}
+
+/// Σ (aᵢ + bᵢ)² in f64 (a value and its rounding error), over eight interleaved partial sums
+/// added in a fixed order.
+#[inline]
+fn squares_of_sums(a: &[f32], b: &[f32]) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
+    let square = |x: f32, y: f32| (f64::from(x) + f64::from(y)) * (f64::from(x) + f64::from(y));
+    let tail: f64 = (a_chunks.remainder().iter().zip(b_chunks.remainder()))
+        .map(|(&x, &y)| square(x, y))
+        .sum();
+    for (a8, b8) in a_chunks.zip(b_chunks) {
+        for ((lane, &x), &y) in lanes.iter_mut().zip(a8).zip(b8) {
+            *lane += square(x, y);
+        }
+    }
+    add_lanes(lanes) + tail
 }
 
 /// Σ aᵢ in f64, over eight interleaved partial sums added in a fixed order.
