@@ -651,22 +651,47 @@ impl Grid {
         }
     }
 
-    /// The normalisation of the bilinear prolongation from `coarse` (see [`prolong_add`]).
+    /// The normalisation of the bilinear prolongation from `coarse` (see [`prolong_add`]):
+    /// the same weights, by rows and by pairs of cells.
     fn set_prolongation_weights(&mut self, coarse: &Grid) {
-        let (w, cw) = (self.w, coarse.w);
-        for y in 0..self.ny {
+        let (nx, w, cw, pairs) = (self.nx, self.w, coarse.w, self.nx / 2);
+        let (diag, coarse_mask) = (&self.diag, &coarse.mask);
+        let parallel = self.parallel;
+        let rows = &mut self.inv_weight[w..(self.ny + 1) * w];
+        let kernel = move |(y, padded): (usize, &mut [f32])| {
             let (cy, cy_side) = parent_and_side(y);
-            let (m0, m1) = (row(&coarse.mask, cw, cy), row(&coarse.mask, cw, cy_side));
-            for x in 0..self.nx {
-                let (cx, cx_side) = parent_and_side(x);
-                let corner = m0[cx_side].max(m1[cx]) * m1[cx_side];
-                let weight = 9.0 + 3.0 * m0[cx_side] + 3.0 * m1[cx] + corner;
-                let i = (y + 1) * w + x + 1;
-                // Isolated cells (diagonal 0) stay out of the transfers: they are never
-                // smoothed, so a residual they passed down would not come back symmetrically.
-                let coupled = self.diag[i] > 0.0;
-                self.inv_weight[i] = if coupled { 1.0 / weight } else { 0.0 };
+            let cut = |py, shift| cells(coarse_mask, cw, py, shift, pairs);
+            let (m0_left, m0_right) = (cut(cy, 0), cut(cy, 2));
+            let (m1, m1_left, m1_right) = (cut(cy_side, 1), cut(cy_side, 0), cut(cy_side, 2));
+            let weight = |m0_side: f32, m1: f32, m1_side: f32| {
+                9.0 + 3.0 * m0_side + 3.0 * m1 + m0_side.max(m1) * m1_side
+            };
+            let diag = interior(diag, w, nx, y + 1);
+            let diag_pairs = &diag.as_chunks::<2>().0[..pairs];
+            let out = interior_mut(padded, nx);
+            let (out_pairs, last) = out.as_chunks_mut::<2>();
+            let out_pairs = &mut out_pairs[..pairs];
+            // Isolated cells (diagonal 0) stay out of the transfers: they are never smoothed,
+            // so a residual they passed down would not come back symmetrically.
+            let inverse = |weight: f32, diag: f32| select(diag > 0.0, 1.0 / weight, 0.0);
+            for k in 0..pairs {
+                let left = weight(m0_left[k], m1[k], m1_left[k]);
+                let right = weight(m0_right[k], m1[k], m1_right[k]);
+                out_pairs[k] = [
+                    inverse(left, diag_pairs[k][0]),
+                    inverse(right, diag_pairs[k][1]),
+                ];
             }
+            if let [value] = last {
+                let (cx, cx_side) = parent_and_side(nx - 1);
+                let (m0, m1) = (row(coarse_mask, cw, cy), row(coarse_mask, cw, cy_side));
+                *value = inverse(weight(m0[cx_side], m1[cx], m1[cx_side]), diag[nx - 1]);
+            }
+        };
+        if parallel {
+            rows.par_chunks_mut(w).enumerate().for_each(kernel);
+        } else {
+            rows.chunks_mut(w).enumerate().for_each(kernel);
         }
     }
 }
@@ -707,8 +732,11 @@ struct Components {
     sum: Vec<f64>,
     other_sum: Vec<f64>,
     mean: Vec<f64>,
-    /// The flood fill's stack.
-    stack: Vec<usize>,
+    /// Labelling: the runs of open cells (first and one-past-last stored index, row by row),
+    /// the index of each row's first run, and each run's parent in the union-find.
+    runs: Vec<[usize; 2]>,
+    row_runs: Vec<usize>,
+    parent: Vec<usize>,
 }
 
 impl Components {
@@ -722,36 +750,88 @@ impl Components {
             sum: vec![0.0; ids],
             other_sum: vec![0.0; ids],
             mean: vec![0.0; ids],
-            stack: Vec::with_capacity(grid.nx * grid.ny),
+            // At most one run per two cells of a row (rounded up).
+            runs: Vec::with_capacity(grid.nx.div_ceil(2) * grid.ny),
+            row_runs: Vec::with_capacity(grid.ny + 1),
+            parent: Vec::with_capacity(grid.nx.div_ceil(2) * grid.ny),
         }
     }
 
-    /// Labels the open cells of `grid` by flood fill (4-connectivity), in index order.
+    /// Labels the open cells of `grid` (4-connectivity), components numbered in the order of
+    /// their first cell: the runs of open cells of each row are joined (union-find) to the runs
+    /// of the row below that they touch, then each run takes its component's id.
     fn label(&mut self, grid: &Grid) {
         let w = grid.w;
-        self.id.fill(0);
-        self.count = 0;
-        for start in interior_indices(grid) {
-            if grid.mask[start] == 0.0 || self.id[start] != 0 {
-                continue;
+        self.runs.clear();
+        self.row_runs.clear();
+        for py in 1..=grid.ny {
+            self.row_runs.push(self.runs.len());
+            let mut x = 0;
+            let mask = interior(&grid.mask, w, grid.nx, py);
+            while x < grid.nx {
+                if mask[x] == 0.0 {
+                    x += 1;
+                    continue;
+                }
+                let start = x;
+                while x < grid.nx && mask[x] > 0.0 {
+                    x += 1;
+                }
+                self.runs.push([py * w + 1 + start, py * w + 1 + x]);
             }
-            self.count += 1;
-            let id = self.count as u32;
-            let mut size = 0usize;
-            self.id[start] = id;
-            self.stack.push(start);
-            while let Some(i) = self.stack.pop() {
-                size += 1;
-                for neighbour in [i - 1, i + 1, i - w, i + w] {
-                    if grid.mask[neighbour] > 0.0 && self.id[neighbour] == 0 {
-                        self.id[neighbour] = id;
-                        self.stack.push(neighbour);
-                    }
+        }
+        self.row_runs.push(self.runs.len());
+        self.parent.clear();
+        self.parent.extend(0..self.runs.len());
+        for y in 1..grid.ny {
+            // Runs of the row below (a) and of this row (b) that share a column are joined.
+            let (mut a, a_end) = (self.row_runs[y - 1], self.row_runs[y]);
+            let (mut b, b_end) = (self.row_runs[y], self.row_runs[y + 1]);
+            while a < a_end && b < b_end {
+                let ([a0, a1], [b0, b1]) = (self.runs[a], self.runs[b]);
+                let (a0, a1) = (a0 + w, a1 + w); // in the upper row's columns
+                if a0 < b1 && b0 < a1 {
+                    self.join(a, b);
+                }
+                if a1 <= b1 {
+                    a += 1;
+                } else {
+                    b += 1;
                 }
             }
-            self.size[id as usize] = size as f64;
+        }
+        // A root is its component's first run: ids in run order are ids in cell order.
+        self.id.fill(0);
+        self.count = 0;
+        for run in 0..self.runs.len() {
+            let root = self.root(run);
+            let id = if root == run {
+                self.count += 1;
+                self.size[self.count] = 0.0;
+                self.count
+            } else {
+                self.id[self.runs[root][0]] as usize
+            };
+            let [start, end] = self.runs[run];
+            self.id[start..end].fill(id as u32);
+            self.size[id] += (end - start) as f64;
         }
         self.mean[0] = 0.0;
+    }
+
+    /// The root of `run`'s tree, halving the path on the way.
+    fn root(&mut self, mut run: usize) -> usize {
+        while self.parent[run] != run {
+            self.parent[run] = self.parent[self.parent[run]];
+            run = self.parent[run];
+        }
+        run
+    }
+
+    /// Joins the trees of two runs; the root is the earlier run.
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        self.parent[a.max(b)] = a.min(b);
     }
 
     /// Fills `mean` with the mean of `field` over each component: from `total` (Σ field) with
@@ -1930,6 +2010,36 @@ mod tests {
             let two_half_sweeps = bits(&level.x);
             relax_from_zero(level, &rhs);
             assert_eq!(bits(&level.x), two_half_sweeps, "{nx}×{ny}");
+        }
+    }
+
+    #[test]
+    fn components_match_a_flood_fill() {
+        // A comb: teeth that join only at the top, so runs merge late.
+        let (cx, cy) = (21, 9);
+        let comb: Vec<bool> = (0..cx * cy)
+            .map(|i| (i % cx) % 2 == 0 || i / cx == cy - 1)
+            .collect();
+        let mut masks = vec![(cx, cy, comb)];
+        let mut rng = Pcg32::seed_from_u64(11);
+        for (nx, ny, solid) in [(37, 23, 0.2), (37, 23, 0.45), (64, 3, 0.3), (1, 40, 0.3)] {
+            masks.push((
+                nx,
+                ny,
+                (0..nx * ny).map(|_| !rng.random_bool(solid)).collect(),
+            ));
+        }
+        for (nx, ny, open) in masks {
+            let mut poisson = Poisson::new(nx, ny);
+            poisson.build(&open);
+            let (reference, count) = reference_components(nx, ny, &open);
+            assert_eq!(poisson.components.count, count, "{nx}×{ny}");
+            let w = poisson.levels[0].grid.w;
+            for i in 0..nx * ny {
+                let id = poisson.components.id[(i / nx + 1) * w + i % nx + 1];
+                let expected = if open[i] { reference[i] as u32 + 1 } else { 0 };
+                assert_eq!(id, expected, "{nx}×{ny}, cell {i}");
+            }
         }
     }
 
