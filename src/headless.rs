@@ -2,6 +2,7 @@
 //! and the final state as JSON.
 
 use crate::preset::{one_line, Preset};
+use crate::sim::air::{Air, Method};
 use crate::sim::{RandomStirrer, World, WorldStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -97,6 +98,32 @@ pub struct Report {
     /// Mean milliseconds per substep of each stage over the whole run, in substep order.
     #[serde(rename = "stage_ms_per_substep", serialize_with = "ordered_map")]
     pub stage_ms: Vec<(&'static str, f64)>,
+    /// The air grid at the end, in scenes with air.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air: Option<AirReport>,
+}
+
+/// The air and smoke grid at the end of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct AirReport {
+    /// Cells across and up.
+    pub cells: [usize; 2],
+    /// Mean milliseconds per air step (one per frame) over the run.
+    pub ms_per_step: f64,
+    /// The pressure solver: "multigrid" (preconditioned CG) or "gauss-seidel".
+    pub solver: &'static str,
+    /// Iterations of the last step's pressure solve.
+    pub solver_iterations: u32,
+    /// Mean iterations per pressure solve over the run.
+    pub solver_iterations_mean: f64,
+    /// Relative residual ‖b − Ap‖ / ‖b‖ of the last solve.
+    pub relative_residual: f32,
+    /// Largest |∇·u| over the open cells after the last projection, in 1/s.
+    pub divergence_max: f32,
+    /// Total smoke (density × area).
+    pub smoke_total: f64,
+    /// Centre of mass of the smoke.
+    pub smoke_centroid: [f32; 2],
 }
 
 /// One material's particles at the end of a run.
@@ -235,6 +262,28 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
             })
             .collect(),
         stage_ms: stage_ms_per_substep(&world),
+        air: world.air().map(air_report),
+    }
+}
+
+/// The air's summary for the report.
+fn air_report(air: &Air) -> AirReport {
+    let grid = air.grid();
+    let steps = air.steps().max(1) as f64;
+    let last = air.last_step();
+    AirReport {
+        cells: [grid.nx, grid.ny],
+        ms_per_step: air.elapsed().as_secs_f64() * 1000.0 / steps,
+        solver: match air.settings().solver.method {
+            Method::MultigridPcg => "multigrid",
+            Method::GaussSeidel => "gauss-seidel",
+        },
+        solver_iterations: last.solve.iterations,
+        solver_iterations_mean: air.solver_iterations() as f64 / steps,
+        relative_residual: last.solve.relative_residual,
+        divergence_max: last.divergence_max,
+        smoke_total: grid.smoke_total(),
+        smoke_centroid: grid.smoke_centroid().to_array(),
     }
 }
 

@@ -571,6 +571,7 @@ impl Scene {
                 obstacles: Vec::new(),
                 emitters: self.emitters.clone(),
                 blocks: self.blocks.clone(),
+                air: None,
             },
             self.seed,
         )
@@ -1539,6 +1540,7 @@ impl ObstacleSpec {
                 obstacles,
                 emitters: Vec::new(),
                 blocks: vec![block],
+                air: None,
             },
             self.seed,
         )

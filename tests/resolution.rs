@@ -143,6 +143,13 @@ fn layers_at_sixteen_times_the_particles_settles_into_the_same_pool() {
 fn every_preset_takes_any_particle_count_within_ten_percent() {
     for preset in Preset::builtins() {
         let own = preset.particles();
+        if preset.scene.blocks.is_empty() && preset.scene.emitters.is_empty() {
+            // Air only: no liquid to make finer, and the scene comes back unchanged.
+            let same = preset.clone().with_particles(50_000).unwrap();
+            assert_eq!(same.particles(), 0, "{}", preset.name);
+            assert_eq!(same.scene.params, preset.scene.params, "{}", preset.name);
+            continue;
+        }
         for wanted in [own / 2, own * 2, own * 7, 50_000] {
             let scaled = preset.clone().with_particles(wanted).unwrap();
             let estimate = scaled.particles();

@@ -20,6 +20,8 @@ pub(super) struct PresetFile {
     pub blocks: Vec<BlockFile>,
     #[serde(default)]
     pub obstacles: Vec<ObstacleFile>,
+    #[serde(default)]
+    pub air: Option<super::air::AirFile>,
 }
 
 #[derive(Deserialize)]
@@ -120,6 +122,10 @@ pub(super) struct MaterialFile {
     pub stickiness: f32,
     #[serde(default = "half")]
     pub stick_distance: f32,
+    #[serde(default)]
+    pub temperature: f32,
+    #[serde(default)]
+    pub smoke: f32,
 }
 
 fn one() -> f32 {

@@ -40,6 +40,8 @@
 //! | `materials[i].spring_radius` | above 0, at most 1, in h (default 1) |
 //! | `materials[i].stickiness` | 0 (not sticky, the default) to 10,000 |
 //! | `materials[i].stick_distance` | above 0, at most 1, in h, from the particle centre (default 0.5) |
+//! | `materials[i].temperature` | −1000 to 1000 degrees above the ambient air (default 0) |
+//! | `materials[i].smoke` | 0 to 10,000 per metre of surface per second (default 0) |
 //! | `obstacles[i].kind` | `"circle"` (with `centre`) or `"capsule"` (with `a` and `b`) |
 //! | `obstacles[i].centre`, `.a`, `.b` | within ±10,000 |
 //! | `obstacles[i].radius` | above 0, at most 1000 |
@@ -57,11 +59,28 @@
 //! | `blocks[i].min`, `.max` | `max` above and right of `min`, the rectangle inside the walls |
 //! | `blocks[i].spacing` | r / 2 to 100, at most 2,000,000 lattice sites |
 //! | `blocks[i].count` (optional) | 0 to 2,000,000 |
+//! | `air.columns` | 4 to 1024 (default 96), and at most 1024 rows of square cells |
+//! | `air.density` | above 0, at most 1000 (default 1) |
+//! | `air.smoke_weight`, `.heat_lift`, `.vorticity`, `.cooling`, `.smoke_decay` | 0 to 100 (defaults 0.1, 1, 2, 0.5, 0) |
+//! | `air.drag`, `air.heating` | 0 to 1000 per second (defaults 3, 4) |
+//! | `air.advection` | `"conservative"` (default) or `"semi-lagrangian"` |
+//! | `air.solver` | `"multigrid"` (default) or `"gauss-seidel"` |
+//! | `air.tolerance` | 1e-8 to 0.5 (default 1e-4) |
+//! | `air.max_iterations` | 1 to 100,000 (default 100) |
+//! | `air.colour` | three channels, each 0 to 1 |
+//! | `air.sources[i].position` | inside the walls |
+//! | `air.sources[i].radius` | above 0, at most 1000 |
+//! | `air.sources[i].smoke` | 0 to 10,000 per second (default 0) |
+//! | `air.sources[i].temperature` | −1000 to 1000 (default 0) |
+//! | `air.sources[i].velocity` | each component within ±50 (default [0, 0]) |
+//! | `air.sources[i].start` | 0 to 1,000,000 seconds (default 0) |
+//! | `air.sources[i].duration` (optional) | above 0, at most 1,000,000 seconds (default: forever) |
 //!
 //! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
 //! means a particle is never squeezed between two solids: pushing it out of one obstacle never
 //! puts it into another or behind a wall (see `sim::obstacles`).
 
+mod air;
 mod error;
 mod file;
 mod locate;
@@ -74,8 +93,9 @@ use file::PresetFile;
 use glam::Vec2;
 use validate::{obstacle_gap_problem, Step};
 
-/// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`; `tank`, the
-/// benchmarks' widened dam, has no key): (name, file text).
+/// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`, Shift+1 for
+/// `smoke`, Shift+2 for `lava`; `tank`, the benchmarks' widened dam, has no key): (name, file
+/// text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
     ("dam", include_str!("../../assets/presets/dam.toml")),
@@ -93,6 +113,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ),
     ("slime", include_str!("../../assets/presets/slime.toml")),
     ("flood", include_str!("../../assets/presets/flood.toml")),
+    ("smoke", include_str!("../../assets/presets/smoke.toml")),
+    ("lava", include_str!("../../assets/presets/lava.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 
@@ -239,7 +261,9 @@ impl Preset {
     /// The same scene with about `particles` particles. Its particles get finer or coarser
     /// (`at_radius`): the same box, volumes and flows, and a liquid that behaves the same. A
     /// preset with `base_particles` (the benchmarks' `tank`) is widened instead by particles /
-    /// base (walls, emitters, blocks), keeping the particle size and the water's depth.
+    /// base (walls, emitters, blocks), keeping the particle size and the water's depth. A scene
+    /// with no liquid at all (air only, like `smoke`) has nothing to rescale and comes back as it
+    /// is.
     pub fn with_particles(mut self, particles: usize) -> Result<Self, PresetError> {
         let refuse = |message: String| PresetError {
             file: self.name.clone(),
@@ -251,6 +275,9 @@ impl Preset {
             return Err(refuse(format!(
                 "must be between 1 and {MAX_PARTICLES}, got {particles}"
             )));
+        }
+        if self.scene.blocks.is_empty() && self.scene.emitters.is_empty() {
+            return Ok(self);
         }
         let Some(base) = self.base_particles else {
             // Particles go with 1 / r²; block edges and rounding make that approximate, so the

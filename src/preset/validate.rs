@@ -43,7 +43,7 @@ impl Invalid {
 }
 
 /// Builds an `Invalid` at `path`.
-fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
+pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
     Invalid {
         path: path.to_vec(),
         message: message.into(),
@@ -51,7 +51,7 @@ fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
 }
 
 /// Checks that `value` is finite and within `range` (inclusive).
-fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, Invalid> {
+pub(super) fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, Invalid> {
     if value.is_finite() && value >= low && value <= high {
         Ok(value)
     } else {
@@ -63,7 +63,7 @@ fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, In
 }
 
 /// Checks that `value` is finite and strictly positive, at most `high`.
-fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> {
+pub(super) fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> {
     if value.is_finite() && value > 0.0 && value <= high {
         Ok(value)
     } else {
@@ -74,7 +74,7 @@ fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> 
     }
 }
 
-fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Invalid> {
+pub(super) fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Invalid> {
     let vector = Vec2::from(value);
     if vector.is_finite() && vector.abs().max_element() <= limit {
         Ok(vector)
@@ -98,7 +98,12 @@ fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
     }
 }
 
-fn check_count(path: &[Step], value: usize, low: usize, high: usize) -> Result<usize, Invalid> {
+pub(super) fn check_count(
+    path: &[Step],
+    value: usize,
+    low: usize,
+    high: usize,
+) -> Result<usize, Invalid> {
     if (low..=high).contains(&value) {
         Ok(value)
     } else {
@@ -110,7 +115,7 @@ fn check_count(path: &[Step], value: usize, low: usize, high: usize) -> Result<u
 }
 
 /// Largest coordinate a scene may use.
-const MAX_COORDINATE: f32 = 1.0e4;
+pub(super) const MAX_COORDINATE: f32 = 1.0e4;
 
 /// Smallest particle radius: keeps nozzle rows and grids finite at any coordinate a scene may use.
 const MIN_PARTICLE_RADIUS: f32 = 1.0e-3;
@@ -143,6 +148,11 @@ impl PresetFile {
         let obstacles = obstacles(&self.obstacles, &domain, radius, &params)?;
         let emitters = emitters(&self.emitters, &materials, &domain, &obstacles, radius)?;
         let blocks = blocks(&self.blocks, &materials, &domain, &params)?;
+        let air = self
+            .air
+            .as_ref()
+            .map(|air| super::air::air(air, &domain))
+            .transpose()?;
         Ok(Checked {
             name: self.name,
             description: self.description,
@@ -154,6 +164,7 @@ impl PresetFile {
                 obstacles,
                 emitters,
                 blocks,
+                air,
             },
             base_particles,
         })
@@ -269,6 +280,8 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
             spring_radius: check_positive(&at("spring_radius"), material.spring_radius, 1.0)?,
             stickiness: check_range(&at("stickiness"), material.stickiness, 0.0, 1.0e4)?,
             stick_distance: check_positive(&at("stick_distance"), material.stick_distance, 1.0)?,
+            temperature: check_range(&at("temperature"), material.temperature, -1000.0, 1000.0)?,
+            smoke: check_range(&at("smoke"), material.smoke, 0.0, 1.0e4)?,
             name: material.name.clone(),
             colour: material.colour,
             mass: check_positive(&at("mass"), material.mass, 1000.0)?,

@@ -213,6 +213,7 @@ mod tests {
                 count: None,
             }],
             params,
+            air: None,
         }
     }
 

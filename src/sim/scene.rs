@@ -1,6 +1,7 @@
 //! What a scene is made of: parameters, materials, walls, obstacles, emitters and initial blocks
 //! of liquid.
 
+use super::air::AirSettings;
 use super::domain::Domain;
 use super::params::SimParams;
 use glam::Vec2;
@@ -21,6 +22,8 @@ pub struct Scene {
     pub emitters: Vec<Emitter>,
     /// Rectangles filled with liquid at the start.
     pub blocks: Vec<Block>,
+    /// Air and smoke on a grid over the walls, coupled with the liquid (`None`: no air).
+    pub air: Option<AirSettings>,
 }
 
 /// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain
@@ -69,6 +72,12 @@ pub struct Material {
     /// Reach of the stickiness, as a fraction of h, measured from the particle's centre to the
     /// surface (a particle resting on a surface is one particle radius from it).
     pub stick_distance: f32,
+    /// Temperature in degrees above the ambient air (0): a hot liquid heats the air beside it,
+    /// which rises. Only felt in scenes with air.
+    pub temperature: f32,
+    /// Smoke (steam, fumes) given off into the air at the liquid's surface, per metre of surface
+    /// per second (0). Only in scenes with air.
+    pub smoke: f32,
 }
 
 impl Default for Material {
@@ -90,6 +99,8 @@ impl Default for Material {
             spring_radius: 1.0,
             stickiness: 0.0,
             stick_distance: 0.5,
+            temperature: 0.0,
+            smoke: 0.0,
         }
     }
 }

@@ -9,7 +9,10 @@
 
 use super::domain::Domain;
 use super::grid::Grid;
+use super::params::SimParams;
 use super::particles::Particles;
+use super::scene::Material;
+use super::stir::Stir;
 use glam::Vec2;
 
 /// What a subsystem reads in the springs stage: the particles as the relaxation read them
@@ -38,6 +41,19 @@ pub struct Moving {
     pub velocity: Vec2,
     /// Index into the world's materials.
     pub material: usize,
+}
+
+/// What a subsystem with its own clock gets once per frame, after the frame's substeps: the
+/// particles (it may change their velocities), the scene's constants and the frame's length.
+pub struct AfterFrame<'a> {
+    /// Particle state, sorted by grid cell.
+    pub particles: &'a mut Particles,
+    /// The world's materials.
+    pub materials: &'a [Material],
+    /// The world's parameters.
+    pub params: &'a SimParams,
+    /// The frame's length in simulated seconds.
+    pub dt: f32,
 }
 
 /// The points of a substep where a subsystem joins in, in the order the substep calls them. Every
@@ -72,4 +88,14 @@ pub trait Subsystem: Send + Sync {
     fn occupies(&self, _point: Vec2) -> bool {
         false
     }
+
+    /// Once per frame, after its substeps: a subsystem with a clock of its own (the air grid)
+    /// steps here, and may change the particles' velocities.
+    fn after_frame(&mut self, _frame: &mut AfterFrame) {}
+
+    /// The mouse stirs the world (the particles are stirred apart from this).
+    fn stir(&mut self, _stir: &Stir) {}
+
+    /// The mouse pulls toward `centre` (the particles are pulled apart from this).
+    fn pull(&mut self, _centre: Vec2, _radius: f32, _speed: f32) {}
 }

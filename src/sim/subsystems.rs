@@ -1,11 +1,13 @@
 //! The optional subsystems of a world, in the order the substep calls them (see `subsystem`).
 
+use super::air::{Air, AirSettings};
 use super::domain::Domain;
 use super::obstacles::Contacts;
 use super::params::SimParams;
 use super::scene::{Material, Obstacle};
 use super::springs::Springs;
-use super::subsystem::{Frozen, Moving, Subsystem};
+use super::stir::Stir;
+use super::subsystem::{AfterFrame, Frozen, Moving, Subsystem};
 use glam::Vec2;
 
 /// Every subsystem of a world, in substep order.
@@ -15,15 +17,55 @@ pub struct Subsystems {
     pub(crate) springs: Springs,
     /// Static obstacles and the stickiness of materials (Clavet et al. section 6).
     pub(crate) contacts: Contacts,
+    /// Air and smoke on a grid, stepped once per frame (`None` in scenes without air).
+    pub(crate) air: Option<Air>,
 }
 
 impl Subsystems {
     /// The subsystems of a scene with `materials` and `obstacles`.
-    pub fn new(materials: &[Material], obstacles: Vec<Obstacle>, params: &SimParams) -> Self {
+    pub fn new(
+        materials: &[Material],
+        obstacles: Vec<Obstacle>,
+        params: &SimParams,
+        air: Option<(AirSettings, &Domain)>,
+    ) -> Self {
         let h = params.interaction_radius;
         Self {
+            air: air.map(|(settings, domain)| Air::new(settings, domain, &obstacles)),
             springs: Springs::new(materials, h),
             contacts: Contacts::new(obstacles, materials, h, params.particle_radius),
+        }
+    }
+
+    /// Once per frame: every active subsystem's `after_frame`, in order.
+    pub fn after_frame(&mut self, frame: &mut AfterFrame) {
+        for subsystem in self.all_mut() {
+            if subsystem.is_active() {
+                subsystem.after_frame(frame);
+            }
+        }
+        if let Some(air) = &mut self.air {
+            air.after_frame(frame);
+        }
+    }
+
+    /// The mouse stirs: every subsystem that feels it.
+    pub fn stir(&mut self, stir: &Stir) {
+        for subsystem in self.all_mut() {
+            subsystem.stir(stir);
+        }
+        if let Some(air) = &mut self.air {
+            Subsystem::stir(air, stir);
+        }
+    }
+
+    /// The mouse pulls: every subsystem that feels it.
+    pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        for subsystem in self.all_mut() {
+            subsystem.pull(centre, radius, speed);
+        }
+        if let Some(air) = &mut self.air {
+            Subsystem::pull(air, centre, radius, speed);
         }
     }
 

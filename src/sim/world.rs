@@ -6,6 +6,7 @@
 //! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
 //! bit-identical at any thread count.
 
+use super::air::Air;
 use super::domain::Domain;
 use super::emission::Emission;
 use super::grid::Bounds;
@@ -17,7 +18,7 @@ use super::particles::{Births, MaterialStats, Particles, WorldStats};
 use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stir::{self, Stir};
-use super::subsystem::Frozen;
+use super::subsystem::{AfterFrame, Frozen};
 use super::subsystems::Subsystems;
 use super::LIGHT_CHUNK;
 use glam::Vec2;
@@ -105,11 +106,17 @@ impl World {
             obstacles,
             emitters,
             blocks,
+            air,
         } = scene;
         let mut world = Self {
             births: Births::new(params.max_particles),
             liquid: Liquid::new(&materials, &params),
-            subsystems: Subsystems::new(&materials, obstacles, &params),
+            subsystems: Subsystems::new(
+                &materials,
+                obstacles,
+                &params,
+                air.map(|air| (air, &domain)),
+            ),
             neighbours: Neighbours::new(
                 domain.min(),
                 domain.max(),
@@ -242,6 +249,12 @@ impl World {
         for step in 1..=substeps {
             advanced = self.run_substep(advanced, step < substeps);
         }
+        self.subsystems.after_frame(&mut AfterFrame {
+            particles: &mut self.particles,
+            materials: &self.materials,
+            params: &self.params,
+            dt: frame_time,
+        });
     }
 
     /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
@@ -397,6 +410,7 @@ impl World {
     /// `stir::stir`): never faster than the stir or the particle was.
     pub fn stir(&mut self, stir: Stir) {
         stir::stir(&mut self.particles, stir);
+        self.subsystems.stir(&stir);
     }
 
     /// Gathers particles within `radius` toward `centre` (the right mouse button): each is
@@ -404,6 +418,17 @@ impl World {
     /// rim and zero at the centre, so the crowd gathers without crashing into itself.
     pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
         stir::pull(&mut self.particles, centre, radius, speed);
+        self.subsystems.pull(centre, radius, speed);
+    }
+
+    /// The air and smoke grid, in scenes that have one.
+    pub fn air(&self) -> Option<&Air> {
+        self.subsystems.air.as_ref()
+    }
+
+    /// The air and smoke grid, to change (tests, tools).
+    pub fn air_mut(&mut self) -> Option<&mut Air> {
+        self.subsystems.air.as_mut()
     }
 
     /// Counts, extremes and energy of the current state.
@@ -418,7 +443,12 @@ impl World {
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums
     /// mean bit-identical states.
+    /// In scenes with air, the air's state is hashed in too.
     pub fn checksum(&self) -> u64 {
-        self.particles.checksum()
+        let particles = self.particles.checksum();
+        match self.air() {
+            Some(air) => (particles ^ air.checksum()).wrapping_mul(0x0100_0000_01b3),
+            None => particles,
+        }
     }
 }

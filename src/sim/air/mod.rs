@@ -1,3 +1,462 @@
-//! The air (smoke) grid solver on a 2D MAC grid.
+//! Air and smoke on a grid, coupled with the particle liquid: the Eulerian fluid of the seed
+//! texts (Stam 1999, "Stable Fluids"; Fedkiw, Stam and Jensen 2001, "Visual Simulation of
+//! Smoke"; Bridson's "Fluid Simulation for Computer Graphics" for the MAC grid and the pressure
+//! solve; Mick West 2008 for mass-conserving advection).
+//!
+//! One air step per frame (after the liquid's substeps), in this order:
+//!
+//! 1. **couple**: cells filled with liquid become moving solids with the liquid's velocity; hot
+//!    or fuming materials heat the air and give off smoke at their surface (`coupling.rs`);
+//! 2. **sources**: the scene's smoke and heat sources;
+//! 3. **advect velocity** (semi-Lagrangian, `advect.rs`);
+//! 4. **forces**: buoyancy and vorticity confinement (`forces.rs`);
+//! 5. **project**: solid faces take the solids' velocity, then the pressure solve makes the
+//!    velocity divergence-free (`projection.rs`, `pressure.rs`);
+//! 6. **advect scalars**: smoke conservative or semi-Lagrangian, heat semi-Lagrangian; cooling;
+//! 7. **drag**: the air pulls light spray particles along (`coupling.rs`).
+//!
+//! Every pass computes each face or cell from frozen inputs, or runs in a fixed serial order,
+//! so the air is bit-identical at any thread count, like the particles.
 
+mod advect;
+mod coupling;
+mod field;
+mod forces;
 pub mod pressure;
+mod projection;
+
+pub use advect::ScalarAdvection;
+pub use field::MacGrid;
+pub use pressure::{Method, Report as SolveReport, Settings as SolverSettings};
+
+use super::domain::Domain;
+use super::scene::Obstacle;
+use super::stir::Stir;
+use super::subsystem::{AfterFrame, Subsystem};
+use advect::Advection;
+use coupling::Coupling;
+use forces::Confinement;
+use glam::Vec2;
+use projection::Projection;
+use rayon::prelude::*;
+use std::time::{Duration, Instant};
+
+/// The air of a scene: its grid, its constants, its sources. Every field has a documented
+/// default (`AirSettings::default()`), the values a preset's `[air]` table starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AirSettings {
+    /// Cells across the walls' bounding box (square cells; the rows follow from its height).
+    pub columns: usize,
+    /// Density ρ of the air (1): scales the pressure, not the motion.
+    pub density: f32,
+    /// Buoyancy α: downward acceleration per unit of smoke, m/s² (0.1).
+    pub smoke_weight: f32,
+    /// Buoyancy β: upward acceleration per degree above the ambient air, m/s² (1).
+    pub heat_lift: f32,
+    /// Vorticity confinement ε (2): how strongly small swirls are kept alive.
+    pub vorticity: f32,
+    /// Rate at which the air's heat fades, per second (0.5).
+    pub cooling: f32,
+    /// Rate at which smoke thins away, per second (0: it only moves).
+    pub smoke_decay: f32,
+    /// Drag on spray (particles with under half their rest density), per second (3): how fast
+    /// a lone drop takes up the air's velocity.
+    pub drag: f32,
+    /// Rate at which hot liquid brings the air beside it to its temperature, per second (4).
+    pub heating: f32,
+    /// How smoke is advected (conservative). Heat is always advected semi-Lagrangian: it cools
+    /// anyway, and needs no accounting.
+    pub advection: ScalarAdvection,
+    /// The pressure solve: method, relative residual and iteration cap (multigrid-preconditioned
+    /// CG to 1e-4, at most 100 iterations).
+    pub solver: SolverSettings,
+    /// Smoke colour for the window (light grey), linear RGB.
+    pub colour: [f32; 3],
+    /// Smoke and heat sources.
+    pub sources: Vec<AirSource>,
+}
+
+impl Default for AirSettings {
+    fn default() -> Self {
+        Self {
+            columns: 96,
+            density: 1.0,
+            smoke_weight: 0.1,
+            heat_lift: 1.0,
+            vorticity: 2.0,
+            cooling: 0.5,
+            smoke_decay: 0.0,
+            drag: 3.0,
+            heating: 4.0,
+            advection: ScalarAdvection::Conservative,
+            solver: SolverSettings {
+                method: Method::MultigridPcg,
+                tolerance: 1e-4,
+                max_iterations: 100,
+            },
+            colour: [0.8, 0.8, 0.82],
+            sources: Vec::new(),
+        }
+    }
+}
+
+/// A disc that puts smoke, heat and motion into the air for a while.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AirSource {
+    /// Centre.
+    pub position: Vec2,
+    /// Radius.
+    pub radius: f32,
+    /// Smoke added per second (density units per second).
+    pub smoke: f32,
+    /// Temperature the air in the disc is held at, in degrees above ambient (0: none).
+    pub temperature: f32,
+    /// Velocity given to the air in the disc (zero: none).
+    pub velocity: Vec2,
+    /// Seconds after the start when it opens.
+    pub start: f32,
+    /// Seconds it stays open (infinite: never closes).
+    pub duration: f32,
+}
+
+/// What the last air step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AirStep {
+    /// The pressure solve's iterations and relative residual.
+    pub solve: SolveReport,
+    /// Largest |divergence| over open cells after the projection, in 1/s.
+    pub divergence_max: f32,
+    /// Open cells (air the pressure solve covered).
+    pub open_cells: usize,
+}
+
+/// The air subsystem: a MAC grid over the walls' bounding box, stepped once per frame.
+#[derive(Debug)]
+pub struct Air {
+    settings: AirSettings,
+    grid: MacGrid,
+    /// Cells inside a wall or an obstacle, fixed for the scene.
+    static_solid: Vec<bool>,
+    advection: Advection,
+    confinement: Confinement,
+    projection: Projection,
+    coupling: Coupling,
+    time: f32,
+    steps: u64,
+    iterations: u64,
+    last: AirStep,
+    elapsed: Duration,
+}
+
+impl Clone for Air {
+    fn clone(&self) -> Self {
+        Self {
+            settings: self.settings.clone(),
+            grid: self.grid.clone(),
+            static_solid: self.static_solid.clone(),
+            advection: Advection::default(),
+            confinement: Confinement::default(),
+            projection: Projection::starting_from(
+                self.grid.nx,
+                self.grid.ny,
+                self.projection.pressure.clone(),
+            ),
+            coupling: Coupling::default(),
+            time: self.time,
+            steps: self.steps,
+            iterations: self.iterations,
+            last: self.last,
+            elapsed: self.elapsed,
+        }
+    }
+}
+
+impl Air {
+    /// The air of a scene whose walls are `domain` and whose solids are `obstacles`.
+    pub fn new(settings: AirSettings, domain: &Domain, obstacles: &[Obstacle]) -> Self {
+        let (min, max) = (domain.min(), domain.max());
+        let size = max - min;
+        let nx = settings.columns.max(1);
+        let dx = size.x / nx as f32;
+        let ny = ((size.y / dx).ceil() as usize).max(1);
+        let mut grid = MacGrid::new(nx, ny, dx, min);
+        let mut static_solid = vec![false; nx * ny];
+        for j in 0..ny {
+            for i in 0..nx {
+                let centre = grid.cell_centre(i, j);
+                let inside_obstacle = obstacles.iter().any(|o| o.distance(centre) < 0.0);
+                static_solid[grid.cell(i, j)] = !domain.contains(centre) || inside_obstacle;
+            }
+        }
+        grid.solid.clone_from(&static_solid);
+        grid.apply_solid_velocities();
+        Self {
+            projection: Projection::new(nx, ny),
+            settings,
+            grid,
+            static_solid,
+            advection: Advection::default(),
+            confinement: Confinement::default(),
+            coupling: Coupling::default(),
+            time: 0.0,
+            steps: 0,
+            iterations: 0,
+            last: AirStep::default(),
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    /// The grid (velocities, smoke, temperature, solids), for drawing and reports.
+    pub fn grid(&self) -> &MacGrid {
+        &self.grid
+    }
+
+    /// The grid, to set fields directly (tests, tools).
+    pub fn grid_mut(&mut self) -> &mut MacGrid {
+        &mut self.grid
+    }
+
+    /// The constants it runs with.
+    pub fn settings(&self) -> &AirSettings {
+        &self.settings
+    }
+
+    /// What the last step did.
+    pub fn last_step(&self) -> AirStep {
+        self.last
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Pressure-solver iterations over all steps.
+    pub fn solver_iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Wall-clock time spent stepping, in total.
+    pub fn elapsed(&self) -> Duration {
+        self.elapsed
+    }
+
+    /// One step of `dt` seconds of the air alone (no liquid), with `up` the unit vector against
+    /// gravity (the direction hot air rises).
+    pub fn step(&mut self, dt: f32, up: Vec2) {
+        self.grid.solid.clone_from(&self.static_solid);
+        self.grid.solid_velocity.fill(Vec2::ZERO);
+        self.advance(dt, up);
+    }
+
+    /// Steps 2 to 6 of the module's list, with the solids already set for this step.
+    fn advance(&mut self, dt: f32, up: Vec2) {
+        let clock = Instant::now();
+        let s = &self.settings;
+        add_sources(&mut self.grid, &s.sources, self.time, dt);
+        self.advection.velocities(&mut self.grid, dt);
+        forces::buoyancy(&mut self.grid, s.smoke_weight, s.heat_lift, up, dt);
+        self.confinement.apply(&mut self.grid, s.vorticity, dt);
+        self.grid.apply_solid_velocities();
+        let solve = self
+            .projection
+            .project(&mut self.grid, dt, s.density, s.solver);
+        let mut smoke = std::mem::take(&mut self.grid.smoke);
+        let mut heat = std::mem::take(&mut self.grid.temperature);
+        self.advection
+            .scalars(&self.grid, &mut [&mut smoke], dt, s.advection);
+        self.advection.scalars(
+            &self.grid,
+            &mut [&mut heat],
+            dt,
+            ScalarAdvection::SemiLagrangian,
+        );
+        forces::decay(&mut smoke, s.smoke_decay, dt);
+        forces::decay(&mut heat, s.cooling, dt);
+        self.grid.smoke = smoke;
+        self.grid.temperature = heat;
+        clamp_speeds(&mut self.grid);
+        self.last = AirStep {
+            solve,
+            divergence_max: self.grid.divergence_max(),
+            open_cells: self.grid.solid.iter().filter(|s| !**s).count(),
+        };
+        self.time += dt;
+        self.steps += 1;
+        self.iterations += u64::from(solve.iterations);
+        self.elapsed += clock.elapsed();
+    }
+
+    /// Blends the air's velocity near `stir.position` toward `stir.velocity`, with the same
+    /// fall-off as the particles' stir.
+    pub fn stir(&mut self, stir: &Stir) {
+        let usable = stir.radius.is_finite() && stir.radius > 0.0;
+        if !usable || !stir.position.is_finite() || !stir.velocity.is_finite() {
+            return;
+        }
+        self.blend_faces(stir.position, stir.radius, |_, weight| {
+            (stir.velocity, weight)
+        });
+    }
+
+    /// Draws the air near `centre` toward it, like the particles' pull: `speed` at the rim.
+    pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        let usable = radius.is_finite() && radius > 0.0 && speed.is_finite();
+        if !usable || !centre.is_finite() {
+            return;
+        }
+        let gain = speed / radius;
+        self.blend_faces(centre, radius, |at, weight| {
+            ((centre - at) * gain, 0.5 * weight)
+        });
+    }
+
+    /// Moves every face within `radius` of `centre` toward the velocity `target(face position,
+    /// weight)` returns, by the weight it returns; weight (1 − q²)² with q the distance over the
+    /// radius.
+    fn blend_faces(
+        &mut self,
+        centre: Vec2,
+        radius: f32,
+        target: impl Fn(Vec2, f32) -> (Vec2, f32),
+    ) {
+        let grid = &mut self.grid;
+        let inverse_r2 = 1.0 / (radius * radius);
+        let (nx, ny, dx, origin) = (grid.nx, grid.ny, grid.dx, grid.origin);
+        for j in 0..ny {
+            for i in 0..=nx {
+                let at = origin + dx * Vec2::new(i as f32, j as f32 + 0.5);
+                let q2 = (at - centre).length_squared() * inverse_r2;
+                if q2 < 1.0 {
+                    let (velocity, weight) = target(at, (1.0 - q2) * (1.0 - q2));
+                    let face = &mut grid.u[i + (nx + 1) * j];
+                    *face += (velocity.x - *face) * weight;
+                }
+            }
+        }
+        for j in 0..=ny {
+            for i in 0..nx {
+                let at = origin + dx * Vec2::new(i as f32 + 0.5, j as f32);
+                let q2 = (at - centre).length_squared() * inverse_r2;
+                if q2 < 1.0 {
+                    let (velocity, weight) = target(at, (1.0 - q2) * (1.0 - q2));
+                    let face = &mut grid.v[i + nx * j];
+                    *face += (velocity.y - *face) * weight;
+                }
+            }
+        }
+        grid.apply_solid_velocities();
+    }
+
+    /// FNV-1a hash of the grid's velocity, smoke and temperature bits.
+    pub fn checksum(&self) -> u64 {
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let g = &self.grid;
+        for x in g.u.iter().chain(&g.v).chain(&g.smoke).chain(&g.temperature) {
+            for byte in x.to_bits().to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash
+    }
+}
+
+/// Fastest the air may move, in m/s: a guard against runaway sources or stirs (the liquid's own
+/// speeds stay far below it), so nothing can grow without bound.
+pub const MAX_AIR_SPEED: f32 = 50.0;
+
+/// Clamps every face velocity to ±`MAX_AIR_SPEED` and clears anything not finite.
+fn clamp_speeds(grid: &mut MacGrid) {
+    let speeds = grid.u.par_iter_mut().chain(grid.v.par_iter_mut());
+    speeds.with_min_len(CELLS_PER_TASK).for_each(|x| {
+        *x = if x.is_finite() {
+            x.clamp(-MAX_AIR_SPEED, MAX_AIR_SPEED)
+        } else {
+            0.0
+        };
+    });
+    let scalars = grid
+        .smoke
+        .par_iter_mut()
+        .chain(grid.temperature.par_iter_mut());
+    scalars.with_min_len(CELLS_PER_TASK).for_each(|x| {
+        if !x.is_finite() {
+            *x = 0.0;
+        }
+    });
+}
+
+/// Cells (or faces) per rayon task of the light per-cell passes.
+const CELLS_PER_TASK: usize = 4096;
+
+/// Adds each open source's smoke, heat and velocity to the open cells and faces of its disc.
+fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
+    for source in sources {
+        let open = time >= source.start && time < source.start + source.duration;
+        if !open {
+            continue;
+        }
+        let r2 = source.radius * source.radius;
+        for j in 0..grid.ny {
+            for i in 0..grid.nx {
+                let c = grid.cell(i, j);
+                if grid.solid[c] || (grid.cell_centre(i, j) - source.position).length_squared() > r2
+                {
+                    continue;
+                }
+                grid.smoke[c] += source.smoke * dt;
+                if source.temperature != 0.0 {
+                    grid.temperature[c] = grid.temperature[c].max(source.temperature);
+                }
+                if source.velocity != Vec2::ZERO {
+                    let (left, right) = (grid.u_face(i, j), grid.u_face(i + 1, j));
+                    let (below, above) = (grid.v_face(i, j), grid.v_face(i, j + 1));
+                    grid.u[left] = source.velocity.x;
+                    grid.u[right] = source.velocity.x;
+                    grid.v[below] = source.velocity.y;
+                    grid.v[above] = source.velocity.y;
+                }
+            }
+        }
+    }
+}
+
+impl Subsystem for Air {
+    fn name(&self) -> &'static str {
+        "air"
+    }
+
+    fn is_active(&self) -> bool {
+        true
+    }
+
+    fn after_frame(&mut self, frame: &mut AfterFrame) {
+        let up = (-frame.params.gravity).normalize_or_zero();
+        self.coupling.liquid_to_air(
+            &mut self.grid,
+            &self.static_solid,
+            frame.particles,
+            frame.materials,
+            frame.params,
+            &self.settings,
+            frame.dt,
+        );
+        self.advance(frame.dt, up);
+        coupling::drag_spray(
+            &self.grid,
+            frame.particles,
+            frame.params,
+            self.settings.drag,
+            frame.dt,
+        );
+    }
+
+    fn stir(&mut self, stir: &Stir) {
+        Air::stir(self, stir);
+    }
+
+    fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        Air::pull(self, centre, radius, speed);
+    }
+}

@@ -1,0 +1,416 @@
+//! Air and smoke on the grid, through the public engine: the presets' behaviour, the coupling
+//! with the liquid both ways, conservation, determinism across thread counts, random stirring,
+//! and the `[air]` table's bad input.
+
+use glam::Vec2;
+use proptest::prelude::*;
+use slosh::preset::Preset;
+use slosh::sim::air::{Air, AirSettings, MacGrid, MAX_AIR_SPEED};
+use slosh::sim::{Domain, Stir, Wall, World};
+
+fn world(preset: &str) -> World {
+    World::new(Preset::load(preset).expect("embedded preset").scene, 3)
+}
+
+fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(run)
+}
+
+fn air_is_finite(grid: &MacGrid) -> bool {
+    grid.u
+        .iter()
+        .chain(&grid.v)
+        .chain(&grid.smoke)
+        .chain(&grid.temperature)
+        .all(|x| x.is_finite())
+}
+
+fn fastest_face(grid: &MacGrid) -> f32 {
+    grid.u
+        .iter()
+        .chain(&grid.v)
+        .fold(0.0, |m, x| m.max(x.abs()))
+}
+
+#[test]
+fn the_smoke_rises_and_stays_once_its_source_has_stopped() {
+    let mut world = world("smoke");
+    let source = world.air().unwrap().settings().sources[0].clone();
+    // 4 s of burner at 20 frames per second, then 2 s more.
+    for _ in 0..82 {
+        world.step_frame();
+    }
+    let air = world.air().unwrap();
+    let after_source = air.grid().smoke_total();
+    let centroid = air.grid().smoke_centroid();
+    assert!(
+        centroid.y > source.position.y + 2.0,
+        "the smoke did not rise: {centroid}"
+    );
+    assert!(air.last_step().solve.relative_residual <= 1e-4);
+    for _ in 0..40 {
+        world.step_frame();
+    }
+    let later = world.air().unwrap().grid().smoke_total();
+    assert!(
+        ((later - after_source) / after_source).abs() < 1e-5,
+        "smoke changed without a source: {after_source} -> {later}"
+    );
+}
+
+#[test]
+fn a_closed_box_keeps_its_smoke_over_a_thousand_steps() {
+    let domain = Domain::new(
+        vec![
+            Wall::new(Vec2::X, 0.0),
+            Wall::new(Vec2::Y, 0.0),
+            Wall::new(-Vec2::X, -4.0),
+            Wall::new(-Vec2::Y, -4.0),
+        ],
+        0.05,
+    )
+    .unwrap();
+    let settings = AirSettings {
+        columns: 48,
+        ..AirSettings::default()
+    };
+    let mut air = Air::new(settings, &domain, &[]);
+    {
+        let grid = air.grid_mut();
+        for j in 4..14 {
+            for i in 10..30 {
+                let c = grid.cell(i, j);
+                grid.smoke[c] = 1.0;
+                grid.temperature[c] = 3.0;
+            }
+        }
+    }
+    let before = air.grid().smoke_total();
+    for _ in 0..1000 {
+        air.step(1.0 / 60.0, Vec2::Y);
+    }
+    let after = air.grid().smoke_total();
+    assert!(
+        ((after - before) / before).abs() < 1e-5,
+        "{before} -> {after}"
+    );
+    let centroid = air.grid().smoke_centroid();
+    assert!(centroid.y > 1.0, "warm smoke should have risen: {centroid}");
+}
+
+#[test]
+fn hot_lava_raises_a_plume_of_steam() {
+    let mut world = world("lava");
+    for _ in 0..60 {
+        world.step_frame();
+    }
+    let air = world.air().unwrap();
+    let grid = air.grid();
+    assert!(grid.smoke_total() > 1.0, "no steam: {}", grid.smoke_total());
+    // The pool's surface is at 1.9; the steam rises well above it.
+    let centroid = grid.smoke_centroid();
+    assert!(centroid.y > 2.5, "the steam stays low: {centroid}");
+    // The air rises above the pool near the stream.
+    let rising = (0..grid.nx)
+        .map(|i| {
+            grid.velocity_at(Vec2::new((i as f32 + 0.5) * grid.dx, 5.0))
+                .y
+        })
+        .fold(f32::MIN, f32::max);
+    assert!(rising > 0.2, "no updraft: {rising}");
+}
+
+#[test]
+fn a_falling_block_of_liquid_pushes_the_air() {
+    // The lava preset's pool, dropped from a height: no heat, no sources.
+    let mut preset = Preset::load("lava").unwrap();
+    preset.scene.materials[1].temperature = 0.0;
+    preset.scene.materials[1].smoke = 0.0;
+    preset.scene.emitters.clear();
+    for block in &mut preset.scene.blocks {
+        block.min.y += 4.0;
+        block.max.y += 4.0;
+        block.max.x = 6.0;
+    }
+    let mut world = World::new(preset.scene, 1);
+    assert_eq!(fastest_face(world.air().unwrap().grid()), 0.0);
+    for _ in 0..12 {
+        world.step_frame();
+    }
+    let grid = world.air().unwrap().grid();
+    // Beside the falling block (x > 6.5) the displaced air moves.
+    let mut fastest_beside = 0.0f32;
+    for j in 0..grid.ny {
+        for i in 0..grid.nx {
+            let centre = grid.cell_centre(i, j);
+            if centre.x > 7.0 && !grid.solid[grid.cell(i, j)] {
+                fastest_beside = fastest_beside.max(grid.velocity_at(centre).length());
+            }
+        }
+    }
+    assert!(
+        fastest_beside > 0.2,
+        "the air did not move: {fastest_beside}"
+    );
+}
+
+/// Mean horizontal speed of the raindrops in flight (above the pool) after 30 frames of wind blown
+/// into the air alone (the particles are not stirred), with the air's drag set to `drag`.
+fn rain_drift_in_wind(drag: f32) -> f32 {
+    let mut preset = Preset::load("rain").unwrap();
+    preset.scene.air = Some(AirSettings {
+        drag,
+        ..AirSettings::default()
+    });
+    let mut world = World::new(preset.scene, 3);
+    let wind = Stir {
+        position: Vec2::new(8.0, 5.0),
+        velocity: Vec2::new(6.0, 0.0),
+        radius: 4.0,
+    };
+    for _ in 0..30 {
+        world.air_mut().unwrap().stir(&wind);
+        world.step_frame();
+    }
+    let particles = world.particles();
+    let flying: Vec<f32> = particles
+        .velocity
+        .iter()
+        .zip(&particles.position)
+        .filter(|(_, p)| p.y > 2.0)
+        .map(|(v, _)| v.x.abs())
+        .collect();
+    assert!(
+        flying.len() > 10,
+        "too few drops in flight: {}",
+        flying.len()
+    );
+    flying.iter().sum::<f32>() / flying.len() as f32
+}
+
+#[test]
+fn wind_in_the_air_carries_the_drops_in_flight() {
+    let still = rain_drift_in_wind(0.0);
+    let dragged = rain_drift_in_wind(AirSettings::default().drag);
+    assert!(still < 0.1, "drops drift without drag: {still}");
+    assert!(
+        dragged > still + 0.3,
+        "drag did not carry the drops: {still} without, {dragged} with"
+    );
+}
+
+#[test]
+fn the_air_is_bit_identical_at_any_thread_count() {
+    let run = |preset: &'static str| {
+        move || {
+            let mut world = world(preset);
+            for frame in 0..40 {
+                if frame % 5 == 0 {
+                    world.stir(Stir {
+                        position: Vec2::new(5.0 + frame as f32 * 0.1, 4.0),
+                        velocity: Vec2::new(3.0, 2.0),
+                        radius: 1.5,
+                    });
+                }
+                world.step_frame();
+            }
+            (world.checksum(), world.air().unwrap().checksum())
+        }
+    };
+    for preset in ["smoke", "lava"] {
+        let one = in_pool(1, run(preset));
+        assert_eq!(one, in_pool(2, run(preset)), "{preset}: 1 vs 2 threads");
+        assert_eq!(one, in_pool(3, run(preset)), "{preset}: 1 vs 3 threads");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Whatever the mouse does to the air (stirs and pulls of any speed, anywhere, even outside
+    /// the box), nothing becomes NaN and no face exceeds the speed guard.
+    #[test]
+    fn random_stirs_never_break_the_air(
+        actions in prop::collection::vec(
+            (0.0f32..1.0, -2.0f32..18.0, -2.0f32..11.0, -200.0f32..200.0, -200.0f32..200.0, 0.05f32..6.0),
+            1..30,
+        ),
+        preset in prop::sample::select(vec!["smoke", "lava"]),
+    ) {
+        let mut world = world(preset);
+        for (kind, x, y, vx, vy, radius) in actions {
+            let position = Vec2::new(x, y);
+            if kind < 0.6 {
+                world.stir(Stir { position, velocity: Vec2::new(vx, vy), radius });
+            } else {
+                world.pull(position, radius, vx.abs());
+            }
+            world.step_frame();
+            let grid = world.air().unwrap().grid();
+            prop_assert!(air_is_finite(grid));
+            prop_assert!(fastest_face(grid) <= MAX_AIR_SPEED);
+            prop_assert_eq!(world.stats().nan, 0);
+            prop_assert_eq!(world.stats().escaped, 0);
+        }
+    }
+}
+
+// ---- Bad input in `[air]` --------------------------------------------------------------------
+
+const WITH_AIR: &str = r#"name = "airy"
+description = "A box of air"
+
+[[walls]]
+normal = [1.0, 0.0]
+offset = 0.0
+
+[[walls]]
+normal = [0.0, 1.0]
+offset = 0.0
+
+[[walls]]
+normal = [-1.0, 0.0]
+offset = -4.0
+
+[[walls]]
+normal = [0.0, -1.0]
+offset = -3.0
+
+[[materials]]
+name = "water"
+colour = [0.2, 0.4, 0.9]
+mass = 1.0
+
+[air]
+columns = 32
+
+[[air.sources]]
+position = [2.0, 0.5]
+radius = 0.3
+smoke = 1.0
+"#;
+
+fn refused_at(old: &str, new: &str) -> (String, usize) {
+    assert_eq!(WITH_AIR.matches(old).count(), 1, "{old}");
+    let text = WITH_AIR.replacen(old, new, 1);
+    let line = text
+        .lines()
+        .position(|l| l.contains(new.lines().last().unwrap()))
+        .unwrap()
+        + 1;
+    let error = Preset::parse("bad.toml", &text).expect_err("must be refused");
+    (error.to_string(), line)
+}
+
+#[test]
+fn the_air_base_preset_parses_and_builds_its_grid() {
+    let preset = Preset::parse("good.toml", WITH_AIR).expect("valid");
+    let world = World::new(preset.scene, 1);
+    let grid = world.air().expect("air").grid();
+    assert_eq!((grid.nx, grid.ny), (32, 24));
+}
+
+#[test]
+fn bad_air_values_are_refused_with_file_line_and_field() {
+    for (old, new, field, words) in [
+        (
+            "columns = 32",
+            "columns = 2",
+            "air.columns",
+            "from 4 to 1024",
+        ),
+        (
+            "columns = 32",
+            "columns = 5000",
+            "air.columns",
+            "from 4 to 1024",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\nvorticity = -1.0",
+            "air.vorticity",
+            "from 0",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\ntolerance = 0.0",
+            "air.tolerance",
+            "0.5",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\nmax_iterations = 0",
+            "air.max_iterations",
+            "from 1",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\nsolver = \"jacobi\"",
+            "air.solver",
+            "multigrid",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\nadvection = \"magic\"",
+            "air.advection",
+            "conservative",
+        ),
+        (
+            "columns = 32",
+            "columns = 32\nheat_lift = nan",
+            "air.heat_lift",
+            "NaN",
+        ),
+        (
+            "radius = 0.3",
+            "radius = -0.3",
+            "air.sources[0].radius",
+            "above 0",
+        ),
+        (
+            "position = [2.0, 0.5]",
+            "position = [9.0, 0.5]",
+            "air.sources[0].position",
+            "inside the walls",
+        ),
+        (
+            "smoke = 1.0",
+            "smoke = 1.0\ntemperature = 5000.0",
+            "air.sources[0].temperature",
+            "1000",
+        ),
+        (
+            "smoke = 1.0",
+            "smoke = 1.0\nvelocity = [80.0, 0.0]",
+            "air.sources[0].velocity",
+            "50",
+        ),
+        (
+            "mass = 1.0",
+            "mass = 1.0\ntemperature = inf",
+            "materials[0].temperature",
+            "inf",
+        ),
+    ] {
+        let (shown, line) = refused_at(old, new);
+        let prefix = format!("bad.toml:{line}: {field}: ");
+        assert!(
+            shown.starts_with(&prefix),
+            "`{shown}` should start `{prefix}`"
+        );
+        assert!(shown.contains(words), "`{shown}` lacks `{words}`");
+    }
+}
+
+#[test]
+fn a_grid_too_tall_for_its_columns_is_refused() {
+    let tall = WITH_AIR.replace("offset = -3.0", "offset = -400.0");
+    let text = tall.replace("columns = 32", "columns = 16");
+    let error = Preset::parse("bad.toml", &text).expect_err("too many rows");
+    assert!(error.to_string().contains("air.columns"), "{error}");
+    assert!(error.to_string().contains("rows"), "{error}");
+}
