@@ -134,6 +134,46 @@ fn screenshots_show_liquid() {
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
+/// Light grey smoke over the dark box: bright, not white, and not the obstacles' flat grey
+/// (0.42, 0.44, 0.5).
+fn is_smoke(pixel: [u8; 3]) -> bool {
+    let [r, g, b] = pixel;
+    let brightness = (u16::from(r) + u16::from(g) + u16::from(b)) / 3;
+    let obstacle = r.abs_diff(107) < 8 && g.abs_diff(112) < 8 && b.abs_diff(128) < 8;
+    brightness > 90 && !is_near_white(pixel) && !obstacle
+}
+
+#[test]
+fn the_smoke_preset_draws_a_plume_above_its_burner() {
+    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
+        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+        return;
+    }
+    let folder = std::env::temp_dir().join(format!("slosh-smoke-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let picture = screenshot(&folder, "smoke", 100);
+    // Below the HUD: rows from 120 on.
+    let (mut smoke, mut smoke_high, mut counted) = (0usize, 0usize, 0usize);
+    for (row, pixel) in picture.pixels().filter(|(row, _)| *row >= 120) {
+        counted += 1;
+        if is_smoke(pixel) {
+            smoke += 1;
+            smoke_high += (row < picture.height / 2) as usize;
+        }
+    }
+    let share = smoke as f64 / counted as f64;
+    assert!(
+        share > 0.03,
+        "smoke: only {:.1}% smoky pixels",
+        100.0 * share
+    );
+    assert!(
+        smoke_high as f64 > 0.5 * smoke as f64,
+        "smoke: the plume should have risen ({smoke_high} of {smoke} pixels in the upper half)"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
 #[test]
 fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
     let output = Command::new(env!("CARGO_BIN_EXE_slosh"))

@@ -21,15 +21,17 @@ const WATCH_INTERVAL: f64 = 0.5;
 const MESSAGE_SECONDS: f64 = 2.5;
 
 /// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
-/// (`Command::SwitchPreset(10)`).
-pub const PRESET_KEYS: usize = 10;
+/// (`Command::SwitchPreset(10)`), then Shift with 1 and 2 for the eleventh and twelfth.
+pub const PRESET_KEYS: usize = 12;
 
-/// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`.
-pub fn key_label(key: usize) -> usize {
-    if key == PRESET_KEYS {
-        0
-    } else {
-        key
+/// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`, 11 is
+/// `Shift+1`, 12 is `Shift+2` (and so on, were there more).
+pub fn key_label(key: usize) -> String {
+    match key {
+        10 => "0".to_string(),
+        11..=19 => format!("Shift+{}", key - 10),
+        20 => "Shift+0".to_string(),
+        _ => key.to_string(),
     }
 }
 
@@ -149,7 +151,7 @@ pub fn checkout_file(name: &str) -> Option<PathBuf> {
 /// One thing the player asked for.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Command {
-    /// Number key 1–9: the embedded preset on that key.
+    /// The embedded preset on number key 1–12 (see `key_label`).
     SwitchPreset(usize),
     /// Half the particles of the current preset (coarser), restarting it.
     Coarser,
@@ -167,6 +169,8 @@ pub enum Command {
     ToggleHelp,
     /// Shade by pressure or by speed.
     ToggleShading,
+    /// Show or hide the smoke (in scenes with air).
+    ToggleSmoke,
     /// Read the preset file again.
     Reload,
     /// Save a PNG of the window.
@@ -276,6 +280,8 @@ pub struct Game {
     pub paused: bool,
     /// Plain dots instead of the liquid surface.
     pub particle_view: bool,
+    /// Draw the air's smoke (scenes with air).
+    pub smoke_view: bool,
     /// The help overlay is shown.
     pub help: bool,
     /// How the liquid is shaded.
@@ -310,6 +316,7 @@ impl Game {
             world,
             paused: false,
             particle_view: false,
+            smoke_view: true,
             help: false,
             shading: Shading::Pressure,
             reload_error: None,
@@ -395,6 +402,14 @@ impl Game {
             }
             Command::ToggleParticleView => self.particle_view = !self.particle_view,
             Command::ToggleHelp => self.help = !self.help,
+            Command::ToggleSmoke => {
+                self.smoke_view = !self.smoke_view;
+                let shown = if self.smoke_view { "shown" } else { "hidden" };
+                match self.world.air() {
+                    Some(_) => self.say(format!("smoke {shown}")),
+                    None => self.say(format!("smoke {shown} (this preset has no air)")),
+                }
+            }
             Command::ToggleShading => {
                 self.shading = match self.shading {
                     Shading::Pressure => Shading::Speed,
@@ -637,10 +652,15 @@ mod tests {
         game.apply(Command::SwitchPreset(10));
         assert_eq!(game.preset.name, "flood");
         assert_eq!(game.message(), Some("0: flood"), "key 10 is the 0 key");
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(11));
-        assert_eq!(game.preset.name, "flood");
-        assert!(game.message().unwrap().contains("no preset on key 11"));
+        assert_eq!(game.preset.name, "smoke");
+        assert_eq!(game.message(), Some("Shift+1: smoke"));
+        game.apply(Command::SwitchPreset(12));
+        assert_eq!(game.preset.name, "lava");
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(13));
+        assert_eq!(game.preset.name, "lava");
+        assert!(game.message().unwrap().contains("no preset on key Shift+3"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));

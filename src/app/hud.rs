@@ -19,13 +19,14 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("left drag", "stir the liquid"),
     ("right button", "pull liquid toward the cursor"),
     ("mouse wheel", "stir radius"),
-    ("1-9, 0", "switch preset"),
+    ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
     ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),
     ("Space", "pause / resume"),
     ("N", "one frame while paused"),
     ("P", "particle view"),
     ("C", "shade by pressure / speed"),
+    ("S", "show / hide the smoke (scenes with air)"),
     ("F5 or L", "reload the preset file"),
     ("H", "this help"),
     ("F12", "screenshot (PNG)"),
@@ -117,6 +118,25 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         ),
         (format!("{} ({key})", game.preset.name), TEXT),
     ];
+    if let Some(air) = world.air() {
+        let grid = air.grid();
+        let last = air.last_step();
+        let hidden = if game.smoke_view {
+            ""
+        } else {
+            "  (smoke hidden: S)"
+        };
+        lines.insert(
+            3,
+            (
+                format!(
+                    "air {}x{}  {} solver iterations{hidden}",
+                    grid.nx, grid.ny, last.solve.iterations
+                ),
+                TEXT,
+            ),
+        );
+    }
     if game.paused {
         lines.push(("paused: Space resumes, N steps".into(), WARN));
     }
@@ -187,7 +207,7 @@ fn draw_help(presets: &[Preset]) {
     lines.push(("Presets".into(), WARN));
     for (index, preset) in presets.iter().enumerate() {
         let key = if index < PRESET_KEYS {
-            key_label(index + 1).to_string()
+            key_label(index + 1)
         } else {
             "-".to_string()
         };

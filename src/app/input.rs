@@ -5,8 +5,8 @@ use super::game::Command;
 use super::render::View;
 use crate::sim::Stir;
 use macroquad::prelude::{
-    is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position, mouse_wheel,
-    KeyCode, MouseButton, Vec2,
+    is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,
+    mouse_wheel, KeyCode, MouseButton, Vec2,
 };
 
 /// Fastest stir the mouse may ask for, in world units per second.
@@ -29,11 +29,17 @@ pub fn commands() -> Vec<Command> {
         KeyCode::Key9,
         KeyCode::Key0,
     ];
+    // With Shift the digits reach the second row of presets (Shift+1 is the eleventh).
+    let row = if is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift) {
+        10
+    } else {
+        0
+    };
     let mut commands: Vec<Command> = DIGITS
         .iter()
         .enumerate()
         .filter(|(_, &key)| is_key_pressed(key))
-        .map(|(index, _)| Command::SwitchPreset(index + 1))
+        .map(|(index, _)| Command::SwitchPreset(row + index + 1))
         .collect();
     let keys = [
         (KeyCode::R, Command::Reset),
@@ -44,6 +50,7 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::P, Command::ToggleParticleView),
         (KeyCode::H, Command::ToggleHelp),
         (KeyCode::C, Command::ToggleShading),
+        (KeyCode::S, Command::ToggleSmoke),
         (KeyCode::F5, Command::Reload),
         (KeyCode::L, Command::Reload),
         (KeyCode::F12, Command::Screenshot),

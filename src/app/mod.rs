@@ -5,6 +5,7 @@ mod game;
 mod hud;
 mod input;
 mod render;
+mod smoke;
 mod splats;
 
 pub use game::{

@@ -3,6 +3,7 @@
 //! instanced draw call per frame (`splats`); contexts without instancing get batched meshes.
 
 use super::game::{Game, Shading};
+use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::{Shape, World};
 use macroquad::miniquad::{
@@ -131,6 +132,8 @@ pub struct Renderer {
     prepare_times: Recent,
     /// ... and also drawn (pass, pipeline, draw calls).
     splat_times: Recent,
+    /// The air's smoke texture.
+    smoke: SmokeLayer,
 }
 
 /// The last `TIMED_FRAMES` samples of a time, in milliseconds.
@@ -250,6 +253,7 @@ impl Renderer {
             meshes: Vec::new(),
             prepare_times: Recent::default(),
             splat_times: Recent::default(),
+            smoke: SmokeLayer::default(),
         })
     }
 
@@ -274,6 +278,9 @@ impl Renderer {
         let camera = view.camera(None);
         set_camera(&camera);
         draw_box(&game.world, view);
+        if let (true, Some(air)) = (game.smoke_view, game.world.air()) {
+            self.smoke.draw(air);
+        }
         if game.particle_view {
             let radius = game.world.params().particle_radius;
             let pass = Pass {
