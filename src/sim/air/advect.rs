@@ -8,7 +8,7 @@
 //! shares it asks of the four cells around where it came from, scaled down where a cell is
 //! asked for more than it holds. Each pass subtracts exactly what it adds, so the total stays.
 
-use super::field::{bilinear, MacGrid, ROWS_PER_TASK};
+use super::field::{bilinear, par_cells_mut, MacGrid, ROWS_PER_TASK};
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -137,23 +137,19 @@ impl Advection {
         let cells = grid.nx * grid.ny;
         self.to.resize(cells, Shares::NONE);
         self.from.resize(cells, Shares::NONE);
-        let nx = grid.nx;
-        (&mut self.to, &mut self.from)
-            .into_par_iter()
-            .with_min_len(nx * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(c, (to, from))| {
-                if grid.solid[c] {
-                    *to = Shares::NONE;
-                    *from = Shares::NONE;
-                    return;
-                }
-                let (i, j) = (c % nx, c / nx);
-                let at = grid.cell_centre(i, j);
-                let step = dt * grid.centre_velocity(i, j);
-                *to = open_shares(grid, at + step);
-                *from = open_shares(grid, at - step);
-            });
+        // `forward` is +1 for where the content goes, −1 for where it came from.
+        let shares = |forward: f32| {
+            move |i: usize, j: usize, shares: &mut Shares| {
+                *shares = if grid.solid[grid.cell(i, j)] {
+                    Shares::NONE
+                } else {
+                    let step = forward * dt * grid.centre_velocity(i, j);
+                    open_shares(grid, grid.cell_centre(i, j) + step)
+                };
+            }
+        };
+        par_cells_mut(&mut self.to, grid.nx, shares(1.0));
+        par_cells_mut(&mut self.from, grid.nx, shares(-1.0));
     }
 
     /// Forward accounting pass: each open cell's content moves to the open cells around the

@@ -227,6 +227,27 @@ impl MacGrid {
 /// Rows of faces or cells per rayon task in the grid's passes.
 pub const ROWS_PER_TASK: usize = 8;
 
+/// Calls `act(i, j, value)` for every cell (i, j) of a row-major field `nx` cells wide, in
+/// parallel over rows (each cell is written by its own call only, so any thread count gives the
+/// same result).
+pub fn par_cells_mut<T: Send>(
+    values: &mut [T],
+    nx: usize,
+    act: impl Fn(usize, usize, &mut T) + Sync,
+) {
+    values
+        .par_chunks_mut(nx * ROWS_PER_TASK)
+        .enumerate()
+        .for_each(|(task, rows)| {
+            for (r, row) in rows.chunks_mut(nx).enumerate() {
+                let j = task * ROWS_PER_TASK + r;
+                for (i, value) in row.iter_mut().enumerate() {
+                    act(i, j, value);
+                }
+            }
+        });
+}
+
 /// The velocity a face between cells `a` and `b` (either may be outside the grid) must have,
 /// or `None` when both are open air.
 #[inline]

@@ -2,7 +2,7 @@
 //! buoyancy from smoke and heat, and vorticity confinement, which gives back the small swirls
 //! that semi-Lagrangian advection smooths away.
 
-use super::field::{MacGrid, ROWS_PER_TASK};
+use super::field::{par_cells_mut, MacGrid, ROWS_PER_TASK};
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -106,37 +106,29 @@ impl Confinement {
         self.force.resize(cells, Vec2::ZERO);
         {
             let g = &*grid;
-            self.curl
-                .par_iter_mut()
-                .with_min_len(CELLS_PER_TASK)
-                .enumerate()
-                .for_each(|(c, curl)| *curl = cell_curl(g, c % nx, c / nx));
+            par_cells_mut(&mut self.curl, nx, |i, j, curl| *curl = cell_curl(g, i, j));
         }
         {
             let g = &*grid;
             let curl = &self.curl;
             let scale = epsilon * g.dx * dt;
-            self.force
-                .par_iter_mut()
-                .with_min_len(CELLS_PER_TASK)
-                .enumerate()
-                .for_each(|(c, force)| {
-                    let (i, j) = (c % nx, c / nx);
-                    *force = Vec2::ZERO;
-                    if g.solid[c] || i == 0 || j == 0 || i + 1 == nx || j + 1 == ny {
-                        return;
-                    }
-                    let magnitude = |i: usize, j: usize| curl[i + nx * j].abs();
-                    let gradient = Vec2::new(
-                        magnitude(i + 1, j) - magnitude(i - 1, j),
-                        magnitude(i, j + 1) - magnitude(i, j - 1),
-                    ) / (2.0 * g.dx);
-                    let length = gradient.length();
-                    if length > 1e-12 {
-                        let n = gradient / length;
-                        *force = scale * curl[c] * Vec2::new(n.y, -n.x);
-                    }
-                });
+            par_cells_mut(&mut self.force, nx, |i, j, force| {
+                let c = i + nx * j;
+                *force = Vec2::ZERO;
+                if g.solid[c] || i == 0 || j == 0 || i + 1 == nx || j + 1 == ny {
+                    return;
+                }
+                let magnitude = |i: usize, j: usize| curl[i + nx * j].abs();
+                let gradient = Vec2::new(
+                    magnitude(i + 1, j) - magnitude(i - 1, j),
+                    magnitude(i, j + 1) - magnitude(i, j - 1),
+                ) / (2.0 * g.dx);
+                let length = gradient.length();
+                if length > 1e-12 {
+                    let n = gradient / length;
+                    *force = scale * curl[c] * Vec2::new(n.y, -n.x);
+                }
+            });
         }
         let force = &self.force;
         let solid = &grid.solid;

@@ -8,10 +8,9 @@
 //! keep the solid's velocity (Neumann walls). Then every face between two open cells loses
 //! Δt / (ρ Δx) × (p_ahead − p_behind).
 
-use super::field::{MacGrid, ROWS_PER_TASK};
+use super::field::{par_cells_mut, MacGrid};
 use super::forces::{for_each_inner_u_face, for_each_inner_v_face};
 use super::pressure::{Poisson, Report, Settings};
-use rayon::prelude::*;
 
 /// The pressure solve's workspace and last result.
 pub struct Projection {
@@ -62,18 +61,16 @@ impl Projection {
         let scale = -dx / (dt * density);
         {
             let g = &*grid;
-            (&mut self.open, &mut self.rhs)
-                .into_par_iter()
-                .with_min_len(nx * ROWS_PER_TASK)
-                .enumerate()
-                .for_each(|(c, (open, rhs))| {
-                    *open = !g.solid[c];
-                    *rhs = if *open {
-                        scale * g.outflow(c % nx, c / nx)
-                    } else {
-                        0.0
-                    };
-                });
+            par_cells_mut(&mut self.open, nx, |i, j, open| {
+                *open = !g.solid[g.cell(i, j)]
+            });
+            par_cells_mut(&mut self.rhs, nx, |i, j, rhs| {
+                *rhs = if g.solid[g.cell(i, j)] {
+                    0.0
+                } else {
+                    scale * g.outflow(i, j)
+                };
+            });
         }
         let report = self
             .poisson
