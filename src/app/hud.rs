@@ -213,7 +213,7 @@ fn draw_help(presets: &[Preset]) {
         };
         let colour = if index < PRESET_KEYS { TEXT } else { DIM };
         lines.push((
-            format!("{key}  {:<9} {}", preset.name, preset.description),
+            format!("{key:<7}  {:<9} {}", preset.name, preset.description),
             colour,
         ));
     }

@@ -29,12 +29,12 @@ pub fn commands() -> Vec<Command> {
         KeyCode::Key9,
         KeyCode::Key0,
     ];
-    // With Shift the digits reach the second row of presets (Shift+1 is the eleventh).
-    let row = if is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift) {
-        10
-    } else {
-        0
-    };
+    // With Shift the digits reach the second row of presets (Shift+1 is the eleventh). A Shift
+    // pressed and let go within this frame counts too (scripted input does that).
+    let shift = [KeyCode::LeftShift, KeyCode::RightShift]
+        .iter()
+        .any(|&key| is_key_down(key) || is_key_pressed(key));
+    let row = if shift { 10 } else { 0 };
     let mut commands: Vec<Command> = DIGITS
         .iter()
         .enumerate()

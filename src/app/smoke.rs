@@ -40,7 +40,13 @@ impl SmokeLayer {
             let total = (alpha + glow_alpha * (1.0 - alpha)).max(1e-6);
             for k in 0..3 {
                 let tinted = colour[k] * (1.0 - GLOW_TINT * glow) + GLOW[k] * GLOW_TINT * glow;
-                let mixed = (tinted * alpha + GLOW[k] * glow_alpha * (1.0 - alpha)) / total;
+                // Clear texels keep the smoke's colour: the texture's filtering blends colours
+                // of neighbouring texels, and black ones would darken the smoke's edges.
+                let mixed = if total < 1e-3 {
+                    tinted
+                } else {
+                    (tinted * alpha + GLOW[k] * glow_alpha * (1.0 - alpha)) / total
+                };
                 texel[k] = (mixed.clamp(0.0, 1.0) * 255.0) as u8;
             }
             texel[3] = (total.clamp(0.0, 1.0) * 255.0) as u8;
