@@ -2,6 +2,9 @@
 //! with the liquid both ways, conservation, determinism across thread counts, random stirring,
 //! and the `[air]` table's bad input.
 
+mod common;
+
+use common::box_walls;
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
@@ -261,25 +264,13 @@ proptest! {
 
 // ---- Bad input in `[air]` --------------------------------------------------------------------
 
-const WITH_AIR: &str = r#"name = "airy"
+/// A valid preset with air in a 4 × `height` box.
+fn with_air_in_box(height: f32) -> String {
+    format!(
+        r#"name = "airy"
 description = "A box of air"
 
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-
-[[walls]]
-normal = [0.0, -1.0]
-offset = -3.0
-
+{}
 [[materials]]
 name = "water"
 colour = [0.2, 0.4, 0.9]
@@ -292,11 +283,20 @@ columns = 32
 position = [2.0, 0.5]
 radius = 0.3
 smoke = 1.0
-"#;
+"#,
+        box_walls(4.0, height)
+    )
+}
+
+/// The valid preset the bad-input tests break: a 4 × 3 box of air.
+fn with_air() -> String {
+    with_air_in_box(3.0)
+}
 
 fn refused_at(old: &str, new: &str) -> (String, usize) {
-    assert_eq!(WITH_AIR.matches(old).count(), 1, "{old}");
-    let text = WITH_AIR.replacen(old, new, 1);
+    let valid = with_air();
+    assert_eq!(valid.matches(old).count(), 1, "{old}");
+    let text = valid.replacen(old, new, 1);
     let line = text
         .lines()
         .position(|l| l.contains(new.lines().last().unwrap()))
@@ -308,7 +308,7 @@ fn refused_at(old: &str, new: &str) -> (String, usize) {
 
 #[test]
 fn the_air_base_preset_parses_and_builds_its_grid() {
-    let preset = Preset::parse("good.toml", WITH_AIR).expect("valid");
+    let preset = Preset::parse("good.toml", &with_air()).expect("valid");
     let world = World::new(preset.scene, 1);
     let grid = world.air().expect("air").grid();
     assert_eq!((grid.nx, grid.ny), (32, 24));
@@ -408,7 +408,7 @@ fn bad_air_values_are_refused_with_file_line_and_field() {
 
 #[test]
 fn a_grid_too_tall_for_its_columns_is_refused() {
-    let tall = WITH_AIR.replace("offset = -3.0", "offset = -400.0");
+    let tall = with_air_in_box(400.0);
     let text = tall.replace("columns = 32", "columns = 16");
     let error = Preset::parse("bad.toml", &text).expect_err("too many rows");
     assert!(error.to_string().contains("air.columns"), "{error}");

@@ -10,6 +10,9 @@ use super::stir::Stir;
 use super::subsystem::{AfterFrame, Frozen, Moving, Subsystem};
 use glam::Vec2;
 
+/// How many kinds of subsystem a world may have.
+const SUBSYSTEMS: usize = 3;
+
 /// Every subsystem of a world, in substep order.
 #[derive(Clone, Debug)]
 pub struct Subsystems {
@@ -44,18 +47,12 @@ impl Subsystems {
                 subsystem.after_frame(frame);
             }
         }
-        if let Some(air) = &mut self.air {
-            air.after_frame(frame);
-        }
     }
 
     /// The mouse stirs: every subsystem that feels it.
     pub fn stir(&mut self, stir: &Stir) {
         for subsystem in self.all_mut() {
             subsystem.stir(stir);
-        }
-        if let Some(air) = &mut self.air {
-            Subsystem::stir(air, stir);
         }
     }
 
@@ -64,19 +61,27 @@ impl Subsystems {
         for subsystem in self.all_mut() {
             subsystem.pull(centre, radius, speed);
         }
-        if let Some(air) = &mut self.air {
-            Subsystem::pull(air, centre, radius, speed);
-        }
     }
 
-    /// All of them, in substep order.
-    fn all(&self) -> [&dyn Subsystem; 2] {
-        [&self.springs, &self.contacts]
+    /// All of them the scene has, in substep order.
+    fn all(&self) -> impl Iterator<Item = &dyn Subsystem> {
+        let air = self.air.as_ref().map(|air| air as &dyn Subsystem);
+        [
+            Some(&self.springs as &dyn Subsystem),
+            Some(&self.contacts),
+            air,
+        ]
+        .into_iter()
+        .flatten()
     }
 
-    /// All of them, in substep order, to step.
-    fn all_mut(&mut self) -> [&mut dyn Subsystem; 2] {
-        [&mut self.springs, &mut self.contacts]
+    /// All of them the scene has, in substep order, to step.
+    fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn Subsystem> {
+        let air = self.air.as_mut().map(|air| air as &mut dyn Subsystem);
+        let springs: &mut dyn Subsystem = &mut self.springs;
+        [Some(springs), Some(&mut self.contacts), air]
+            .into_iter()
+            .flatten()
     }
 
     /// The springs stage: every active subsystem's displacement.
@@ -92,7 +97,7 @@ impl Subsystems {
     /// The subsystems the move stage must call for every particle, or `None` when there are
     /// none (then it takes its plain path).
     pub fn touching(&self) -> Option<Touching<'_>> {
-        let mut list = [None; 2];
+        let mut list = [None; SUBSYSTEMS];
         let mut count = 0;
         for subsystem in self.all() {
             if subsystem.is_active() && subsystem.touches_particles() {
@@ -105,16 +110,14 @@ impl Subsystems {
 
     /// True when some subsystem's solid takes up `point`.
     pub fn occupies(&self, point: Vec2) -> bool {
-        self.all()
-            .iter()
-            .any(|s| s.is_active() && s.occupies(point))
+        self.all().any(|s| s.is_active() && s.occupies(point))
     }
 }
 
 /// The subsystems with per-particle work in the move stage, in substep order.
 #[derive(Clone, Copy)]
 pub struct Touching<'a> {
-    list: [Option<&'a dyn Subsystem>; 2],
+    list: [Option<&'a dyn Subsystem>; SUBSYSTEMS],
 }
 
 impl Touching<'_> {

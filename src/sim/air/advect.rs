@@ -8,9 +8,8 @@
 //! shares it asks of the four cells around where it came from, scaled down where a cell is
 //! asked for more than it holds. Each pass subtracts exactly what it adds, so the total stays.
 
-use super::field::{bilinear, par_cells_mut, MacGrid, ROWS_PER_TASK};
+use super::field::{bilinear, par_cells_mut, MacGrid};
 use glam::Vec2;
-use rayon::prelude::*;
 
 /// How the scalars (smoke, temperature) are advected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -49,59 +48,31 @@ impl Advection {
             v: &self.v,
         };
         let mut u = std::mem::take(&mut grid.u);
-        u.par_chunks_mut((nx + 1) * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                for (r, row) in rows.chunks_mut(nx + 1).enumerate() {
-                    let j = task * ROWS_PER_TASK + r;
-                    for (i, value) in row.iter_mut().enumerate() {
-                        let at = origin + dx * Vec2::new(i as f32, j as f32 + 0.5);
-                        let here = Vec2::new(frozen.u[i + (nx + 1) * j], frozen.v_around_u(i, j));
-                        *value = frozen.u_at(at - dt * here);
-                    }
-                }
-            });
+        par_cells_mut(&mut u, nx + 1, |i, j, value| {
+            let at = origin + dx * Vec2::new(i as f32, j as f32 + 0.5);
+            let here = Vec2::new(frozen.u[i + (nx + 1) * j], frozen.v_around_u(i, j));
+            *value = frozen.u_at(at - dt * here);
+        });
         let mut v = std::mem::take(&mut grid.v);
-        v.par_chunks_mut(nx * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                for (r, row) in rows.chunks_mut(nx).enumerate() {
-                    let j = task * ROWS_PER_TASK + r;
-                    for (i, value) in row.iter_mut().enumerate() {
-                        let at = origin + dx * Vec2::new(i as f32 + 0.5, j as f32);
-                        let here = Vec2::new(frozen.u_around_v(i, j), frozen.v[i + nx * j]);
-                        *value = frozen.v_at(at - dt * here);
-                    }
-                }
-            });
+        par_cells_mut(&mut v, nx, |i, j, value| {
+            let at = origin + dx * Vec2::new(i as f32 + 0.5, j as f32);
+            let here = Vec2::new(frozen.u_around_v(i, j), frozen.v[i + nx * j]);
+            *value = frozen.v_at(at - dt * here);
+        });
         grid.u = u;
         grid.v = v;
     }
 
-    /// Advects the cell-centred `fields` (taken out of `grid`: smoke, temperature) by `dt` with
+    /// Advects the cell-centred `field` (taken out of `grid`: smoke or temperature) by `dt` with
     /// `scheme`. Solid cells neither give nor receive.
-    pub fn scalars(
-        &mut self,
-        grid: &MacGrid,
-        fields: &mut [&mut [f32]],
-        dt: f32,
-        scheme: ScalarAdvection,
-    ) {
+    pub fn scalar(&mut self, grid: &MacGrid, field: &mut [f32], dt: f32, scheme: ScalarAdvection) {
         match scheme {
-            ScalarAdvection::SemiLagrangian => {
-                for field in fields.iter_mut() {
-                    self.semi_lagrangian(grid, field, dt);
-                }
-            }
+            ScalarAdvection::SemiLagrangian => self.semi_lagrangian(grid, field, dt),
             ScalarAdvection::Conservative => {
                 self.find_shares(grid, dt);
-                for field in fields.iter_mut() {
-                    self.forward(field);
-                }
+                self.forward(field);
                 self.count_requests();
-                for field in fields.iter_mut() {
-                    self.backward(field);
-                }
+                self.backward(field);
             }
         }
     }
@@ -111,23 +82,12 @@ impl Advection {
         self.scalar.clear();
         self.scalar.extend_from_slice(field);
         let old = &self.scalar;
-        let nx = grid.nx;
-        field
-            .par_chunks_mut(nx * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                for (r, row) in rows.chunks_mut(nx).enumerate() {
-                    let j = task * ROWS_PER_TASK + r;
-                    for (i, value) in row.iter_mut().enumerate() {
-                        if grid.solid[grid.cell(i, j)] {
-                            continue;
-                        }
-                        let at = grid.cell_centre(i, j);
-                        let back = at - dt * grid.centre_velocity(i, j);
-                        *value = grid.sample_centred(old, back);
-                    }
-                }
-            });
+        par_cells_mut(field, grid.nx, |i, j, value| {
+            if !grid.solid[grid.cell(i, j)] {
+                let back = grid.cell_centre(i, j) - dt * grid.centre_velocity(i, j);
+                *value = grid.sample_centred(old, back);
+            }
+        });
     }
 
     /// For every open cell, the shares of the open cells around where its content goes in `dt`
@@ -358,12 +318,7 @@ mod tests {
         let mut advection = Advection::default();
         let mut smoke = std::mem::take(&mut grid.smoke);
         for _ in 0..200 {
-            advection.scalars(
-                &grid,
-                &mut [&mut smoke],
-                0.02,
-                ScalarAdvection::Conservative,
-            );
+            advection.scalar(&grid, &mut smoke, 0.02, ScalarAdvection::Conservative);
         }
         grid.smoke = smoke;
         let after = grid.smoke_total();
@@ -386,12 +341,7 @@ mod tests {
         let cell = grid.cell(4, 2);
         grid.smoke[cell] = 1.0;
         let mut smoke = std::mem::take(&mut grid.smoke);
-        Advection::default().scalars(
-            &grid,
-            &mut [&mut smoke],
-            1.0,
-            ScalarAdvection::SemiLagrangian,
-        );
+        Advection::default().scalar(&grid, &mut smoke, 1.0, ScalarAdvection::SemiLagrangian);
         assert_eq!(smoke[grid.cell(5, 2)], 1.0);
         assert_eq!(smoke[grid.cell(4, 2)], 0.0);
     }

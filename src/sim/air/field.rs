@@ -189,63 +189,77 @@ impl MacGrid {
             ..
         } = self;
         let (solid, solid_velocity) = (&*solid, &*solid_velocity);
-        u.par_chunks_mut((nx + 1) * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                for (r, row) in rows.chunks_mut(nx + 1).enumerate() {
-                    let j = task * ROWS_PER_TASK + r;
-                    for (i, face) in row.iter_mut().enumerate() {
-                        let left = (i > 0).then(|| i - 1 + nx * j);
-                        let right = (i < nx).then(|| i + nx * j);
-                        if let Some(value) =
-                            face_solid_velocity(solid, solid_velocity, left, right, |w| w.x)
-                        {
-                            *face = value;
-                        }
-                    }
-                }
-            });
-        v.par_chunks_mut(nx * ROWS_PER_TASK)
-            .enumerate()
-            .for_each(|(task, rows)| {
-                for (r, row) in rows.chunks_mut(nx).enumerate() {
-                    let j = task * ROWS_PER_TASK + r;
-                    for (i, face) in row.iter_mut().enumerate() {
-                        let below = (j > 0).then(|| i + nx * (j - 1));
-                        let above = (j < ny).then(|| i + nx * j);
-                        if let Some(value) =
-                            face_solid_velocity(solid, solid_velocity, below, above, |w| w.y)
-                        {
-                            *face = value;
-                        }
-                    }
-                }
-            });
+        par_cells_mut(u, nx + 1, |i, j, face| {
+            let left = (i > 0).then(|| i - 1 + nx * j);
+            let right = (i < nx).then(|| i + nx * j);
+            if let Some(value) = face_solid_velocity(solid, solid_velocity, left, right, |w| w.x) {
+                *face = value;
+            }
+        });
+        par_cells_mut(v, nx, |i, j, face| {
+            let below = (j > 0).then(|| i + nx * (j - 1));
+            let above = (j < ny).then(|| i + nx * j);
+            if let Some(value) = face_solid_velocity(solid, solid_velocity, below, above, |w| w.y) {
+                *face = value;
+            }
+        });
     }
 }
 
 /// Rows of faces or cells per rayon task in the grid's passes.
-pub const ROWS_PER_TASK: usize = 8;
+const ROWS_PER_TASK: usize = 8;
 
-/// Calls `act(i, j, value)` for every cell (i, j) of a row-major field `nx` cells wide, in
-/// parallel over rows (each cell is written by its own call only, so any thread count gives the
-/// same result).
+/// Cells (or faces) per rayon task of the passes over flat fields (decay, clamps).
+pub const CELLS_PER_TASK: usize = 4096;
+
+/// Calls `act(i, j, value)` for every entry (i, j) of a row-major lattice `width` entries wide
+/// (cells: `nx`; vertical faces: `nx + 1`; horizontal faces: `nx`), in parallel over rows. Each
+/// entry is written by its own call only, so any thread count gives the same result.
 pub fn par_cells_mut<T: Send>(
     values: &mut [T],
-    nx: usize,
+    width: usize,
     act: impl Fn(usize, usize, &mut T) + Sync,
 ) {
     values
-        .par_chunks_mut(nx * ROWS_PER_TASK)
+        .par_chunks_mut(width * ROWS_PER_TASK)
         .enumerate()
         .for_each(|(task, rows)| {
-            for (r, row) in rows.chunks_mut(nx).enumerate() {
+            for (r, row) in rows.chunks_mut(width).enumerate() {
                 let j = task * ROWS_PER_TASK + r;
                 for (i, value) in row.iter_mut().enumerate() {
                     act(i, j, value);
                 }
             }
         });
+}
+
+/// Calls `act(face, left cell, right cell)` for every vertical face between two cells, in
+/// parallel over rows.
+pub fn for_each_inner_u_face(
+    u: &mut [f32],
+    nx: usize,
+    act: impl Fn(&mut f32, usize, usize) + Sync,
+) {
+    par_cells_mut(u, nx + 1, |i, j, face| {
+        if i > 0 && i < nx {
+            act(face, i - 1 + nx * j, i + nx * j);
+        }
+    });
+}
+
+/// Calls `act(face, cell below, cell above)` for every horizontal face between two cells, in
+/// parallel over rows.
+pub fn for_each_inner_v_face(
+    v: &mut [f32],
+    nx: usize,
+    ny: usize,
+    act: impl Fn(&mut f32, usize, usize) + Sync,
+) {
+    par_cells_mut(v, nx, |i, j, face| {
+        if j > 0 && j < ny {
+            act(face, i + nx * (j - 1), i + nx * j);
+        }
+    });
 }
 
 /// The velocity a face between cells `a` and `b` (either may be outside the grid) must have,

@@ -2,12 +2,11 @@
 //! buoyancy from smoke and heat, and vorticity confinement, which gives back the small swirls
 //! that semi-Lagrangian advection smooths away.
 
-use super::field::{par_cells_mut, MacGrid, ROWS_PER_TASK};
+use super::field::{
+    for_each_inner_u_face, for_each_inner_v_face, par_cells_mut, MacGrid, CELLS_PER_TASK,
+};
 use glam::Vec2;
 use rayon::prelude::*;
-
-/// Cells per rayon task of the per-cell passes.
-const CELLS_PER_TASK: usize = 2048;
 
 /// Buoyancy f = (−α s + β T) up (Fedkiw et al. 2001, eq. 8), on every face between two open
 /// cells, with s and T the mean of the two cells: smoke weighs the air down (`alpha` per unit of
@@ -42,48 +41,6 @@ pub fn buoyancy(grid: &mut MacGrid, alpha: f32, beta: f32, up: Vec2, dt: f32) {
     if up.y != 0.0 {
         for_each_inner_v_face(v, nx, ny, |face, a, b| *face += lift(a, b) * up.y);
     }
-}
-
-/// Calls `act(face, left cell, right cell)` for every vertical face between two cells, in
-/// parallel over rows.
-pub fn for_each_inner_u_face(
-    u: &mut [f32],
-    nx: usize,
-    act: impl Fn(&mut f32, usize, usize) + Sync,
-) {
-    u.par_chunks_mut((nx + 1) * ROWS_PER_TASK)
-        .enumerate()
-        .for_each(|(task, rows)| {
-            for (r, row) in rows.chunks_mut(nx + 1).enumerate() {
-                let j = task * ROWS_PER_TASK + r;
-                for (i, face) in row.iter_mut().enumerate().take(nx).skip(1) {
-                    act(face, i - 1 + nx * j, i + nx * j);
-                }
-            }
-        });
-}
-
-/// Calls `act(face, cell below, cell above)` for every horizontal face between two cells, in
-/// parallel over rows.
-pub fn for_each_inner_v_face(
-    v: &mut [f32],
-    nx: usize,
-    ny: usize,
-    act: impl Fn(&mut f32, usize, usize) + Sync,
-) {
-    v.par_chunks_mut(nx * ROWS_PER_TASK)
-        .enumerate()
-        .for_each(|(task, rows)| {
-            for (r, row) in rows.chunks_mut(nx).enumerate() {
-                let j = task * ROWS_PER_TASK + r;
-                if j == 0 || j >= ny {
-                    continue;
-                }
-                for (i, face) in row.iter_mut().enumerate() {
-                    act(face, i + nx * (j - 1), i + nx * j);
-                }
-            }
-        });
 }
 
 /// Scratch buffers of vorticity confinement.

@@ -27,6 +27,7 @@ mod projection;
 
 pub use advect::ScalarAdvection;
 pub use field::MacGrid;
+use field::CELLS_PER_TASK;
 pub use pressure::{Method, Report as SolveReport, Settings as SolverSettings};
 
 use super::domain::Domain;
@@ -126,8 +127,6 @@ pub struct AirStep {
     pub solve: SolveReport,
     /// Largest |divergence| over open cells after the projection, in 1/s.
     pub divergence_max: f32,
-    /// Open cells (air the pressure solve covered).
-    pub open_cells: usize,
 }
 
 /// The air subsystem: a MAC grid over the walls' bounding box, stepped once per frame.
@@ -264,13 +263,10 @@ impl Air {
         let mut smoke = std::mem::take(&mut self.grid.smoke);
         let mut heat = std::mem::take(&mut self.grid.temperature);
         self.advection
-            .scalars(&self.grid, &mut [&mut smoke], dt, s.advection);
-        self.advection.scalars(
-            &self.grid,
-            &mut [&mut heat],
-            dt,
-            ScalarAdvection::SemiLagrangian,
-        );
+            .scalar(&self.grid, &mut smoke, dt, s.advection);
+        let heat_scheme = ScalarAdvection::SemiLagrangian;
+        self.advection
+            .scalar(&self.grid, &mut heat, dt, heat_scheme);
         forces::decay(&mut smoke, s.smoke_decay, dt);
         forces::decay(&mut heat, s.cooling, dt);
         self.grid.smoke = smoke;
@@ -279,7 +275,6 @@ impl Air {
         self.last = AirStep {
             solve,
             divergence_max: self.grid.divergence_max(),
-            open_cells: self.grid.solid.iter().filter(|s| !**s).count(),
         };
         self.time += dt;
         self.steps += 1;
@@ -386,9 +381,6 @@ fn clamp_speeds(grid: &mut MacGrid) {
         }
     });
 }
-
-/// Cells (or faces) per rayon task of the light per-cell passes.
-const CELLS_PER_TASK: usize = 4096;
 
 /// Adds each open source's smoke, heat and velocity to the open cells and faces of its disc.
 fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {

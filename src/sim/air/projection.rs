@@ -8,8 +8,7 @@
 //! keep the solid's velocity (Neumann walls). Then every face between two open cells loses
 //! Δt / (ρ Δx) × (p_ahead − p_behind).
 
-use super::field::{par_cells_mut, MacGrid};
-use super::forces::{for_each_inner_u_face, for_each_inner_v_face};
+use super::field::{for_each_inner_u_face, for_each_inner_v_face, par_cells_mut, MacGrid};
 use super::pressure::{Poisson, Report, Settings};
 
 /// The pressure solve's workspace and last result.
