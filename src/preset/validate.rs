@@ -553,38 +553,4 @@ fn polygon_width(polygon: &[Vec2]) -> f32 {
 }
 
 /// The first obstacle (index, problem) closer than 2 r to a wall or to an earlier obstacle.
-pub(super) fn obstacle_gap_problem(
-    obstacles: &[Obstacle],
-    domain: &Domain,
-    particle_radius: f32,
-) -> Option<(usize, String)> {
-    let gap = 2.0 * particle_radius;
-    for (index, obstacle) in obstacles.iter().enumerate() {
-        let (a, b) = obstacle.core();
-        for (k, wall) in domain.walls().iter().enumerate() {
-            let room = wall.distance(a).min(wall.distance(b)) - obstacle.radius();
-            if room < gap {
-                return Some((
-                    index,
-                    format!(
-                        "must keep {gap} (2 particle radii) from every wall, \
-                         but its surface is {room} from walls[{k}]"
-                    ),
-                ));
-            }
-        }
-        for (other_index, other) in obstacles[..index].iter().enumerate() {
-            let room = obstacle.core_distance(other) - obstacle.radius() - other.radius();
-            if room < gap {
-                return Some((
-                    index,
-                    format!(
-                        "must keep {gap} (2 particle radii) from every other obstacle, \
-                         but its surface is {room} from obstacles[{other_index}]"
-                    ),
-                ));
-            }
-        }
-    }
-    None
-}
+pub(super) use crate::sim::obstacles::gap_problem as obstacle_gap_problem;

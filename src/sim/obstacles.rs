@@ -34,6 +34,44 @@ pub struct Contacts {
     particle_radius: f32,
 }
 
+/// The first obstacle (index, problem) closer than 2 r (two particle radii) to a wall or to an
+/// earlier obstacle: the gap that keeps a particle from being squeezed between two solids.
+pub fn gap_problem(
+    obstacles: &[Obstacle],
+    domain: &Domain,
+    particle_radius: f32,
+) -> Option<(usize, String)> {
+    let gap = 2.0 * particle_radius;
+    for (index, obstacle) in obstacles.iter().enumerate() {
+        let (a, b) = obstacle.core();
+        for (k, wall) in domain.walls().iter().enumerate() {
+            let room = wall.distance(a).min(wall.distance(b)) - obstacle.radius();
+            if room < gap {
+                return Some((
+                    index,
+                    format!(
+                        "must keep {gap} (2 particle radii) from every wall, \
+                         but its surface is {room} from walls[{k}]"
+                    ),
+                ));
+            }
+        }
+        for (other_index, other) in obstacles[..index].iter().enumerate() {
+            let room = obstacle.core_distance(other) - obstacle.radius() - other.radius();
+            if room < gap {
+                return Some((
+                    index,
+                    format!(
+                        "must keep {gap} (2 particle radii) from every other obstacle, \
+                         but its surface is {room} from obstacles[{other_index}]"
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 impl Contacts {
     /// Contacts for `obstacles`, with the stickiness of `materials` (`stickiness` and
     /// `stick_distance`); `h` the interaction radius.
@@ -66,6 +104,18 @@ impl Contacts {
     /// The obstacles.
     pub fn obstacles(&self) -> &[Obstacle] {
         &self.obstacles
+    }
+
+    /// Replaces the obstacles (the person drew or removed one); the caller keeps the gaps of
+    /// `gap_problem`.
+    pub fn set_obstacles(&mut self, obstacles: Vec<Obstacle>) {
+        self.obstacles = obstacles;
+    }
+
+    /// Takes the stickiness of `materials` (changed at run time), with interaction radius `h`.
+    pub fn set_materials(&mut self, materials: &[Material], h: f32) {
+        let obstacles = std::mem::take(&mut self.obstacles);
+        *self = Self::new(obstacles, materials, h, self.particle_radius);
     }
 
     /// True when there is nothing to do: no obstacles and no sticky material.

@@ -109,6 +109,31 @@ impl Particles {
         self.id.is_empty()
     }
 
+    /// Keeps the particles whose `keep` entry is true, in order; returns how many went.
+    pub(crate) fn retain(&mut self, keep: &[bool]) -> usize {
+        fn filter<T: Copy>(values: &mut Vec<T>, keep: &[bool]) {
+            let mut next = 0;
+            for (index, &kept) in keep.iter().enumerate() {
+                if kept {
+                    values[next] = values[index];
+                    next += 1;
+                }
+            }
+            values.truncate(next);
+        }
+        let before = self.len();
+        filter(&mut self.id, keep);
+        filter(&mut self.position, keep);
+        filter(&mut self.velocity, keep);
+        filter(&mut self.material, keep);
+        filter(&mut self.mass, keep);
+        filter(&mut self.density, keep);
+        filter(&mut self.near_density, keep);
+        filter(&mut self.pressure, keep);
+        filter(&mut self.near_pressure, keep);
+        before - self.len()
+    }
+
     /// Appends a particle with no density or pressure yet.
     fn push(&mut self, id: u32, material: usize, mass: f32, position: Vec2, velocity: Vec2) {
         self.id.push(id);

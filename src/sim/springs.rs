@@ -84,6 +84,14 @@ impl Springs {
     /// Springs for `materials` (their `spring_stiffness`, `yield_ratio`, `plasticity` and
     /// `spring_radius`), with interaction radius `h`; inactive when no material has springs.
     pub fn new(materials: &[Material], h: f32) -> Self {
+        let mut springs = Self::default();
+        springs.set_materials(materials, h);
+        springs
+    }
+
+    /// Takes the spring constants of `materials` (changed at run time); the springs already
+    /// formed keep their rest lengths.
+    pub fn set_materials(&mut self, materials: &[Material], h: f32) {
         let materials: Vec<SpringMaterial> = materials
             .iter()
             .map(|m| SpringMaterial {
@@ -93,14 +101,10 @@ impl Springs {
                 radius: m.spring_radius * h,
             })
             .collect();
-        let active = materials
+        self.active = materials
             .iter()
             .any(|m| m.stiffness > 0.0 && m.radius > 0.0);
-        Self {
-            materials,
-            active,
-            ..Self::default()
-        }
+        self.materials = materials;
     }
 
     /// How many springs there are.
@@ -170,7 +174,12 @@ impl Springs {
                 let mut kept = 0;
                 for s in 0..*count as usize {
                     let spring = list[s];
-                    let j = index_of[spring.other as usize] as usize;
+                    let j = index_of[spring.other as usize];
+                    if j == u32::MAX {
+                        // The other end was erased.
+                        continue;
+                    }
+                    let j = j as usize;
                     let offset = position[j] - xi;
                     let r = offset.length();
                     // Yield and plastic flow of the rest length (algorithm 4).

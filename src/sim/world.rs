@@ -6,6 +6,10 @@
 //! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
 //! bit-identical at any thread count.
 
+mod edit;
+
+pub use edit::{limits, EditError, Pour, Poured};
+
 use super::air::Air;
 use super::domain::Domain;
 use super::emission::Emission;

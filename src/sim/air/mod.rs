@@ -178,22 +178,12 @@ impl Air {
         let nx = settings.columns.max(1);
         let dx = size.x / nx as f32;
         let ny = ((size.y / dx).ceil() as usize).max(1);
-        let mut grid = MacGrid::new(nx, ny, dx, min);
-        let mut static_solid = vec![false; nx * ny];
-        for j in 0..ny {
-            for i in 0..nx {
-                let centre = grid.cell_centre(i, j);
-                let inside_obstacle = obstacles.iter().any(|o| o.distance(centre) < 0.0);
-                static_solid[grid.cell(i, j)] = !domain.contains(centre) || inside_obstacle;
-            }
-        }
-        grid.solid.clone_from(&static_solid);
-        grid.apply_solid_velocities();
-        Self {
+        let grid = MacGrid::new(nx, ny, dx, min);
+        let mut air = Self {
             projection: Projection::new(nx, ny),
             settings,
             grid,
-            static_solid,
+            static_solid: Vec::new(),
             advection: Advection::default(),
             confinement: Confinement::default(),
             coupling: Coupling::default(),
@@ -202,7 +192,26 @@ impl Air {
             iterations: 0,
             last: AirStep::default(),
             elapsed: Duration::ZERO,
+        };
+        air.set_solids(domain, obstacles);
+        air
+    }
+
+    /// Marks the cells outside the walls or inside an obstacle as solid (at the start, and when
+    /// the person draws or removes an obstacle); the air in newly solid cells stops.
+    pub fn set_solids(&mut self, domain: &Domain, obstacles: &[Obstacle]) {
+        let grid = &mut self.grid;
+        let mut static_solid = vec![false; grid.nx * grid.ny];
+        for j in 0..grid.ny {
+            for i in 0..grid.nx {
+                let centre = grid.cell_centre(i, j);
+                let inside_obstacle = obstacles.iter().any(|o| o.distance(centre) < 0.0);
+                static_solid[grid.cell(i, j)] = !domain.contains(centre) || inside_obstacle;
+            }
         }
+        grid.solid.clone_from(&static_solid);
+        grid.apply_solid_velocities();
+        self.static_solid = static_solid;
     }
 
     /// The grid (velocities, smoke, temperature, solids), for drawing and reports.

@@ -1,0 +1,367 @@
+//! Run-time edits of a world, the calls a game's tools make: pour and erase liquid, draw and
+//! remove obstacles, tilt gravity, tune a material. Each checks its input and refuses what
+//! would break an invariant of the engine (a particle outside the walls or inside a solid, a
+//! value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
+
+use super::World;
+use crate::sim::liquid::Liquid;
+use crate::sim::obstacles::gap_problem;
+use crate::sim::scene::{Material, Obstacle};
+use glam::Vec2;
+use rayon::prelude::*;
+use std::fmt;
+
+/// Why an edit was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditError {
+    /// No material with this index.
+    NoMaterial(usize),
+    /// No obstacle with this index.
+    NoObstacle(usize),
+    /// A position, size or velocity that is not a finite number.
+    NotFinite(&'static str),
+    /// A value outside its accepted range: the field, the value and the range.
+    OutOfRange {
+        /// Which value.
+        field: &'static str,
+        /// What was asked for.
+        value: f32,
+        /// Smallest accepted.
+        low: f32,
+        /// Largest accepted.
+        high: f32,
+    },
+    /// An obstacle that leaves too narrow a gap to a wall or another obstacle.
+    Gap(String),
+    /// A change the engine cannot make at run time.
+    Unsupported(&'static str),
+}
+
+impl fmt::Display for EditError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoMaterial(index) => write!(f, "no material {index}"),
+            Self::NoObstacle(index) => write!(f, "no obstacle {index}"),
+            Self::NotFinite(what) => write!(f, "{what} must be a finite number"),
+            Self::OutOfRange {
+                field,
+                value,
+                low,
+                high,
+            } => write!(f, "{field} must be from {low} to {high}, got {value}"),
+            Self::Gap(problem) => write!(f, "the obstacle {problem}"),
+            Self::Unsupported(what) => write!(f, "{what}"),
+        }
+    }
+}
+
+impl std::error::Error for EditError {}
+
+/// The accepted range of each run-time tunable, at the reference particle radius of the preset
+/// files (`preset` module documentation): the same limits the loader applies.
+pub mod limits {
+    /// Pressure and near-pressure stiffness.
+    pub const STIFFNESS: (f32, f32) = (0.0, 10.0);
+    /// Surface tension.
+    pub const SURFACE_TENSION: (f32, f32) = (0.0, 1.0);
+    /// Linear and quadratic viscosity.
+    pub const VISCOSITY: (f32, f32) = (0.0, 100.0);
+    /// Stickiness.
+    pub const STICKINESS: (f32, f32) = (0.0, 10_000.0);
+    /// Each component of gravity.
+    pub const GRAVITY: (f32, f32) = (-1000.0, 1000.0);
+    /// Yield ratio of springs.
+    pub const YIELD_RATIO: (f32, f32) = (0.0, 1.0);
+    /// Plasticity of springs, per second.
+    pub const PLASTICITY: (f32, f32) = (0.0, 100.0);
+    /// Largest spring stiffness as a fraction of 1 / Δt² (stable relaxation).
+    pub const SPRING_STIFFNESS_DT2: f32 = 0.05;
+    /// Largest obstacle radius.
+    pub const OBSTACLE_RADIUS: f32 = 1000.0;
+}
+
+/// Liquid poured from a disc: every free site of a lattice of one particle diameter inside the
+/// disc gets a particle, so holding a pour fills the disc as fast as the liquid leaves it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pour {
+    /// Index of the material poured.
+    pub material: usize,
+    /// Centre of the disc.
+    pub centre: Vec2,
+    /// Radius of the disc.
+    pub radius: f32,
+    /// Velocity of the new particles.
+    pub velocity: Vec2,
+}
+
+/// What a pour did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Poured {
+    /// Particles added.
+    pub added: usize,
+    /// The particle cap stopped the pour.
+    pub capped: bool,
+}
+
+/// A site is free when no particle is nearer than this fraction of the lattice spacing.
+const FREE_SITE: f32 = 0.9;
+
+fn check(field: &'static str, value: f32, (low, high): (f32, f32)) -> Result<f32, EditError> {
+    if !value.is_finite() {
+        return Err(EditError::NotFinite(field));
+    }
+    if value < low || value > high {
+        return Err(EditError::OutOfRange {
+            field,
+            value,
+            low,
+            high,
+        });
+    }
+    Ok(value)
+}
+
+fn finite(what: &'static str, value: Vec2) -> Result<Vec2, EditError> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(EditError::NotFinite(what))
+    }
+}
+
+impl World {
+    /// Adds one particle of `material` at `position` with `velocity`. Returns `Ok(false)` when
+    /// the particle cap or a solid stops it (a position outside the walls, or within one particle
+    /// radius of an obstacle, is no place for a particle).
+    pub fn add_particle(
+        &mut self,
+        material: usize,
+        position: Vec2,
+        velocity: Vec2,
+    ) -> Result<bool, EditError> {
+        self.material_index(material)?;
+        let position = finite("position", position)?;
+        let velocity = finite("velocity", velocity)?;
+        let inside = self
+            .domain
+            .contains_with_margin(position, self.params.particle_radius);
+        if !inside || self.subsystems.occupies(position) {
+            return Ok(false);
+        }
+        Ok(self.spawn(material, position, velocity))
+    }
+
+    /// Pours liquid (see `Pour`): fills the free lattice sites of the disc that lie inside the
+    /// walls and outside every obstacle, up to the particle cap.
+    pub fn pour(&mut self, pour: Pour) -> Result<Poured, EditError> {
+        self.material_index(pour.material)?;
+        let centre = finite("pour centre", pour.centre)?;
+        let velocity = finite("pour velocity", pour.velocity)?;
+        let spacing = 2.0 * self.params.particle_radius;
+        let extent = (self.domain.max() - self.domain.min()).max_element();
+        let radius = check("pour radius", pour.radius, (0.0, extent))?;
+        // Lattice sites anchored at the origin, so that a pour held still fills the same sites.
+        let reach = (radius / spacing).ceil() as i64;
+        let base = (centre / spacing).round();
+        let (bx, by) = (base.x as i64, base.y as i64);
+        let side = (2 * reach + 1) as usize;
+        let mut taken = vec![false; side * side];
+        let near = FREE_SITE * spacing;
+        let position = &self.particles.position;
+        let nearby: Vec<Vec2> = position
+            .par_iter()
+            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .filter(|p| (**p - centre).length_squared() < (radius + spacing).powi(2))
+            .copied()
+            .collect();
+        for p in nearby {
+            let cell = (p / spacing).round();
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (sx, sy) = (cell.x as i64 + dx, cell.y as i64 + dy);
+                    let (u, v) = (sx - bx + reach, sy - by + reach);
+                    if u < 0 || v < 0 || u >= side as i64 || v >= side as i64 {
+                        continue;
+                    }
+                    let site = Vec2::new(sx as f32, sy as f32) * spacing;
+                    if (site - p).length_squared() < near * near {
+                        taken[v as usize * side + u as usize] = true;
+                    }
+                }
+            }
+        }
+        let mut poured = Poured::default();
+        for v in 0..side {
+            for u in 0..side {
+                if taken[v * side + u] {
+                    continue;
+                }
+                let sx = bx + u as i64 - reach;
+                let sy = by + v as i64 - reach;
+                let site = Vec2::new(sx as f32, sy as f32) * spacing;
+                if (site - centre).length_squared() > radius * radius {
+                    continue;
+                }
+                if self.particles.len() >= self.params.max_particles {
+                    poured.capped = true;
+                    return Ok(poured);
+                }
+                if self.add_particle(pour.material, site, velocity)? {
+                    poured.added += 1;
+                }
+            }
+        }
+        Ok(poured)
+    }
+
+    /// Removes every particle whose centre is within `radius` of `centre`; returns how many.
+    /// Their springs go with them; the ids of the others stay.
+    pub fn erase(&mut self, centre: Vec2, radius: f32) -> Result<usize, EditError> {
+        let centre = finite("erase centre", centre)?;
+        let radius = check("erase radius", radius, (0.0, f32::MAX))?;
+        let keep: Vec<bool> = self
+            .particles
+            .position
+            .par_iter()
+            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .map(|p| (*p - centre).length_squared() >= radius * radius)
+            .collect();
+        Ok(self.particles.retain(&keep))
+    }
+
+    /// Adds a static obstacle; returns its index. Refused when it is not finite, larger than
+    /// `limits::OBSTACLE_RADIUS`, or closer than two particle radii to a wall or another
+    /// obstacle (the gap that keeps particles from being squeezed between solids). Particles
+    /// inside it are moved out to its surface at once, their velocity into it removed.
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, EditError> {
+        let (a, b) = obstacle.core();
+        finite("obstacle position", a)?;
+        finite("obstacle position", b)?;
+        check(
+            "obstacle radius",
+            obstacle.radius(),
+            (f32::MIN_POSITIVE, limits::OBSTACLE_RADIUS),
+        )?;
+        check("obstacle friction", obstacle.friction, (0.0, 10.0))?;
+        let mut obstacles = self.obstacles().to_vec();
+        obstacles.push(obstacle);
+        if let Some((_, problem)) =
+            gap_problem(&obstacles, &self.domain, self.params.particle_radius)
+        {
+            return Err(EditError::Gap(problem));
+        }
+        let reach = obstacle.radius() + self.params.particle_radius;
+        let p = &mut self.particles;
+        (&mut p.position, &mut p.velocity)
+            .into_par_iter()
+            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .for_each(|(x, v)| {
+                let core = obstacle.core_point(*x);
+                let offset = *x - core;
+                if offset.length_squared() >= reach * reach {
+                    return;
+                }
+                let normal = offset.try_normalize().unwrap_or(Vec2::Y);
+                *x = core + normal * reach;
+                let into = v.dot(normal);
+                if into < 0.0 {
+                    *v -= normal * into;
+                }
+            });
+        self.set_obstacles(obstacles);
+        Ok(self.obstacles().len() - 1)
+    }
+
+    /// Removes obstacle `index` (later ones move down by one); returns it.
+    pub fn remove_obstacle(&mut self, index: usize) -> Result<Obstacle, EditError> {
+        let mut obstacles = self.obstacles().to_vec();
+        if index >= obstacles.len() {
+            return Err(EditError::NoObstacle(index));
+        }
+        let removed = obstacles.remove(index);
+        self.set_obstacles(obstacles);
+        Ok(removed)
+    }
+
+    /// The last-drawn obstacle whose solid contains `point`, if any.
+    pub fn obstacle_at(&self, point: Vec2) -> Option<usize> {
+        self.obstacles()
+            .iter()
+            .rposition(|obstacle| obstacle.distance(point) <= 0.0)
+    }
+
+    /// Sets gravity (each component within `limits::GRAVITY`); the next substep feels it.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), EditError> {
+        check("gravity x", gravity.x, limits::GRAVITY)?;
+        check("gravity y", gravity.y, limits::GRAVITY)?;
+        self.params.gravity = gravity;
+        Ok(())
+    }
+
+    /// Replaces material `index` with `material`, in the units `World::materials` gives (the
+    /// constants of this world's resolution). The name, colour and mass stay those of the scene
+    /// (a mass change would change the substeps a scene needs, see `liquid`); every constant
+    /// must be finite and not negative, and the spring stiffness must keep the relaxation stable
+    /// (at most `limits::SPRING_STIFFNESS_DT2` / Δt²).
+    pub fn set_material(&mut self, index: usize, material: Material) -> Result<(), EditError> {
+        let current = self.material_index(index)?;
+        if material.mass != current.mass {
+            return Err(EditError::Unsupported(
+                "a material's mass cannot change at run time (rebuild the scene instead)",
+            ));
+        }
+        let open = (0.0, f32::MAX);
+        for (field, value) in [
+            ("stiffness", material.stiffness),
+            ("near_stiffness", material.near_stiffness),
+            ("surface_tension", material.surface_tension),
+            ("linear_viscosity", material.linear_viscosity),
+            ("quadratic_viscosity", material.quadratic_viscosity),
+        ] {
+            if let Some(value) = value {
+                check(field, value, open)?;
+            }
+        }
+        let dt = 1.0 / (self.params.frame_rate * self.params.substeps as f32);
+        let spring_limit = limits::SPRING_STIFFNESS_DT2 / (dt * dt);
+        check(
+            "spring_stiffness",
+            material.spring_stiffness,
+            (0.0, spring_limit),
+        )?;
+        check("yield_ratio", material.yield_ratio, limits::YIELD_RATIO)?;
+        check("plasticity", material.plasticity, limits::PLASTICITY)?;
+        check("spring_radius", material.spring_radius, (0.0, 1.0))?;
+        check("stickiness", material.stickiness, open)?;
+        check("stick_distance", material.stick_distance, (0.0, 1.0))?;
+        check("temperature", material.temperature, (-1000.0, 1000.0))?;
+        check("smoke", material.smoke, (0.0, 10_000.0))?;
+        check("pressure_scale", material.pressure_scale, (-100.0, 100.0))?;
+        check("pressure_bias", material.pressure_bias, (-100.0, 100.0))?;
+        self.materials[index] = Material {
+            name: current.name.clone(),
+            colour: current.colour,
+            ..material
+        };
+        let h = self.params.interaction_radius;
+        self.liquid = Liquid::new(&self.materials, &self.params);
+        self.subsystems.springs.set_materials(&self.materials, h);
+        self.subsystems.contacts.set_materials(&self.materials, h);
+        Ok(())
+    }
+
+    /// Material `index`, or the error that there is none.
+    fn material_index(&self, index: usize) -> Result<&Material, EditError> {
+        self.materials
+            .get(index)
+            .ok_or(EditError::NoMaterial(index))
+    }
+
+    /// Gives the contacts and the air a new list of obstacles.
+    fn set_obstacles(&mut self, obstacles: Vec<Obstacle>) {
+        if let Some(air) = self.subsystems.air.as_mut() {
+            air.set_solids(&self.domain, &obstacles);
+        }
+        self.subsystems.contacts.set_obstacles(obstacles);
+    }
+}
