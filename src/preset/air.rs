@@ -5,14 +5,14 @@ use super::validate::{
 };
 use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection, MAX_AIR_SPEED};
 use crate::sim::Domain;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
 
 /// Most cells a side of the air grid may have.
 pub const MAX_AIR_CELLS: usize = 1024;
 
 /// `[air]`: every field optional, defaulting to `AirSettings::default()`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(super) struct AirFile {
     pub columns: usize,
@@ -29,6 +29,7 @@ pub(super) struct AirFile {
     pub tolerance: f32,
     pub max_iterations: u32,
     pub colour: [f32; 3],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<AirSourceFile>,
 }
 
@@ -56,7 +57,7 @@ impl Default for AirFile {
 }
 
 /// `[[air.sources]]`.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AirSourceFile {
     pub position: [f32; 2],
@@ -69,7 +70,7 @@ pub(super) struct AirSourceFile {
     pub velocity: [f32; 2],
     #[serde(default)]
     pub start: f32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration: Option<f32>,
 }
 

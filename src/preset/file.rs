@@ -1,46 +1,46 @@
 //! The preset file format: the TOML tables as serde reads them, before any value is checked.
 
 use crate::sim::{Material, SimParams};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PresetFile {
     pub name: String,
     pub description: String,
     #[serde(default)]
     pub params: ParamsFile,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_particles: Option<usize>,
     pub walls: Vec<WallFile>,
     pub materials: Vec<MaterialFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emitters: Vec<EmitterFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<BlockFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<ObstacleFile>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub air: Option<super::air::AirFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ObstacleFile {
     pub kind: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub centre: Option<[f32; 2]>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub a: Option<[f32; 2]>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub b: Option<[f32; 2]>,
     pub radius: f32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub friction: Option<f32>,
 }
 
 /// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(super) struct ParamsFile {
     pub rest_density: f32,
@@ -50,11 +50,13 @@ pub(super) struct ParamsFile {
     pub linear_viscosity: f32,
     pub quadratic_viscosity: f32,
     pub particle_radius: f32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub interaction_radius: Option<f32>,
     pub wall_friction: f32,
     pub gravity: [f32; 2],
     pub frame_rate: f32,
     pub substeps: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub max_substeps: Option<u32>,
     pub cfl: f32,
     pub max_particles: usize,
@@ -83,14 +85,14 @@ impl Default for ParamsFile {
     }
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct WallFile {
     pub normal: [f32; 2],
     pub offset: f32,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct MaterialFile {
     pub name: String,
@@ -100,15 +102,15 @@ pub(super) struct MaterialFile {
     pub pressure_scale: f32,
     #[serde(default = "one")]
     pub pressure_bias: f32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stiffness: Option<f32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub near_stiffness: Option<f32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface_tension: Option<f32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linear_viscosity: Option<f32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quadratic_viscosity: Option<f32>,
     #[serde(default)]
     pub spring_stiffness: f32,
@@ -140,7 +142,7 @@ fn default_yield_ratio() -> f32 {
     Material::default().yield_ratio
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct EmitterFile {
     pub material: String,
@@ -156,13 +158,13 @@ pub(super) struct EmitterFile {
     pub budget: usize,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct BlockFile {
     pub material: String,
     pub min: [f32; 2],
     pub max: [f32; 2],
     pub spacing: f32,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
 }

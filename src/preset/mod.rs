@@ -84,6 +84,7 @@ mod air;
 mod error;
 mod file;
 mod locate;
+mod save;
 mod validate;
 
 pub use error::{one_line, PresetError};
@@ -223,6 +224,12 @@ impl Preset {
     /// spent (`Scene::particle_estimate`).
     pub fn particles(&self) -> usize {
         self.scene.particle_estimate()
+    }
+
+    /// The scene as the file writes it, every constant at the reference particle radius
+    /// (`sim::resolution::REFERENCE_RADIUS`), before any rescale.
+    pub fn reference(&self) -> &Scene {
+        &self.reference
     }
 
     /// About how many particles the scene holds at the file's own resolution (its 1×).

@@ -100,6 +100,13 @@ impl Scene {
     }
 }
 
+/// `material` for particles λ times the size (`radius × lambda`): every constant that depends on
+/// the particle size scaled as `Scene::at_particle_radius` scales it. The surface tension is left
+/// alone: it follows the substeps (`Scene::with_substeps`), not the radius.
+pub(crate) fn scale_material(material: &mut Material, lambda: f32) {
+    Factors::new(lambda).scale_material(material);
+}
+
 /// The factors of one change of resolution (see the module documentation).
 struct Factors {
     rest_density: f32,

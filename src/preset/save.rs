@@ -1,0 +1,831 @@
+//! Writing a preset back out as a TOML file (the demo's save), after folding the person's
+//! run-time edits (tuned materials, drawn obstacles, gravity) back into the scene as written.
+//!
+//! The file holds the reference scene (every constant at `REFERENCE_RADIUS`, as preset files give
+//! them) and `params.particle_radius` = the preset's own radius, so that `Preset::parse` of the
+//! text gives the same preset back, bit for bit.
+
+use super::air::{AirFile, AirSourceFile};
+use super::file::{
+    BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
+};
+use super::Preset;
+use crate::sim::air::{AirSettings, Method, ScalarAdvection};
+use crate::sim::resolution::{scale_material, REFERENCE_RADIUS};
+use crate::sim::{Block, Emitter, Material, Obstacle, Shape, SimParams, Wall};
+use glam::Vec2;
+
+/// The first line of every saved preset.
+const HEADER: &str = "# slosh preset, saved from the demo";
+
+impl Preset {
+    /// The preset as the text of a preset file: `Preset::parse` of it gives back the same name,
+    /// description, `base_particles`, reference scene and own radius, bit for bit, hence the same
+    /// `scene` at the file's own resolution. A preset rescaled by `with_particles` or `at_radius`
+    /// is written at its own (unscaled) resolution: parse it, then rescale it the same way.
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(&self.file())
+            .expect("a preset file is tables of strings, numbers and arrays: always TOML");
+        format!("{HEADER}\n\n{body}")
+    }
+
+    /// The preset with the person's run-time edits in place of its own values, in both the
+    /// reference scene (what `to_toml` writes) and `scene` (rebuilt from it at the radius in use).
+    ///
+    /// - `materials`: the preset's materials as tuned at the current resolution, comparable with
+    ///   `self.scene.materials` (same length and order, surface tensions for
+    ///   `self.scene.params.substeps`). A world's materials are not quite that when it runs more
+    ///   substeps than the scene: convert them with `materials_of_world` first. Each value is
+    ///   mapped back to the reference radius (the inverse of `Scene::at_particle_radius`); a
+    ///   value left as it is in `self.scene` keeps the reference's value exactly.
+    /// - `obstacles`: replace the obstacles, in the coordinates of `self.scene` (obstacles do not
+    ///   depend on the resolution; a scene widened by `with_particles` for `base_particles` has
+    ///   them narrowed back for the reference).
+    /// - `gravity`: replaces `params.gravity`.
+    ///
+    /// Nothing is checked: obstacles too close to a wall or to each other make a file that
+    /// `Preset::parse` refuses (`sim::obstacles::gap_problem` tells beforehand).
+    ///
+    /// # Panics
+    ///
+    /// When `materials` is not as long as `self.scene.materials`.
+    pub fn edited(&self, materials: &[Material], obstacles: &[Obstacle], gravity: Vec2) -> Preset {
+        assert_eq!(
+            materials.len(),
+            self.scene.materials.len(),
+            "one tuned material for each of the scene's"
+        );
+        let radius = self.scene.params.particle_radius;
+        let mut reference = self.reference.clone();
+        for ((kept, current), tuned) in reference
+            .materials
+            .iter_mut()
+            .zip(&self.scene.materials)
+            .zip(materials)
+        {
+            *kept = keep_untouched(kept, current, tuned, self.material_at_reference(tuned));
+        }
+        let widening = self.widening();
+        reference.obstacles = obstacles
+            .iter()
+            .map(|obstacle| match widening {
+                Some(stretch) => narrowed(obstacle, stretch),
+                None => *obstacle,
+            })
+            .collect();
+        reference.params.gravity = gravity;
+        let rebuilt = reference
+            .at_particle_radius(radius)
+            .expect("the walls held particles of this radius before the edit");
+        let scene = match widening {
+            // Keep the widened walls, emitters and blocks (`with_particles`); only the edited
+            // values change.
+            Some(_) => {
+                let mut scene = self.scene.clone();
+                scene.materials = rebuilt.materials;
+                scene.obstacles = obstacles.to_vec();
+                scene.params.gravity = gravity;
+                scene
+            }
+            None => rebuilt,
+        };
+        Preset {
+            scene,
+            reference,
+            ..self.clone()
+        }
+    }
+
+    /// The materials of a world built from `self.scene` (`World::materials()`) as `edited`
+    /// takes them: `World::new` runs scenes of very unequal masses in more substeps
+    /// (`world_substeps`, its `World::params().substeps`), which scales the surface tension
+    /// overrides by (scene substeps / world substeps)² (`Scene::with_substeps`); this undoes it
+    /// (exactly, for a value left as the world had it).
+    ///
+    /// # Panics
+    ///
+    /// When `world_materials` is not as long as `self.scene.materials`.
+    pub fn materials_of_world(
+        &self,
+        world_materials: &[Material],
+        world_substeps: u32,
+    ) -> Vec<Material> {
+        assert_eq!(
+            world_materials.len(),
+            self.scene.materials.len(),
+            "one world material for each of the scene's"
+        );
+        let substeps = self.scene.params.substeps;
+        if world_substeps == substeps || world_substeps == 0 {
+            return world_materials.to_vec();
+        }
+        // As `with_substeps` scales them, and back.
+        let tau = substeps as f32 / world_substeps as f32;
+        let (forward, back) = (tau * tau, 1.0 / (tau * tau));
+        world_materials
+            .iter()
+            .zip(&self.scene.materials)
+            .map(|(world, scene)| {
+                let mut material = world.clone();
+                material.surface_tension =
+                    if world.surface_tension == scene.surface_tension.map(|v| v * forward) {
+                        scene.surface_tension
+                    } else {
+                        world.surface_tension.map(|v| v * back)
+                    };
+                material
+            })
+            .collect()
+    }
+
+    /// `material`, given at the resolution of `self.scene`, at the reference radius: the inverse
+    /// of `Scene::at_particle_radius`'s scaling, the surface tension by the inverse of the
+    /// substep change (the reference runs `reference.params.substeps`).
+    fn material_at_reference(&self, material: &Material) -> Material {
+        let (reference, current) = (&self.reference.params, &self.scene.params);
+        let mut back = material.clone();
+        scale_material(
+            &mut back,
+            reference.particle_radius / current.particle_radius,
+        );
+        if current.substeps != reference.substeps {
+            // `with_substeps` took the reference's σs by (reference / current substeps)².
+            let tau = current.substeps as f32 / reference.substeps as f32;
+            if let Some(tension) = &mut back.surface_tension {
+                *tension *= tau * tau;
+            }
+        }
+        back
+    }
+
+    /// The stretch `with_particles` widened `scene` by for `base_particles` (None: not widened).
+    /// The walls of the two scenes differ by nothing else: `at_particle_radius` keeps them.
+    fn widening(&self) -> Option<Vec2> {
+        let base = self.base_particles?;
+        (self.scene.domain.walls() != self.reference.domain.walls()).then(|| {
+            // As `with_particles` computes it, from the count it leaves in `max_particles`.
+            Vec2::new(self.scene.params.max_particles as f32 / base as f32, 1.0)
+        })
+    }
+
+    /// The preset file that `validate` reads back into this preset.
+    fn file(&self) -> PresetFile {
+        let scene = &self.reference;
+        let name = |index: usize| scene.materials[index].name.clone();
+        PresetFile {
+            name: self.name.clone(),
+            description: self.description.clone(),
+            params: params_file(&scene.params, self.own_radius),
+            base_particles: self.base_particles,
+            walls: scene.domain.walls().iter().map(wall_file).collect(),
+            materials: scene.materials.iter().map(material_file).collect(),
+            emitters: scene
+                .emitters
+                .iter()
+                .map(|emitter| emitter_file(emitter, name(emitter.material)))
+                .collect(),
+            blocks: scene
+                .blocks
+                .iter()
+                .map(|block| block_file(block, name(block.material)))
+                .collect(),
+            obstacles: scene.obstacles.iter().map(obstacle_file).collect(),
+            air: scene.air.as_ref().map(air_file),
+        }
+    }
+}
+
+/// `tuned` mapped back (`mapped`), but every size-dependent value the person left as it is in
+/// the current scene (`current`) kept as the reference has it, free of the rounding of a round
+/// trip through the factors.
+fn keep_untouched(
+    reference: &Material,
+    current: &Material,
+    tuned: &Material,
+    mapped: Material,
+) -> Material {
+    let mut kept = mapped;
+    macro_rules! keep {
+        ($($field:ident),*) => {
+            $(if tuned.$field == current.$field {
+                kept.$field = reference.$field;
+            })*
+        };
+    }
+    keep!(
+        mass,
+        pressure_scale,
+        stiffness,
+        near_stiffness,
+        surface_tension,
+        linear_viscosity,
+        quadratic_viscosity,
+        spring_stiffness,
+        stickiness
+    );
+    kept
+}
+
+/// `obstacle` with its points divided by `stretch` (radius kept): undoes `with_particles`'s
+/// widening.
+fn narrowed(obstacle: &Obstacle, stretch: Vec2) -> Obstacle {
+    let shape = match obstacle.shape {
+        Shape::Circle { centre, radius } => Shape::Circle {
+            centre: centre / stretch,
+            radius,
+        },
+        Shape::Capsule { a, b, radius } => Shape::Capsule {
+            a: a / stretch,
+            b: b / stretch,
+            radius,
+        },
+    };
+    Obstacle { shape, ..*obstacle }
+}
+
+/// `value` and the floats next to it, nearest first, `reach` each way.
+fn around(value: f32, reach: u32) -> impl Iterator<Item = f32> + Clone {
+    (0..=2 * reach).map(move |k| {
+        let mut x = value;
+        for _ in 0..k.div_ceil(2) {
+            x = if k % 2 == 1 {
+                x.next_up()
+            } else {
+                x.next_down()
+            };
+        }
+        x
+    })
+}
+
+/// Vectors along the unit vector `unit` for a search of one that normalises to it: `unit` and
+/// the floats around it first, then its multiples that make one component ±1, 2, …, 12 (files
+/// write directions like `[0.4, -1.0]` or `[4.0, 1.0]`) and the floats around those. Every
+/// direction a file can give with a few digits is among them; rarer ones may not be.
+fn along(unit: Vec2) -> impl Iterator<Item = Vec2> {
+    let bases = [1.0, 1.0 / unit.x.abs(), 1.0 / unit.y.abs()];
+    (1..=12u8)
+        .flat_map(move |multiple| bases.map(|base| base * f32::from(multiple)))
+        .filter(|scale| scale.is_finite())
+        .flat_map(move |scale| {
+            let value = unit * scale;
+            around(value.x, 3).flat_map(move |x| around(value.y, 3).map(move |y| Vec2::new(x, y)))
+        })
+}
+
+/// The value near `guess` that `read` takes to `target` (validation normalises directions and
+/// divides by radii, so the stored value itself may not read back to itself), or `guess`.
+fn preimage(guess: f32, target: f32, read: impl Fn(f32) -> f32) -> f32 {
+    around(guess, 4)
+        .find(|&value| read(value).to_bits() == target.to_bits())
+        .unwrap_or(guess)
+}
+
+/// `[params]` for the reference `params`, run at particles of `radius`.
+fn params_file(params: &SimParams, radius: f32) -> ParamsFile {
+    // Validation keeps the file's h / r for the reference radius.
+    let read = |h: f32| h / radius * REFERENCE_RADIUS;
+    let h = params.interaction_radius;
+    let interaction_radius = if read(6.0 * radius).to_bits() == h.to_bits() {
+        None
+    } else {
+        Some(preimage(h / REFERENCE_RADIUS * radius, h, read))
+    };
+    ParamsFile {
+        rest_density: params.rest_density,
+        stiffness: params.stiffness,
+        near_stiffness: params.near_stiffness,
+        surface_tension: params.surface_tension,
+        linear_viscosity: params.linear_viscosity,
+        quadratic_viscosity: params.quadratic_viscosity,
+        particle_radius: radius,
+        interaction_radius,
+        wall_friction: params.wall_friction,
+        gravity: params.gravity.to_array(),
+        frame_rate: params.frame_rate,
+        substeps: params.substeps,
+        max_substeps: (params.max_substeps != 4 * params.substeps).then_some(params.max_substeps),
+        cfl: params.cfl,
+        max_particles: params.max_particles,
+    }
+}
+
+/// `[[walls]]`: a normal and offset that `Wall::new` normalises to `wall`'s bits.
+fn wall_file(wall: &Wall) -> WallFile {
+    let written = along(wall.normal)
+        .filter(|&normal| Wall::new(normal, 0.0).normal == wall.normal)
+        .find_map(|normal| {
+            let length = normal.length();
+            around(wall.offset * length, 4)
+                .find(|&offset| Wall::new(normal, offset) == *wall)
+                .map(|offset| (normal, offset))
+        });
+    let (normal, offset) = written.unwrap_or((wall.normal, wall.offset));
+    WallFile {
+        normal: normal.to_array(),
+        offset,
+    }
+}
+
+/// `[[materials]]`, every override only when set.
+fn material_file(material: &Material) -> MaterialFile {
+    MaterialFile {
+        name: material.name.clone(),
+        colour: material.colour,
+        mass: material.mass,
+        pressure_scale: material.pressure_scale,
+        pressure_bias: material.pressure_bias,
+        stiffness: material.stiffness,
+        near_stiffness: material.near_stiffness,
+        surface_tension: material.surface_tension,
+        linear_viscosity: material.linear_viscosity,
+        quadratic_viscosity: material.quadratic_viscosity,
+        spring_stiffness: material.spring_stiffness,
+        yield_ratio: material.yield_ratio,
+        plasticity: material.plasticity,
+        spring_radius: material.spring_radius,
+        stickiness: material.stickiness,
+        stick_distance: material.stick_distance,
+        temperature: material.temperature,
+        smoke: material.smoke,
+    }
+}
+
+/// `[[emitters]]` for a reference emitter (one row per due row, as files write them), with a
+/// direction that normalises to the emitter's bits.
+fn emitter_file(emitter: &Emitter, material: String) -> EmitterFile {
+    let direction = along(emitter.direction)
+        .find(|direction| direction.normalize() == emitter.direction)
+        .unwrap_or(emitter.direction);
+    EmitterFile {
+        material,
+        position: emitter.position.to_array(),
+        direction: direction.to_array(),
+        width: emitter.width,
+        speed: emitter.speed,
+        speed_jitter: emitter.speed_jitter,
+        delay: emitter.delay,
+        rate: emitter.rate,
+        budget: emitter.budget,
+    }
+}
+
+/// `[[blocks]]`.
+fn block_file(block: &Block, material: String) -> BlockFile {
+    BlockFile {
+        material,
+        min: block.min.to_array(),
+        max: block.max.to_array(),
+        spacing: block.spacing,
+        count: block.count,
+    }
+}
+
+/// `[[obstacles]]`, with its friction always written.
+fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
+    let (kind, centre, a, b, radius) = match obstacle.shape {
+        Shape::Circle { centre, radius } => ("circle", Some(centre.to_array()), None, None, radius),
+        Shape::Capsule { a, b, radius } => (
+            "capsule",
+            None,
+            Some(a.to_array()),
+            Some(b.to_array()),
+            radius,
+        ),
+    };
+    ObstacleFile {
+        kind: kind.into(),
+        centre,
+        a,
+        b,
+        radius,
+        friction: Some(obstacle.friction),
+    }
+}
+
+/// `[air]` and its `[[air.sources]]` (a source open forever has no `duration`).
+fn air_file(air: &AirSettings) -> AirFile {
+    let advection = match air.advection {
+        ScalarAdvection::Conservative => "conservative",
+        ScalarAdvection::SemiLagrangian => "semi-lagrangian",
+    };
+    let solver = match air.solver.method {
+        Method::MultigridPcg => "multigrid",
+        Method::GaussSeidel => "gauss-seidel",
+    };
+    AirFile {
+        columns: air.columns,
+        density: air.density,
+        smoke_weight: air.smoke_weight,
+        heat_lift: air.heat_lift,
+        vorticity: air.vorticity,
+        cooling: air.cooling,
+        smoke_decay: air.smoke_decay,
+        drag: air.drag,
+        heating: air.heating,
+        advection: advection.into(),
+        solver: solver.into(),
+        tolerance: air.solver.tolerance,
+        max_iterations: air.solver.max_iterations,
+        colour: air.colour,
+        sources: air
+            .sources
+            .iter()
+            .map(|source| AirSourceFile {
+                position: source.position.to_array(),
+                radius: source.radius,
+                smoke: source.smoke,
+                temperature: source.temperature,
+                velocity: source.velocity.to_array(),
+                start: source.start,
+                duration: source.duration.is_finite().then_some(source.duration),
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::BUILTIN;
+    use crate::sim::Scene;
+
+    /// `preset` saved and read back.
+    fn reread(preset: &Preset) -> Preset {
+        let text = preset.to_toml();
+        assert!(text.starts_with(HEADER), "{text}");
+        Preset::parse("x.toml", &text)
+            .unwrap_or_else(|error| panic!("{}: {error}\n{text}", preset.name))
+    }
+
+    /// Asserts that two scenes are equal field by field (`Scene` has no `PartialEq`).
+    fn assert_same_scene(a: &Scene, b: &Scene, what: &str) {
+        assert_eq!(a.params, b.params, "{what}: params");
+        assert_eq!(a.materials, b.materials, "{what}: materials");
+        assert_eq!(a.domain.walls(), b.domain.walls(), "{what}: walls");
+        assert_eq!(a.domain.polygon(), b.domain.polygon(), "{what}: polygon");
+        assert_eq!(a.obstacles, b.obstacles, "{what}: obstacles");
+        assert_eq!(a.emitters, b.emitters, "{what}: emitters");
+        assert_eq!(a.blocks, b.blocks, "{what}: blocks");
+        assert_eq!(a.air, b.air, "{what}: air");
+    }
+
+    /// Asserts that `read` is the same preset as `preset`: texts, reference, own radius, scene.
+    fn assert_same_preset(read: &Preset, preset: &Preset) {
+        let what = &preset.name;
+        assert_eq!(read.name, preset.name);
+        assert_eq!(read.description, preset.description, "{what}");
+        assert_eq!(read.base_particles, preset.base_particles, "{what}");
+        assert_eq!(
+            read.own_radius.to_bits(),
+            preset.own_radius.to_bits(),
+            "{what}"
+        );
+        assert_same_scene(
+            &read.reference,
+            &preset.reference,
+            &format!("{what} reference"),
+        );
+        assert_same_scene(&read.scene, &preset.scene, &format!("{what} scene"));
+    }
+
+    /// Every embedded preset, and the same rescaled to four times its particles.
+    fn presets_and_rescaled() -> Vec<(Preset, Preset)> {
+        BUILTIN
+            .iter()
+            .map(|(name, _)| {
+                let preset = Preset::load(name).unwrap();
+                // `smoke` has no liquid: any count leaves it as it is.
+                let particles = (4 * preset.own_particles()).max(1);
+                let rescaled = preset.clone().with_particles(particles).unwrap();
+                (preset, rescaled)
+            })
+            .collect()
+    }
+
+    fn close(a: f32, b: f32, tolerance: f32) -> bool {
+        (a - b).abs() <= tolerance * a.abs().max(b.abs())
+    }
+
+    /// Asserts that two materials agree within `tolerance` (relative) in every value.
+    fn assert_close_material(a: &Material, b: &Material, tolerance: f32, what: &str) {
+        let option = |x: Option<f32>, y: Option<f32>| match (x, y) {
+            (Some(x), Some(y)) => close(x, y, tolerance),
+            (x, y) => x == y,
+        };
+        let fine = a.name == b.name
+            && a.colour == b.colour
+            && close(a.mass, b.mass, tolerance)
+            && close(a.pressure_scale, b.pressure_scale, tolerance)
+            && a.pressure_bias == b.pressure_bias
+            && option(a.stiffness, b.stiffness)
+            && option(a.near_stiffness, b.near_stiffness)
+            && option(a.surface_tension, b.surface_tension)
+            && option(a.linear_viscosity, b.linear_viscosity)
+            && option(a.quadratic_viscosity, b.quadratic_viscosity)
+            && close(a.spring_stiffness, b.spring_stiffness, tolerance)
+            && a.yield_ratio == b.yield_ratio
+            && a.plasticity == b.plasticity
+            && a.spring_radius == b.spring_radius
+            && close(a.stickiness, b.stickiness, tolerance)
+            && a.stick_distance == b.stick_distance
+            && a.temperature == b.temperature
+            && a.smoke == b.smoke;
+        assert!(fine, "{what}:\n{a:?}\n{b:?}");
+    }
+
+    #[test]
+    fn every_builtin_reads_back_the_same() {
+        for (preset, _) in presets_and_rescaled() {
+            assert_same_preset(&reread(&preset), &preset);
+        }
+    }
+
+    #[test]
+    fn a_rescaled_preset_reads_back_at_its_own_resolution() {
+        for (preset, rescaled) in presets_and_rescaled() {
+            let read = reread(&rescaled);
+            // The file keeps the 1×: the same preset as the unscaled one ...
+            assert_same_preset(&read, &preset);
+            // ... which rescales to the same scene.
+            let again = read
+                .with_particles((4 * preset.own_particles()).max(1))
+                .unwrap();
+            assert_same_scene(&again.scene, &rescaled.scene, &preset.name);
+        }
+    }
+
+    #[test]
+    fn editing_nothing_gives_the_same_preset() {
+        for (preset, rescaled) in presets_and_rescaled() {
+            for (tuned, what) in [(&preset, "1×"), (&rescaled, "4×")] {
+                let scene = &tuned.scene;
+                let edited = tuned.edited(&scene.materials, &scene.obstacles, scene.params.gravity);
+                for (a, b) in edited
+                    .reference
+                    .materials
+                    .iter()
+                    .zip(&preset.reference.materials)
+                {
+                    assert_close_material(a, b, 1e-6, &format!("{} {what}", preset.name));
+                }
+                // Untouched values keep their bits.
+                assert_same_preset(&edited, tuned);
+            }
+        }
+    }
+
+    #[test]
+    fn materials_map_back_to_the_reference() {
+        for (preset, rescaled) in presets_and_rescaled() {
+            let coarse = preset.at_radius(1.5 * preset.own_radius).ok();
+            for scaled in [Some(&preset), Some(&rescaled), coarse.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                for (material, reference) in scaled
+                    .scene
+                    .materials
+                    .iter()
+                    .zip(&preset.reference.materials)
+                {
+                    let back = scaled.material_at_reference(material);
+                    let what = format!(
+                        "{} at r = {}",
+                        preset.name, scaled.scene.params.particle_radius
+                    );
+                    assert_close_material(&back, reference, 1e-6, &what);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_value_tuned_at_four_times_the_particles_comes_back_at_the_reference() {
+        for name in ["dam", "pachinko", "jelly", "flood"] {
+            let preset = Preset::load(name).unwrap();
+            let rescaled = preset
+                .clone()
+                .with_particles(4 * preset.own_particles())
+                .unwrap();
+            let (scene, reference) = (&rescaled.scene, &preset.reference);
+            assert_ne!(scene.params.substeps, reference.params.substeps, "{name}");
+            // Every value doubled (springs halved, within their limit), the overrides set where the
+            // scene had none.
+            let doubled = |value: Option<f32>, default: f32| Some(2.0 * value.unwrap_or(default));
+            let mut tuned = scene.materials.clone();
+            let p = &scene.params;
+            tuned[0].linear_viscosity = doubled(tuned[0].linear_viscosity, p.linear_viscosity);
+            tuned[0].quadratic_viscosity =
+                doubled(tuned[0].quadratic_viscosity, p.quadratic_viscosity);
+            tuned[0].stiffness = doubled(tuned[0].stiffness, p.stiffness);
+            tuned[0].surface_tension = doubled(tuned[0].surface_tension, p.surface_tension);
+            tuned[0].spring_stiffness = 0.5 * tuned[0].spring_stiffness + 1.0;
+            tuned[0].mass *= 2.0;
+            let edited = rescaled.edited(&tuned, &scene.obstacles, scene.params.gravity);
+            let (was, now) = (&reference.materials[0], &edited.reference.materials[0]);
+            let q = &reference.params;
+            let twice = |now: Option<f32>, was: Option<f32>, default: f32| {
+                close(now.unwrap(), 2.0 * was.unwrap_or(default), 1e-5)
+            };
+            assert!(
+                twice(
+                    now.linear_viscosity,
+                    was.linear_viscosity,
+                    q.linear_viscosity
+                ),
+                "{name}: {now:?}"
+            );
+            assert!(
+                twice(
+                    now.quadratic_viscosity,
+                    was.quadratic_viscosity,
+                    q.quadratic_viscosity
+                ),
+                "{name}"
+            );
+            assert!(twice(now.stiffness, was.stiffness, q.stiffness), "{name}");
+            assert!(
+                twice(now.surface_tension, was.surface_tension, q.surface_tension),
+                "{name}"
+            );
+            assert!(close(now.mass, 2.0 * was.mass, 1e-5), "{name}");
+            // Springs go with λ⁻²: 1 at the fine resolution is less at the reference.
+            let lambda = scene.params.particle_radius / q.particle_radius;
+            let spring = 0.5 * was.spring_stiffness + lambda * lambda;
+            assert!(close(now.spring_stiffness, spring, 1e-5), "{name}");
+            // Untouched: exactly as before.
+            assert_eq!(now.pressure_scale.to_bits(), was.pressure_scale.to_bits());
+            assert_eq!(now.near_stiffness, was.near_stiffness);
+            assert_eq!(edited.reference.materials[1..], reference.materials[1..]);
+            // The scene is the edited reference at the radius in use, and reads back so.
+            let rebuilt = edited
+                .reference
+                .at_particle_radius(p.particle_radius)
+                .unwrap();
+            assert_same_scene(&edited.scene, &rebuilt, name);
+            assert!(close(
+                edited.scene.materials[0].linear_viscosity.unwrap(),
+                tuned[0].linear_viscosity.unwrap(),
+                1e-5
+            ));
+            assert_same_preset(
+                &reread(&edited),
+                &edited.at_radius(preset.own_radius).unwrap(),
+            );
+        }
+    }
+
+    #[test]
+    fn an_added_capsule_and_new_gravity_are_saved() {
+        let preset = Preset::load("dam").unwrap();
+        let rescaled = preset
+            .clone()
+            .with_particles(4 * preset.own_particles())
+            .unwrap();
+        let capsule = Obstacle::capsule(Vec2::new(10.0, 2.0), Vec2::new(12.0, 3.0), 0.3, 0.2);
+        let gravity = Vec2::new(1.5, -9.0);
+        for tuned in [&preset, &rescaled] {
+            let mut obstacles = tuned.scene.obstacles.clone();
+            obstacles.push(capsule);
+            let edited = tuned.edited(&tuned.scene.materials, &obstacles, gravity);
+            assert_eq!(edited.scene.obstacles, obstacles);
+            assert_eq!(edited.scene.params.gravity, gravity);
+            let text = edited.to_toml();
+            assert!(text.contains("kind = \"capsule\""), "{text}");
+            let read = reread(&edited);
+            assert_eq!(read.reference.obstacles, obstacles);
+            assert_eq!(read.reference.params.gravity, gravity);
+            let again = read.with_particles(4 * preset.own_particles()).unwrap();
+            assert_eq!(again.scene.obstacles, obstacles);
+        }
+    }
+
+    #[test]
+    fn a_widened_tank_keeps_its_widening() {
+        let tank = Preset::load("tank").unwrap();
+        let widened = tank.clone().with_particles(12_000).unwrap();
+        assert_eq!(widened.widening(), Some(Vec2::new(4.0, 1.0)));
+        assert_eq!(tank.widening(), None);
+        let capsule = Obstacle::capsule(Vec2::new(40.0, 6.0), Vec2::new(44.0, 6.5), 0.3, 0.2);
+        let edited = widened.edited(&widened.scene.materials, &[capsule], Vec2::new(0.0, -5.0));
+        assert_eq!(edited.scene.obstacles, [capsule]);
+        assert_eq!(edited.scene.domain.walls(), widened.scene.domain.walls());
+        assert_eq!(edited.scene.blocks, widened.scene.blocks);
+        // The file keeps the 1× tank, the capsule narrowed with it ...
+        let read = reread(&edited);
+        let narrow = Obstacle::capsule(Vec2::new(10.0, 6.0), Vec2::new(11.0, 6.5), 0.3, 0.2);
+        assert_eq!(read.scene.obstacles, [narrow]);
+        // ... and widens back to the same scene.
+        let again = read.with_particles(12_000).unwrap();
+        assert_same_scene(&again.scene, &edited.scene, "tank");
+    }
+
+    #[test]
+    fn world_materials_convert_back_to_the_scene() {
+        for heavy in [16.0, 36.0] {
+            let mut preset = Preset::load("pachinko").unwrap();
+            preset.reference.materials[0].surface_tension = Some(0.001);
+            let mut lead = preset.reference.materials[0].clone();
+            lead.name = "lead".into();
+            lead.mass = heavy;
+            preset.reference.materials.push(lead);
+            let preset = preset.at_radius(0.04).unwrap();
+            let world = preset.build_world(1);
+            let substeps = world.params().substeps;
+            assert_eq!(
+                substeps,
+                preset.scene.params.substeps * (heavy.sqrt() / 2.0) as u32
+            );
+            let mut materials = world.materials().to_vec();
+            assert_ne!(materials, preset.scene.materials);
+            assert_eq!(
+                preset.materials_of_world(&materials, substeps),
+                preset.scene.materials
+            );
+            // A tension doubled in the world is doubled in the scene.
+            materials[1].surface_tension = materials[1].surface_tension.map(|v| 2.0 * v);
+            let back = preset.materials_of_world(&materials, substeps);
+            let (now, was) = (
+                back[1].surface_tension,
+                preset.scene.materials[1].surface_tension,
+            );
+            assert!(
+                close(now.unwrap(), 2.0 * was.unwrap(), 1e-6),
+                "{now:?} {was:?}"
+            );
+            assert_eq!(back[0], preset.scene.materials[0]);
+        }
+    }
+
+    /// Directions and wall normals as files write them: tenths, and multiples of a unit.
+    fn written_directions() -> Vec<Vec2> {
+        let mut directions = Vec::new();
+        for a in -30..=30 {
+            for b in -30..=30 {
+                if (a, b) != (0, 0) {
+                    directions.push(Vec2::new(a as f32, b as f32) / 10.0);
+                }
+            }
+            directions.push(Vec2::new(a as f32 / 100.0, -1.0));
+            directions.push(Vec2::new(3.0, a as f32 / 7.0));
+        }
+        directions
+    }
+
+    #[test]
+    fn walls_and_directions_read_back_to_their_bits() {
+        for (k, written) in written_directions().into_iter().enumerate() {
+            let wall = Wall::new(written, 0.37 * k as f32 - 900.0);
+            let file = wall_file(&wall);
+            let read = Wall::new(Vec2::from(file.normal), file.offset);
+            assert_eq!(read, wall, "{written}");
+            let direction = written.normalize();
+            let emitter = Emitter {
+                material: 0,
+                position: Vec2::ZERO,
+                direction,
+                width: 0.0,
+                speed: 1.0,
+                speed_jitter: 0.0,
+                delay: 0.0,
+                rate: 1.0,
+                budget: 1,
+                burst: 1,
+            };
+            let file = emitter_file(&emitter, String::new());
+            assert_eq!(
+                Vec2::from(file.direction).normalize(),
+                direction,
+                "{written}"
+            );
+        }
+        // Any other direction comes back to within a float or so.
+        for k in 0..1000 {
+            let direction = Vec2::from_angle(k as f32 * 0.0173);
+            let wall = Wall::new(direction, 1.0);
+            let file = wall_file(&wall);
+            let read = Wall::new(Vec2::from(file.normal), file.offset);
+            assert!(read.normal.abs_diff_eq(wall.normal, 2e-7), "{direction}");
+            assert!((read.offset - wall.offset).abs() <= 2e-7, "{direction}");
+        }
+    }
+
+    #[test]
+    fn interaction_radii_read_back_to_their_bits() {
+        for radius in [0.001, 0.016, 0.03, 0.05, 0.07, 0.1, 0.37, 2.0, 9.9] {
+            for ratio in [2.0, 2.5, 3.3, 4.0, 5.7, 6.0, 7.1, 19.9] {
+                // As validation reads a file with h = ratio × radius.
+                let h = (ratio * radius) / radius * REFERENCE_RADIUS;
+                let params = SimParams {
+                    interaction_radius: h,
+                    ..SimParams::default()
+                };
+                let written = params_file(&params, radius)
+                    .interaction_radius
+                    .unwrap_or(6.0 * radius);
+                assert_eq!(written / radius * REFERENCE_RADIUS, h, "{radius} {ratio}");
+            }
+        }
+    }
+}
