@@ -54,6 +54,18 @@ struct Args {
     /// Save a PNG of the window after --frames frames (default 120), then exit
     #[arg(long, value_name = "PATH", value_parser = non_empty_path)]
     screenshot: Option<PathBuf>,
+
+    /// Record every input that reaches the simulation to this replay file
+    #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
+    record: Option<PathBuf>,
+
+    /// Play a replay file (in the window, or with --headless without one)
+    #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with = "load")]
+    replay: Option<PathBuf>,
+
+    /// Open a snapshot saved from the window (F6): the scene and every particle, exactly
+    #[arg(long, value_name = "FILE", value_parser = non_empty_path)]
+    load: Option<PathBuf>,
 }
 
 /// What `--particles` asked for.
@@ -75,26 +87,44 @@ fn particle_count(text: &str) -> Result<ParticleCount, String> {
         .map_err(|error| format!("{error}, or auto"))
 }
 
+/// What the window is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowOptions {
+    /// Preset name, or a path to a `.toml` file.
+    pub preset: String,
+    /// Particle count every preset is rescaled to.
+    pub particles: Option<usize>,
+    /// Without a count: pick each preset's count from this machine's speed (`--particles
+    /// auto`, the default); else run presets at their own resolution.
+    pub auto_particles: bool,
+    /// Seed of all randomness.
+    pub seed: u64,
+    /// Frames to render before quitting (and saving the screenshot).
+    pub frames: Option<u64>,
+    /// Save a PNG of the window after the last frame.
+    pub screenshot: Option<PathBuf>,
+    /// Record the inputs to this replay file.
+    pub record: Option<PathBuf>,
+    /// Play this replay file instead of taking input.
+    pub replay: Option<PathBuf>,
+    /// Open this snapshot.
+    pub load: Option<PathBuf>,
+}
+
 /// One job of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {
     /// Open the demo window.
-    Window {
-        /// Preset name, or a path to a `.toml` file.
-        preset: String,
-        /// Particle count every preset is rescaled to.
-        particles: Option<usize>,
-        /// Without a count, pick it from this machine's speed (else each preset's own).
-        auto_particles: bool,
-        /// Seed of all randomness.
-        seed: u64,
-        /// Frames to render before quitting (and saving the screenshot).
-        frames: Option<u64>,
-        /// Save a PNG of the window after the last frame.
-        screenshot: Option<PathBuf>,
-    },
+    Window(WindowOptions),
     /// Run without a window and print a JSON report.
     Headless(HeadlessOptions),
+    /// Play a replay without a window and print the JSON report.
+    Replay {
+        /// The replay file.
+        path: PathBuf,
+        /// Worker threads (default: one per core).
+        threads: Option<usize>,
+    },
     /// Print the presets, one per line.
     ListPresets,
     /// Print this text (usage) and exit 0.
@@ -130,7 +160,15 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
     let threads = args.threads.map(|n| n as usize);
     Ok(if args.list_presets {
         Job::ListPresets
+    } else if let (true, Some(path)) = (args.headless, &args.replay) {
+        Job::Replay {
+            path: path.clone(),
+            threads,
+        }
     } else if args.headless {
+        if args.load.is_some() {
+            return Err("--load opens a snapshot in the window; drop --headless".into());
+        }
         if args.particles == Some(ParticleCount::Auto) {
             return Err(
                 "--particles auto is for the window; a headless run takes a count (default: \
@@ -145,16 +183,20 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             seed: args.seed,
             threads,
             stir: args.stir,
+            record: args.record,
         })
     } else {
-        Job::Window {
+        Job::Window(WindowOptions {
             preset: args.preset,
             particles,
             auto_particles: matches!(args.particles, None | Some(ParticleCount::Auto)),
             seed: args.seed,
             frames: args.frames,
             screenshot: args.screenshot,
-        }
+            record: args.record,
+            replay: args.replay,
+            load: args.load,
+        })
     })
 }
 
@@ -222,7 +264,15 @@ fn usage_error(error: &clap::Error) -> String {
                 .unwrap_or_default();
             format!("invalid value `{value}` for {flag}: {reason}")
         }
-        ErrorKind::ArgumentConflict => "--screenshot needs the window; drop --headless".to_string(),
+        ErrorKind::ArgumentConflict => {
+            let other = context(ContextKind::PriorArg).unwrap_or_default();
+            let other = other
+                .split([' ', '='])
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            format!("{flag} and {other} do not go together")
+        }
         _ => {
             let rendered = error.to_string();
             let first = rendered.lines().next().unwrap_or_default();
@@ -278,10 +328,10 @@ mod tests {
 
     #[test]
     fn no_flags_open_the_seed_preset_in_the_window() {
-        let Job::Window { preset, seed, .. } = job(&[]).unwrap() else {
+        let Job::Window(options) = job(&[]).unwrap() else {
             panic!("not the window")
         };
-        assert_eq!((preset.as_str(), seed), ("seed", 1));
+        assert_eq!((options.preset.as_str(), options.seed), ("seed", 1));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and the final state as JSON.
 
 use crate::preset::{one_line, Preset};
+use crate::replay::{Input, Recorder};
 use crate::sim::air::{Air, Method};
 use crate::sim::{RandomStirrer, World, WorldStats};
 use serde::ser::SerializeMap;
@@ -36,6 +37,8 @@ pub struct HeadlessOptions {
     pub threads: Option<usize>,
     /// Stirring.
     pub stir: StirMode,
+    /// Record the run's inputs (its stirs) to this replay file.
+    pub record: Option<std::path::PathBuf>,
 }
 
 impl Default for HeadlessOptions {
@@ -47,6 +50,7 @@ impl Default for HeadlessOptions {
             seed: 1,
             threads: None,
             stir: StirMode::None,
+            record: None,
         }
     }
 }
@@ -194,13 +198,25 @@ pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
     let pool = builder
         .build()
         .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
-    Ok(pool.install(|| run_in_pool(&preset, options)))
+    pool.install(|| run_in_pool(&preset, options))
 }
 
 /// `run` on the current thread pool.
-fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
+fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Result<Report, String> {
     let frames = options.frames;
     let mut world = preset.build_world(options.seed);
+    let mut recorder = match &options.record {
+        Some(path) => {
+            let mut recorder = Recorder::create(path, options.seed)?;
+            recorder.record(&Input::Preset {
+                source: options.preset.clone(),
+                particles: options.particles,
+                checksum: world.checksum(),
+            });
+            Some(recorder)
+        }
+        None => None,
+    };
     let mut stirrer = RandomStirrer::new(options.seed);
     let mut timed_ms = Vec::new();
     let (mut timed_particle_substeps, mut timed_seconds) = (0.0_f64, 0.0_f64);
@@ -210,10 +226,16 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
         if options.stir == StirMode::Random {
             if let Some(stir) = stirrer.next(&world) {
                 world.stir(stir);
+                if let Some(recorder) = &mut recorder {
+                    recorder.record(&Input::Stir(stir));
+                }
             }
         }
         let start = Instant::now();
         world.step_frame();
+        if let Some(recorder) = &mut recorder {
+            recorder.frame_done();
+        }
         let seconds = start.elapsed().as_secs_f64();
         let stepped = world.last_frame();
         adapted_frames += (stepped.substeps > configured_substeps) as u64;
@@ -226,6 +248,39 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
         }
     }
     timed_ms.sort_by(f64::total_cmp);
+    let timing = Timing {
+        ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
+        particle_substeps_per_s: if timed_seconds > 0.0 {
+            timed_particle_substeps / timed_seconds
+        } else {
+            0.0
+        },
+        adapted_frames,
+        capped_moves,
+    };
+    if let Some(recorder) = recorder {
+        recorder.finish(world.checksum())?;
+    }
+    Ok(report(preset, &world, frames, options.seed, timing))
+}
+
+/// What a run measured while it stepped.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    ms_per_substep_median: f64,
+    particle_substeps_per_s: f64,
+    adapted_frames: u64,
+    capped_moves: u64,
+}
+
+/// The report of a run of `frames` frames that ended in `world`.
+fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing) -> Report {
+    let Timing {
+        ms_per_substep_median,
+        particle_substeps_per_s,
+        adapted_frames,
+        capped_moves,
+    } = timing;
     let stats = world.stats();
     Report {
         preset: preset.name.clone(),
@@ -235,13 +290,9 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
         radius: world.params().particle_radius,
         substeps_per_frame: world.params().substeps,
         threads: rayon::current_num_threads(),
-        seed: options.seed,
-        ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
-        particle_substeps_per_s: if timed_seconds > 0.0 {
-            timed_particle_substeps / timed_seconds
-        } else {
-            0.0
-        },
+        seed,
+        ms_per_substep_median,
+        particle_substeps_per_s,
         checksum: world.checksum(),
         nan: stats.nan,
         escaped: stats.escaped,
@@ -261,9 +312,54 @@ fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Report {
                 top: stats.top,
             })
             .collect(),
-        stage_ms: stage_ms_per_substep(&world),
+        stage_ms: stage_ms_per_substep(world),
         air: world.air().map(air_report),
     }
+}
+
+/// Plays a replay file without a window (`slosh --headless --replay FILE`) on `threads` worker
+/// threads. The report's `checksum` is the replayed run's; a replay that does not end with the
+/// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
+pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
+    let replay = crate::replay::Replay::load(path)?;
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        builder = builder.num_threads(threads);
+    }
+    let pool = builder
+        .build()
+        .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
+    pool.install(|| {
+        let (frames, seed, recorded, file) = (
+            replay.frames,
+            replay.seed,
+            replay.checksum,
+            replay.file.clone(),
+        );
+        let mut player = crate::replay::Player::new(replay)?;
+        let mut timed_ms = Vec::new();
+        while !player.finished() {
+            let start = Instant::now();
+            player.step()?;
+            let substeps = player.world.last_frame().substeps.max(1) as f64;
+            timed_ms.push(start.elapsed().as_secs_f64() * 1000.0 / substeps);
+        }
+        timed_ms.sort_by(f64::total_cmp);
+        let world = &player.world;
+        let timing = Timing {
+            ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
+            ..Timing::default()
+        };
+        let report = report(&player.preset, world, frames, seed, timing);
+        if report.checksum != recorded {
+            return Err(format!(
+                "{file}: the replay ended with checksum {:016x}, the recorded run with \
+                 {recorded:016x}",
+                report.checksum
+            ));
+        }
+        Ok(report)
+    })
 }
 
 /// The air's summary for the report.

@@ -38,4 +38,7 @@ pub mod cli;
 #[cfg(feature = "cli")]
 pub mod headless;
 pub mod preset;
+pub mod replay;
 pub mod sim;
+#[cfg(feature = "cli")]
+pub mod snapshot;

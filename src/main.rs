@@ -16,22 +16,11 @@ fn main() -> ExitCode {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },
-        Job::Window {
-            preset,
-            particles,
-            auto_particles,
-            seed,
-            frames,
-            screenshot,
-        } => {
-            let options = window::WindowOptions {
-                preset,
-                particles,
-                auto_particles,
-                seed,
-                frames,
-                screenshot,
-            };
+        Job::Replay { path, threads } => match headless::replay(&path, threads) {
+            Ok(report) => println!("{}", report.to_json()),
+            Err(message) => return fail(&message),
+        },
+        Job::Window(options) => {
             if let Err(message) = window::run(&options) {
                 return fail(&message);
             }
@@ -46,18 +35,8 @@ use slosh::app as window;
 
 #[cfg(not(feature = "window"))]
 mod window {
-    /// What the window would have been asked to do.
-    pub struct WindowOptions {
-        pub preset: String,
-        pub particles: Option<usize>,
-        pub auto_particles: bool,
-        pub seed: u64,
-        pub frames: Option<u64>,
-        pub screenshot: Option<std::path::PathBuf>,
-    }
-
     /// A build without the `window` feature has no window to open.
-    pub fn run(_options: &WindowOptions) -> Result<(), String> {
+    pub fn run(_options: &slosh::cli::WindowOptions) -> Result<(), String> {
         Err("this build has no window (built without the `window` feature); use --headless".into())
     }
 }

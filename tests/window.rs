@@ -185,3 +185,190 @@ fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
     assert!(stderr.contains("/nonexistent-folder/x.png"), "{stderr}");
 }
+
+/// A virtual X display on a free number, stopped when dropped.
+struct Display {
+    number: u32,
+    server: std::process::Child,
+}
+
+impl Display {
+    fn start() -> Display {
+        let number = 90 + std::process::id() % 400;
+        let server = Command::new("Xvfb")
+            .arg(format!(":{number}"))
+            .args(["-screen", "0", "1280x720x24", "-nolisten", "tcp"])
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        std::thread::sleep(std::time::Duration::from_secs(2));
+        Display { number, server }
+    }
+
+    fn name(&self) -> String {
+        format!(":{}", self.number)
+    }
+
+    /// Runs `xdotool ARGS` on this display.
+    fn xdotool(&self, args: &[&str]) {
+        let status = Command::new("xdotool")
+            .env("DISPLAY", self.name())
+            .args(args)
+            .status()
+            .expect("xdotool runs");
+        assert!(status.success(), "xdotool {args:?}");
+    }
+}
+
+impl Drop for Display {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+fn pause(seconds: f32) {
+    std::thread::sleep(std::time::Duration::from_secs_f32(seconds));
+}
+
+/// Drives every tool with xdotool while recording, quits, replays the recording headless and
+/// compares the checksums; leaves screenshots of the tools and the panel in the test's folder.
+#[test]
+fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
+    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
+        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+        return;
+    }
+    assert!(on_path("Xvfb") && on_path("xdotool"), "run .ci/setup");
+    let folder = std::env::temp_dir().join(format!("slosh-tools-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let replay = folder.join("tools.replay");
+    let display = Display::start();
+    let window = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .current_dir(&folder)
+        .env("DISPLAY", display.name())
+        .args(["--preset", "dam", "--particles", "1500", "--record"])
+        .arg(&replay)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    display.xdotool(&["search", "--sync", "--name", "^slosh$"]);
+    pause(3.0);
+    let key = |name: &str| {
+        display.xdotool(&["key", name]);
+        pause(0.4);
+    };
+    let drag = |from: (u32, u32), to: (u32, u32)| {
+        display.xdotool(&["mousemove", &from.0.to_string(), &from.1.to_string()]);
+        pause(0.2);
+        display.xdotool(&["mousedown", "1"]);
+        for step in 1..=8 {
+            let x = from.0 as f32 + (to.0 as f32 - from.0 as f32) * step as f32 / 8.0;
+            let y = from.1 as f32 + (to.1 as f32 - from.1 as f32) * step as f32 / 8.0;
+            display.xdotool(&["mousemove", &format!("{x:.0}"), &format!("{y:.0}")]);
+            pause(0.1);
+        }
+        display.xdotool(&["mouseup", "1"]);
+        pause(0.4);
+    };
+    // Stir through the pool, pour the second material, erase a hole.
+    drag((300, 600), (900, 560));
+    key("w");
+    key("Tab");
+    drag((640, 200), (700, 220));
+    key("e");
+    drag((400, 620), (420, 600));
+    // Draw a wall, then click it away and draw another that stays.
+    key("d");
+    drag((500, 380), (800, 420));
+    display.xdotool(&["mousemove", "650", "400"]);
+    display.xdotool(&["click", "1"]);
+    pause(0.4);
+    drag((450, 330), (750, 300));
+    key("F12");
+    // Tilt the box, tune on the panel, save a preset and a snapshot.
+    display.xdotool(&["keydown", "Left"]);
+    pause(1.0);
+    display.xdotool(&["keyup", "Left"]);
+    key("t");
+    pause(0.5);
+    // The first slider (stiffness) of the panel at the top right: drag along its track.
+    drag((1000, 70), (1150, 70));
+    key("F12");
+    key("F7");
+    key("F6");
+    pause(1.0);
+    key("Escape");
+    let output = window.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["nan"].as_u64(), last["escaped"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let checksum = last["checksum"].as_str().unwrap().to_string();
+
+    let recording = std::fs::read_to_string(&replay).unwrap();
+    for verb in [
+        " stir ",
+        " pour 0 ",
+        " erase ",
+        " draw capsule ",
+        " undraw 0",
+        " gravity ",
+        " tune 0 stiffness ",
+    ] {
+        assert!(
+            recording.contains(verb),
+            "no `{verb}` recorded:\n{recording}"
+        );
+    }
+    assert!(recording.trim_end().ends_with(&checksum), "{recording}");
+    let replayed = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--headless", "--replay"])
+        .arg(&replay)
+        .output()
+        .unwrap();
+    assert!(replayed.status.success(), "{replayed:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&replayed.stdout).trim()).unwrap();
+    assert_eq!(report["checksum"].as_str().unwrap(), checksum);
+
+    // F6 and F7 wrote a snapshot and a preset the program opens again.
+    let saved = |ending: &str| {
+        std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .find(|path| path.to_string_lossy().ends_with(ending))
+            .unwrap_or_else(|| panic!("no *{ending} saved"))
+    };
+    let preset = saved(".toml");
+    let run = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--headless", "--frames", "5", "--preset"])
+        .arg(&preset)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let text = std::fs::read_to_string(&preset).unwrap();
+    assert!(
+        text.contains("capsule"),
+        "the drawn wall is in the preset:\n{text}"
+    );
+    saved(".snapshot.json");
+    let pictures = std::fs::read_dir(&folder)
+        .unwrap()
+        .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("png".as_ref()))
+        .count();
+    assert!(pictures >= 1, "F12 saved no screenshot");
+    if std::env::var_os("SLOSH_KEEP_TEST_PICTURES").is_none() {
+        std::fs::remove_dir_all(&folder).unwrap();
+    } else {
+        eprintln!("pictures kept in {}", folder.display());
+    }
+}

@@ -2,7 +2,8 @@
 //! clock, pause, stirring settings and preset hot reload.
 
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
-use crate::sim::{Stir, World};
+use crate::replay::{Feed, Input, Recorder};
+use crate::sim::{EditError, Obstacle, Pour, Stir, Tunable, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -175,6 +176,18 @@ pub enum Command {
     Reload,
     /// Save a PNG of the window.
     Screenshot,
+    /// Pick the mouse's tool.
+    SelectTool(Tool),
+    /// The next of the preset's materials for pouring.
+    NextMaterial,
+    /// Gravity back to the preset's.
+    TiltBack,
+    /// Show or hide the live panel.
+    TogglePanel,
+    /// Write the scene, as edited, as a preset file.
+    SavePreset,
+    /// Write a snapshot of the whole state.
+    SaveSnapshot,
     /// Close the window.
     Quit,
 }
@@ -249,12 +262,70 @@ pub const MIN_PARTICLES: usize = 100;
 /// `preset` (at its own resolution) with the particles `resolution` gives it; an error is one
 /// line.
 pub fn rescaled(preset: Preset, resolution: Resolution) -> Result<Preset, String> {
+    rescaled_to(preset, resolution).map(|(preset, _)| preset)
+}
+
+/// `rescaled`, with the particle count it asked for (`None`: the preset's own).
+pub fn rescaled_to(
+    preset: Preset,
+    resolution: Resolution,
+) -> Result<(Preset, Option<usize>), String> {
     let particles = match resolution {
-        Resolution::Own => return Ok(preset),
+        Resolution::Own => return Ok((preset, None)),
         Resolution::Fixed(particles) => particles,
         Resolution::Auto => affordable_particles(&preset, measure_speed(), AUTO_SHARE),
     };
-    preset.with_particles(particles).map_err(|e| e.to_string())
+    let preset = preset
+        .with_particles(particles)
+        .map_err(|e| e.to_string())?;
+    Ok((preset, Some(particles)))
+}
+
+/// What the left mouse button does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// Drag to push the liquid along (the default).
+    Stir,
+    /// Hold to pour the selected material from the ring.
+    Pour,
+    /// Hold to remove the particles under the ring.
+    Erase,
+    /// Drag to lay a capsule wall; click an obstacle to remove it.
+    Draw,
+}
+
+impl Tool {
+    /// Its name in the HUD.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Stir => "stir",
+            Tool::Pour => "pour",
+            Tool::Erase => "erase",
+            Tool::Draw => "draw",
+        }
+    }
+}
+
+/// Fastest the arrow keys turn gravity, in radians per second.
+pub const TILT_SPEED: f32 = 0.8;
+
+/// Furthest gravity may turn either way: a full turn.
+pub const MAX_TILT: f32 = std::f32::consts::TAU;
+
+/// A drawn wall's radius as a share of the ring's.
+pub const DRAW_THICKNESS: f32 = 0.25;
+
+/// What the mouse asks of one simulation frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameInput {
+    /// A stir (left drag with the stir tool).
+    pub stir: Option<Stir>,
+    /// A pull toward this point (right button).
+    pub pull: Option<Vec2>,
+    /// Pour at this point with this velocity (pour tool).
+    pub pour: Option<(Vec2, Vec2)>,
+    /// Erase at this point (erase tool).
+    pub erase: Option<Vec2>,
 }
 
 /// How the liquid is shaded.
@@ -299,15 +370,57 @@ pub struct Game {
     step_requested: bool,
     quit: bool,
     screenshot_requested: bool,
+    save_requested: Option<Command>,
     /// Positions of the previous frame by particle id, to draw between frames.
     previous_by_id: Vec<Vec2>,
+    /// What the left mouse button does.
+    pub tool: Tool,
+    /// The material poured.
+    pub material: usize,
+    /// How far the box is tilted, in radians (positive: anticlockwise, so the liquid runs
+    /// left); gravity turns the other way.
+    pub tilt: f32,
+    /// The live panel is shown.
+    pub panel: bool,
+    /// Strength of gravity in m/s² (the panel's slider; the preset's to begin with).
+    gravity_strength: f32,
+    /// The world's materials as built, for the panel's "preset values".
+    initial_materials: Vec<crate::sim::Material>,
+    /// Simulation frames run since the window opened (the recording's clock).
+    frame: u64,
+    /// Where the current preset was loaded from (a name or a path), as a replay names it.
+    loaded_from: String,
+    /// The particle count the current preset was rescaled to (`None`: its own).
+    particles: Option<usize>,
+    recorder: Option<Recorder>,
+    feed: Option<Feed>,
+    /// A replay that could not go on, shown in the HUD.
+    pub replay_error: Option<String>,
 }
 
 impl Game {
     /// A game on `preset` (already `rescaled`), loaded from `source`; `resolution` says how many
     /// particles every preset loaded later gets.
     pub fn new(preset: Preset, source: PresetSource, seed: u64, resolution: Resolution) -> Self {
+        Self::with_inputs(preset, source, seed, resolution, None, None, None)
+    }
+
+    /// `new`, recording every input to `recorder` or playing `feed` instead of taking any;
+    /// `particles` is the count `preset` was rescaled to (as `rescaled_to` gives it).
+    pub fn with_inputs(
+        preset: Preset,
+        source: PresetSource,
+        seed: u64,
+        resolution: Resolution,
+        particles: Option<usize>,
+        recorder: Option<Recorder>,
+        feed: Option<Feed>,
+    ) -> Self {
         let world = preset.build_world(seed);
+        let loaded_from = match &source {
+            PresetSource::File(path) => path.display().to_string(),
+            PresetSource::Builtin { name, .. } => name.clone(),
+        };
         let mut game = Self {
             clock: FixedStep::new(preset.scene.params.frame_rate),
             stir_radius: default_stir_radius(&world),
@@ -328,8 +441,27 @@ impl Game {
             step_requested: false,
             quit: false,
             screenshot_requested: false,
+            save_requested: None,
             previous_by_id: Vec::new(),
+            tool: Tool::Stir,
+            material: 0,
+            tilt: 0.0,
+            panel: false,
+            gravity_strength: 0.0,
+            initial_materials: Vec::new(),
+            frame: 0,
+            loaded_from,
+            particles,
+            recorder,
+            feed,
+            replay_error: None,
         };
+        game.remember_build();
+        if game.feed.is_some() {
+            game.apply_due_inputs();
+            return game;
+        }
+        game.record_preset();
         game.watch();
         if let PresetSource::Builtin { name, .. } = &game.source {
             // A checkout's edited file wins over the embedded text from the start.
@@ -427,6 +559,23 @@ impl Game {
             }
             Command::Screenshot => self.screenshot_requested = true,
             Command::Quit => self.quit = true,
+            Command::SelectTool(tool) => {
+                self.tool = tool;
+                self.say(format!("tool: {}", tool.name()));
+            }
+            Command::NextMaterial => {
+                self.material = (self.material + 1) % self.world.materials().len();
+                let name = self.world.materials()[self.material].name.clone();
+                self.say(format!("pouring {name}"));
+            }
+            Command::TiltBack => {
+                self.tilt = 0.0;
+                self.apply_tilt();
+            }
+            Command::TogglePanel => self.panel = !self.panel,
+            Command::SavePreset | Command::SaveSnapshot => {
+                self.save_requested = Some(command);
+            }
         }
     }
 
@@ -448,19 +597,267 @@ impl Game {
         self.clock.advance(elapsed)
     }
 
-    /// Runs one simulation frame, first stirring or pulling as the mouse asks.
-    pub fn step(&mut self, stir: Option<Stir>, pull: Option<Vec2>) {
-        if let Some(stir) = stir {
-            self.world.stir(stir);
-        }
-        if let Some(centre) = pull {
-            let speed = pull_speed(&self.world);
-            self.world.pull(centre, self.stir_radius, speed);
+    /// Runs one simulation frame, first applying what the mouse asks (or, when playing a
+    /// replay, nothing but the recorded inputs, after the frame).
+    pub fn step(&mut self, input: FrameInput) {
+        if self.feed.is_none() {
+            if let Some(stir) = input.stir {
+                self.input(Input::Stir(stir)).ok();
+            }
+            if let Some(centre) = input.pull {
+                let speed = pull_speed(&self.world);
+                let radius = self.stir_radius;
+                self.input(Input::Pull {
+                    centre,
+                    radius,
+                    speed,
+                })
+                .ok();
+            }
+            if let Some((centre, velocity)) = input.pour {
+                self.pour(centre, velocity);
+            }
+            if let Some(centre) = input.erase {
+                let radius = self.stir_radius;
+                self.input(Input::Erase { centre, radius }).ok();
+            }
         }
         self.remember_positions();
         let start = Instant::now();
         self.world.step_frame();
         self.sim_ms = start.elapsed().as_secs_f64() * 1000.0;
+        self.frame += 1;
+        if let Some(recorder) = &mut self.recorder {
+            recorder.frame_done();
+        }
+        self.apply_due_inputs();
+    }
+
+    /// Applies `input` to the world and records it; a refused input changes nothing and is not
+    /// recorded. While a replay plays, live inputs are ignored.
+    pub fn input(&mut self, input: Input) -> Result<(), EditError> {
+        if self.feed.is_some() {
+            return Ok(());
+        }
+        input.apply(&mut self.world)?;
+        if let Some(recorder) = &mut self.recorder {
+            recorder.record(&input);
+        }
+        Ok(())
+    }
+
+    /// Pours the selected material from the ring at `centre`; says so when the cap stops it.
+    fn pour(&mut self, centre: Vec2, velocity: Vec2) {
+        let pour = Pour {
+            material: self.material.min(self.world.materials().len() - 1),
+            centre,
+            radius: self.stir_radius,
+            velocity,
+        };
+        let full = self.world.particles().len() >= self.world.params().max_particles;
+        if full {
+            let cap = self.world.params().max_particles;
+            self.say(format!("the particle cap ({cap}) stops the pour"));
+            return;
+        }
+        if self.input(Input::Pour(pour)).is_ok()
+            && self.world.particles().len() >= self.world.params().max_particles
+        {
+            let cap = self.world.params().max_particles;
+            self.say(format!("the particle cap ({cap}) stops the pour"));
+        }
+    }
+
+    /// Lays a wall from `a` to `b` of the draw thickness (a circle for a click), shortened to
+    /// keep its gap from the walls; a click on an obstacle removes it instead.
+    pub fn draw(&mut self, a: Vec2, b: Vec2) {
+        let radius = (DRAW_THICKNESS * self.stir_radius).max(self.world.params().particle_radius);
+        if a.distance(b) < radius {
+            if let Some(index) = self.world.obstacle_at(a) {
+                if self.input(Input::Undraw(index)).is_ok() {
+                    self.say("obstacle removed");
+                }
+                return;
+            }
+        }
+        let obstacle = match fit_to_walls(&self.world, a, b, radius) {
+            Some((a, b)) if a.distance(b) < 1e-4 => {
+                Obstacle::circle(a, radius, self.wall_friction())
+            }
+            Some((a, b)) => Obstacle::capsule(a, b, radius, self.wall_friction()),
+            None => {
+                self.say("no room for a wall there (too close to the box)");
+                return;
+            }
+        };
+        match self.input(Input::Draw(obstacle)) {
+            Ok(()) => {}
+            Err(error) => self.say(error.to_string()),
+        }
+    }
+
+    fn wall_friction(&self) -> f32 {
+        self.world.params().wall_friction.min(10.0)
+    }
+
+    /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it.
+    pub fn turn_gravity(&mut self, radians: f32) {
+        if radians == 0.0 || !radians.is_finite() {
+            return;
+        }
+        self.tilt = (self.tilt + radians).clamp(-MAX_TILT, MAX_TILT);
+        self.apply_tilt();
+    }
+
+    fn apply_tilt(&mut self) {
+        let preset_gravity = self.preset.scene.params.gravity;
+        let direction = preset_gravity.try_normalize().unwrap_or(Vec2::NEG_Y);
+        let gravity = if self.tilt == 0.0 && self.gravity_strength == preset_gravity.length() {
+            preset_gravity
+        } else {
+            // The box turns by `tilt`: gravity turns the other way in the box's frame.
+            Vec2::from_angle(-self.tilt).rotate(direction * self.gravity_strength)
+        };
+        if gravity != self.world.params().gravity {
+            self.input(Input::Gravity(gravity)).ok();
+        }
+    }
+
+    /// Sets a constant of material `material` (world units); refused values change nothing.
+    pub fn tune(&mut self, material: usize, field: Tunable, value: f32) -> Result<(), EditError> {
+        let now = field.get(&self.world.materials()[material], self.world.params());
+        if now == value {
+            return Ok(());
+        }
+        self.input(Input::Tune {
+            material,
+            field,
+            value,
+        })
+    }
+
+    /// True when a replay is playing.
+    pub fn replaying(&self) -> bool {
+        self.feed.is_some()
+    }
+
+    /// True once a replay has played to its end (or could not go on).
+    pub fn replay_finished(&self) -> bool {
+        match &self.feed {
+            Some(feed) => feed.finished(self.frame) || self.replay_error.is_some(),
+            None => false,
+        }
+    }
+
+    /// The recorded run's final checksum, when playing a replay.
+    pub fn recorded_checksum(&self) -> Option<u64> {
+        self.feed.as_ref().map(|feed| feed.replay().checksum)
+    }
+
+    /// Ends the recording, if any, with the world's checksum; the error is one line.
+    pub fn finish_recording(&mut self) -> Result<(), String> {
+        match self.recorder.take() {
+            Some(recorder) => recorder.finish(self.world.checksum()),
+            None => Ok(()),
+        }
+    }
+
+    /// Plays the inputs recorded at the current frame.
+    fn apply_due_inputs(&mut self) {
+        let Some(mut feed) = self.feed.take() else {
+            return;
+        };
+        if self.replay_error.is_none() {
+            for (input, line) in feed.due(self.frame) {
+                let rebuilt = matches!(input, Input::Preset { .. });
+                if let Err(error) = feed.apply(&mut self.preset, &mut self.world, &input, line) {
+                    self.replay_error = Some(error);
+                    break;
+                }
+                if rebuilt {
+                    self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
+                    self.previous_by_id.clear();
+                    self.stir_radius = default_stir_radius(&self.world);
+                }
+            }
+        }
+        self.feed = Some(feed);
+    }
+
+    /// Notes the new world's gravity and materials (the panel's starting values).
+    fn remember_build(&mut self) {
+        self.gravity_strength = self.world.params().gravity.length();
+        self.initial_materials = self.world.materials().to_vec();
+    }
+
+    /// Material `index` as the world was built (the panel's "preset values").
+    pub fn initial_material(&self, index: usize) -> Option<&crate::sim::Material> {
+        self.initial_materials.get(index)
+    }
+
+    /// Puts material `index`'s tunable constants back to the values the world was built with.
+    pub fn restore_material(&mut self, index: usize) {
+        let Some(initial) = self.initial_materials.get(index).cloned() else {
+            return;
+        };
+        let params = self.world.params().clone();
+        for field in Tunable::ALL {
+            let value = field.get(&initial, &params);
+            if let Err(error) = self.tune(index, field, value) {
+                self.say(error.to_string());
+            }
+        }
+        self.say(format!("{}: preset values", initial.name));
+    }
+
+    /// Sets the strength of gravity (its direction stays the tilt's).
+    pub fn set_gravity_strength(&mut self, strength: f32) {
+        if strength.is_finite() && strength >= 0.0 {
+            self.gravity_strength = strength;
+            self.apply_tilt();
+        }
+    }
+
+    /// Runs `world`, reopened from a snapshot of `preset` (recorded as a fresh start from the
+    /// preset would be wrong, so a recording made after loading starts from the snapshot's
+    /// preset and cannot replay: the recorder, if any, notes nothing more).
+    pub fn open_snapshot(&mut self, preset: Preset, world: World) {
+        self.preset = preset;
+        self.world = world;
+        self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
+        self.previous_by_id.clear();
+        self.remember_build();
+        self.watcher = None;
+        let (low, high) = stir_radius_range(&self.world);
+        self.stir_radius = self.stir_radius.clamp(low, high);
+        self.say(format!("{}: snapshot opened", self.preset.name));
+    }
+
+    /// The save the player asked for (F6, F7), once.
+    pub fn take_save_request(&mut self) -> Option<Command> {
+        self.save_requested.take()
+    }
+
+    /// The current preset with the person's edits (tuned materials, drawn obstacles, gravity),
+    /// as a preset file would give it.
+    pub fn edited_preset(&self) -> Preset {
+        let world = &self.world;
+        let materials = self
+            .preset
+            .materials_of_world(world.materials(), world.params().substeps);
+        self.preset
+            .edited(&materials, world.obstacles(), world.params().gravity)
+    }
+
+    /// Records that the world was just built from the current preset.
+    fn record_preset(&mut self) {
+        if let Some(recorder) = &mut self.recorder {
+            recorder.record(&Input::Preset {
+                source: self.loaded_from.clone(),
+                particles: self.particles,
+                checksum: self.world.checksum(),
+            });
+        }
     }
 
     /// Where particle `index` is drawn: between its previous and current position by
@@ -498,12 +895,17 @@ impl Game {
             return;
         };
         let name = name.to_string();
+        if self.feed.is_some() {
+            return;
+        }
         match Preset::load(&name)
             .map_err(|e| e.to_string())
-            .and_then(|preset| rescaled(preset, self.resolution))
+            .and_then(|preset| rescaled_to(preset, self.resolution))
         {
-            Ok(preset) => {
+            Ok((preset, particles)) => {
                 self.preset = preset;
+                self.particles = particles;
+                self.loaded_from = name.clone();
                 self.source = PresetSource::Builtin {
                     name: name.clone(),
                     key,
@@ -536,12 +938,17 @@ impl Game {
             self.say("no preset file to reload (embedded preset)");
             return false;
         };
+        if self.feed.is_some() {
+            return false;
+        }
         let loaded = Preset::load(&path.display().to_string())
             .map_err(|e| e.to_string())
-            .and_then(|preset| rescaled(preset, self.resolution));
+            .and_then(|preset| rescaled_to(preset, self.resolution));
         match loaded {
-            Ok(preset) => {
+            Ok((preset, particles)) => {
                 self.preset = preset;
+                self.particles = particles;
+                self.loaded_from = path.display().to_string();
                 self.reload_error = None;
                 self.rebuild();
                 true
@@ -558,9 +965,14 @@ impl Game {
     fn rescale(&mut self, factor: f32) {
         let now = self.preset.particles().max(1);
         let wanted = ((now as f32 * factor).round() as usize).clamp(MIN_PARTICLES, MAX_PARTICLES);
-        match self.preset.clone().with_particles(wanted) {
+        if self.feed.is_some() {
+            return;
+        }
+        // Rescaled from the file as loaded, so that a replay builds the same preset.
+        match Preset::load_scaled(&self.loaded_from, Some(wanted)) {
             Ok(preset) => {
                 self.preset = preset;
+                self.particles = Some(wanted);
                 self.rebuild();
                 self.say(format!(
                     "{}: about {} particles",
@@ -572,9 +984,16 @@ impl Game {
         }
     }
 
-    /// A fresh world from the current preset.
+    /// A fresh world from the current preset (recorded; gravity untilted).
     fn rebuild(&mut self) {
+        if self.feed.is_some() {
+            return;
+        }
         self.world = self.preset.build_world(self.seed);
+        self.tilt = 0.0;
+        self.material = 0;
+        self.remember_build();
+        self.record_preset();
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.previous_by_id.clear();
         let (low, high) = stir_radius_range(&self.world);
@@ -588,6 +1007,43 @@ impl Game {
         };
         self.watcher = path.map(Watcher::new);
     }
+}
+
+/// The segment `a`–`b` shortened at either end so that a capsule of `radius` around it keeps two
+/// particle radii (and a little more) from every wall; `None` when nothing of it fits.
+pub fn fit_to_walls(world: &World, a: Vec2, b: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
+    let room = radius + 2.0 * world.params().particle_radius * 1.01;
+    let walls = world.domain().walls();
+    // The smallest t at which p + t (q − p) is `room` inside every wall.
+    let pull_in = |p: Vec2, q: Vec2| -> Option<f32> {
+        let mut t: f32 = 0.0;
+        for wall in walls {
+            let (dp, dq) = (wall.distance(p), wall.distance(q));
+            if dp >= room {
+                continue;
+            }
+            if dq <= dp {
+                return None;
+            }
+            t = t.max((room - dp) / (dq - dp));
+        }
+        Some(t)
+    };
+    let ta = pull_in(a, b)?;
+    let tb = pull_in(b, a)?;
+    if ta + tb > 1.0 {
+        return if a.distance(b) < 1e-6 {
+            None
+        } else {
+            // Only a point might fit: the middle of what is left.
+            let middle = a.lerp(b, ta.min(1.0));
+            walls
+                .iter()
+                .all(|w| w.distance(middle) >= room)
+                .then_some((middle, middle))
+        };
+    }
+    Some((a.lerp(b, ta), b.lerp(a, tb)))
 }
 
 /// The stir radius a preset starts with: four interaction radii, within the allowed range.

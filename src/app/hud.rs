@@ -1,10 +1,12 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, PRESET_KEYS};
+use super::game::{key_label, Game, Tool, DRAW_THICKNESS, PRESET_KEYS};
 use super::render::View;
 use crate::preset::Preset;
-use macroquad::prelude::{draw_circle_lines, draw_rectangle, draw_text, measure_text, Color, Vec2};
+use macroquad::prelude::{
+    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,
+};
 
 const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
 const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
@@ -16,9 +18,30 @@ const LINE: f32 = 19.0;
 
 /// The keys, for the help overlay and README.
 pub const CONTROLS: &[(&str, &str)] = &[
-    ("left drag", "stir the liquid"),
+    (
+        "left button",
+        "use the tool (stir: drag through the liquid)",
+    ),
+    ("Q W E D", "tool: stir, pour, erase, draw"),
+    ("Tab", "next material to pour (and to tune)"),
     ("right button", "pull liquid toward the cursor"),
-    ("mouse wheel", "stir radius"),
+    (
+        "mouse wheel",
+        "ring size (the tool's reach; a drawn wall is a quarter of it thick)",
+    ),
+    (
+        "draw tool",
+        "drag to lay a wall; click an obstacle to remove it",
+    ),
+    (
+        "Left / Right",
+        "tilt the box (turn gravity); Up or G puts it back",
+    ),
+    ("T", "live panel: tune the material and gravity"),
+    (
+        "F6 / F7",
+        "save a snapshot (--load) / the scene as a preset (--preset)",
+    ),
     ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
     ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),
@@ -117,7 +140,14 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             if adapted { WARN } else { TEXT },
         ),
         (format!("{} ({key})", game.preset.name), TEXT),
+        (tool_line(game), TEXT),
     ];
+    if game.replaying() {
+        lines.push(("replaying a recording: input is ignored".into(), WARN));
+    }
+    if let Some(error) = &game.replay_error {
+        lines.push((format!("replay stopped: {error}"), WARN));
+    }
     if let Some(air) = world.air() {
         let grid = air.grid();
         let last = air.last_step();
@@ -189,6 +219,38 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         let text = format!("preset not reloaded: {error}");
         draw_text(fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
     }
+}
+
+/// The tool in hand, the material it pours and how far the box is tilted.
+fn tool_line(game: &Game) -> String {
+    let materials = game.world.materials();
+    let material = &materials[game.material.min(materials.len() - 1)].name;
+    let mut line = format!("tool: {}", game.tool.name());
+    if game.tool == Tool::Pour || materials.len() > 1 {
+        line.push_str(&format!("  material: {material} (Tab)"));
+    }
+    if game.tilt != 0.0 {
+        let side = if game.tilt > 0.0 { "left" } else { "right" };
+        line.push_str(&format!(
+            "  tilted {:.0}° {side}",
+            game.tilt.abs().to_degrees()
+        ));
+    }
+    line
+}
+
+/// The wall the draw tool would lay: from where the button went down to the cursor.
+pub fn draw_wall_preview(view: &View, game: &Game, start: Option<Vec2>, end: Option<Vec2>) {
+    let (Some(start), Some(end)) = (start, end) else {
+        return;
+    };
+    let radius = (DRAW_THICKNESS * game.stir_radius).max(game.world.params().particle_radius);
+    let colour = Color::new(1.0, 0.85, 0.4, 0.6);
+    let (a, b) = (view.to_screen(start), view.to_screen(end));
+    let thickness = 2.0 * radius * view.scale;
+    draw_line(a.x, a.y, b.x, b.y, thickness, colour);
+    draw_circle(a.x, a.y, radius * view.scale, colour);
+    draw_circle(b.x, b.y, radius * view.scale, colour);
 }
 
 /// The help overlay: every key, then each preset's key, name and description.

@@ -1,7 +1,7 @@
 //! Keys and mouse: key presses become `Command`s; the mouse becomes a stir (left drag, with its
 //! smoothed world-space velocity) or a pull (right button held).
 
-use super::game::Command;
+use super::game::{Command, Tool};
 use super::render::View;
 use crate::sim::Stir;
 use macroquad::prelude::{
@@ -55,6 +55,16 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::L, Command::Reload),
         (KeyCode::F12, Command::Screenshot),
         (KeyCode::Escape, Command::Quit),
+        (KeyCode::Q, Command::SelectTool(Tool::Stir)),
+        (KeyCode::W, Command::SelectTool(Tool::Pour)),
+        (KeyCode::E, Command::SelectTool(Tool::Erase)),
+        (KeyCode::D, Command::SelectTool(Tool::Draw)),
+        (KeyCode::Tab, Command::NextMaterial),
+        (KeyCode::G, Command::TiltBack),
+        (KeyCode::Up, Command::TiltBack),
+        (KeyCode::T, Command::TogglePanel),
+        (KeyCode::F6, Command::SaveSnapshot),
+        (KeyCode::F7, Command::SavePreset),
     ];
     commands.extend(
         keys.iter()
@@ -62,6 +72,13 @@ pub fn commands() -> Vec<Command> {
             .map(|&(_, command)| command),
     );
     commands
+}
+
+/// Which way the arrow keys tilt the box now: 1 anticlockwise (Left, the liquid runs left), −1
+/// clockwise (Right).
+pub fn tilt_direction() -> f32 {
+    f32::from(u8::from(is_key_down(KeyCode::Left)))
+        - f32::from(u8::from(is_key_down(KeyCode::Right)))
 }
 
 /// Wheel notches this frame: positive scrolls up (grows the stir radius).
@@ -85,6 +102,10 @@ pub struct Mouse {
     pub stirring: bool,
     /// Right button held (pulling).
     pub pulling: bool,
+    /// Where the left button went down, while it is held (the start of a drawn wall).
+    pub pressed_at: Option<Vec2>,
+    /// Start and end of a left drag that ended this frame.
+    pub released: Option<(Vec2, Vec2)>,
 }
 
 impl Mouse {
@@ -107,11 +128,28 @@ impl Mouse {
             }
             _ => Vec2::ZERO,
         };
+        self.released = None;
+        if fresh_press {
+            self.pressed_at = now;
+        }
+        if !self.stirring {
+            if let (Some(start), Some(end)) = (self.pressed_at.take(), now.or(self.position)) {
+                self.released = Some((start, end));
+            }
+        }
         self.velocity += (measured - self.velocity) * SMOOTHING;
         if !self.velocity.is_finite() {
             self.velocity = Vec2::ZERO;
         }
         self.position = now;
+    }
+
+    /// Forgets the button state (the mouse went to the panel).
+    pub fn release(&mut self) {
+        self.stirring = false;
+        self.pulling = false;
+        self.pressed_at = None;
+        self.released = None;
     }
 
     /// The stir to apply this frame, while the left button is held.

@@ -4,16 +4,20 @@
 mod game;
 mod hud;
 mod input;
+mod panel;
 mod render;
 mod smoke;
 mod splats;
 
+pub use crate::cli::WindowOptions;
 pub use game::{
-    rescaled, Command, FixedStep, Game, PresetSource, Resolution, Shading, MAX_FRAMES_PER_DISPLAY,
+    rescaled, rescaled_to, Command, FixedStep, FrameInput, Game, PresetSource, Resolution, Shading,
+    Tool, MAX_FRAMES_PER_DISPLAY,
 };
 pub use hud::CONTROLS;
 
 use crate::preset::{one_line, Preset, BUILTIN};
+use crate::replay::{Feed, Input, Recorder, Replay};
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
 use render::{Renderer, View};
 use std::cell::RefCell;
@@ -27,24 +31,6 @@ pub const TITLE: &str = "slosh";
 /// Frames rendered before a screenshot when `--frames` is not given.
 pub const DEFAULT_SCREENSHOT_FRAMES: u64 = 120;
 
-/// What the window is asked to do.
-#[derive(Clone, Debug, PartialEq)]
-pub struct WindowOptions {
-    /// Preset name, or a path to a `.toml` file.
-    pub preset: String,
-    /// Particle count every preset is rescaled to.
-    pub particles: Option<usize>,
-    /// Without a count: pick each preset's count from this machine's speed (`--particles
-    /// auto`, the default); else run presets at their own resolution.
-    pub auto_particles: bool,
-    /// Seed of all randomness.
-    pub seed: u64,
-    /// Frames to render before quitting (and saving the screenshot).
-    pub frames: Option<u64>,
-    /// Save a PNG of the window after the last frame.
-    pub screenshot: Option<PathBuf>,
-}
-
 /// Opens the window and runs until Esc, or until `--frames` frames (saving `--screenshot` after
 /// the last one). Errors are one line: a preset that does not load, a screenshot path that cannot
 /// be written, shaders that do not compile.
@@ -55,24 +41,54 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         (None, None) if options.auto_particles => Resolution::Auto,
         (None, None) => Resolution::Own,
     };
-    let preset = Preset::load(&options.preset).map_err(|error| error.to_string())?;
-    let preset = rescaled(preset, resolution)?;
-    let source = if options.preset.ends_with(".toml") {
-        PresetSource::File(PathBuf::from(&options.preset))
+    let feed = match &options.replay {
+        Some(path) => Some(Feed::new(Replay::load(path)?)),
+        None => None,
+    };
+    // A replay starts from the preset, particles and seed it recorded.
+    let (preset_name, seed, resolution) = match feed.as_ref().map(Feed::replay) {
+        Some(replay) => match replay.inputs.first() {
+            Some((
+                _,
+                Input::Preset {
+                    source, particles, ..
+                },
+                _,
+            )) => (
+                source.clone(),
+                replay.seed,
+                particles.map_or(Resolution::Own, Resolution::Fixed),
+            ),
+            _ => return Err(format!("{}: no preset to start from", replay.file)),
+        },
+        None => (options.preset.clone(), options.seed, resolution),
+    };
+    let preset = Preset::load(&preset_name).map_err(|error| error.to_string())?;
+    let (preset, particles) = rescaled_to(preset, resolution)?;
+    let source = if preset_name.ends_with(".toml") {
+        PresetSource::File(PathBuf::from(&preset_name))
     } else {
         let key = BUILTIN
             .iter()
-            .position(|(name, _)| *name == options.preset)
+            .position(|(name, _)| *name == preset_name)
             .map_or(0, |index| index + 1);
         PresetSource::Builtin {
-            name: options.preset.clone(),
+            name: preset_name.clone(),
             key,
         }
     };
     if let Some(path) = &options.screenshot {
         check_writable(path)?;
     }
-    let game = Game::new(preset, source, options.seed, resolution);
+    let recorder = match &options.record {
+        Some(path) => Some(Recorder::create(path, seed)?),
+        None => None,
+    };
+    let mut game = Game::with_inputs(preset, source, seed, resolution, particles, recorder, feed);
+    if let Some(path) = &options.load {
+        let (preset, world) = crate::snapshot::load(path)?;
+        game.open_snapshot(preset, world);
+    }
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: TITLE.into(),
@@ -102,6 +118,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let presets = Preset::builtins();
     let mut mouse = input::Mouse::default();
     let mut timing = hud::Timing::default();
+    let mut panel = panel::Panel::default();
     let screenshot_mode = options.screenshot.is_some();
     let last_frame = options
         .frames
@@ -116,16 +133,25 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         for command in input::commands() {
             game.apply(command);
         }
-        if game.quit_requested() {
-            println!("{}", final_state(&game, &renderer));
-            return Ok(());
+        if game.quit_requested() || game.replay_finished() {
+            return finish(&mut game, &renderer);
         }
         let notches = input::wheel_notches();
         if notches != 0.0 {
             game.scale_stir_radius(1.12_f32.powf(notches));
         }
+        game.turn_gravity(input::tilt_direction() * game::TILT_SPEED * dt.min(0.25) as f32);
         let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));
         mouse.update(&view, dt as f32);
+        if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
+            mouse.release();
+        }
+        if game.tool == Tool::Draw {
+            if let Some((start, end)) = mouse.released {
+                game.draw(start, end);
+            }
+        }
+        save_if_asked(&mut game);
         // Screenshot mode steps once per rendered frame, so the picture does not depend on how
         // fast this machine renders.
         let due = if screenshot_mode {
@@ -134,7 +160,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.frames_due(dt)
         };
         for _ in 0..due {
-            game.step(mouse.stir(game.stir_radius), mouse.pull());
+            let input = frame_input(&game, &mouse);
+            game.step(input);
         }
         timing.update(dt, game.sim_ms);
         let fraction = if screenshot_mode || game.paused {
@@ -152,8 +179,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 game.stir_radius,
                 mouse.stirring || mouse.pulling,
             );
+            if game.tool == Tool::Draw {
+                hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
+            }
         }
         hud::draw(&game, &timing, &presets);
+        panel.draw(&mut game);
 
         if game.take_screenshot_request() {
             let path = PathBuf::from(timestamped_name(SystemTime::now()));
@@ -169,11 +200,64 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             if let Some(path) = &options.screenshot {
                 save_screenshot(path)?;
             }
-            println!("{}", final_state(&game, &renderer));
-            return Ok(());
+            return finish(&mut game, &renderer);
         }
         next_frame().await;
     }
+}
+
+/// What the mouse asks of the next simulation frame, by the tool in hand.
+fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
+    let held = mouse.position.filter(|_| mouse.stirring);
+    let mut input = FrameInput {
+        pull: mouse.pull(),
+        ..FrameInput::default()
+    };
+    match game.tool {
+        Tool::Stir => input.stir = mouse.stir(game.stir_radius),
+        Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
+        Tool::Erase => input.erase = held,
+        Tool::Draw => {}
+    }
+    input
+}
+
+/// Writes the preset (F7) or the snapshot (F6) the player asked for, into the current folder.
+fn save_if_asked(game: &mut Game) {
+    let Some(command) = game.take_save_request() else {
+        return;
+    };
+    let stamp = timestamped_name(SystemTime::now());
+    let stem = stamp.trim_end_matches(".png");
+    let outcome = match command {
+        Command::SavePreset => {
+            let path = PathBuf::from(format!("{stem}.toml"));
+            std::fs::write(&path, game.edited_preset().to_toml())
+                .map(|()| path)
+                .map_err(|error| format!("cannot write the preset: {error}"))
+        }
+        _ => {
+            let path = PathBuf::from(format!("{stem}.snapshot.json"));
+            crate::snapshot::save(&path, &game.edited_preset(), &game.world).map(|()| path)
+        }
+    };
+    match outcome {
+        Ok(path) => {
+            println!("{}", path.display());
+            game.say(format!("saved {}", path.display()));
+        }
+        Err(error) => game.say(one_line(&error)),
+    }
+}
+
+/// Ends the run: closes the recording and prints the final state.
+fn finish(game: &mut Game, renderer: &Renderer) -> Result<(), String> {
+    let recorded = game.finish_recording();
+    println!("{}", final_state(game, renderer));
+    if let Some(error) = game.replay_error.take() {
+        return Err(error);
+    }
+    recorded
 }
 
 /// The state the window leaves behind, as one line of JSON on exit (for scripts that drive the
@@ -192,6 +276,8 @@ fn final_state(game: &Game, renderer: &Renderer) -> String {
         "max_speed": finite_or_minus_one(stats.max_speed.into()),
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
         "simulated_seconds": game.world.time(),
+        "checksum": format!("{:016x}", game.world.checksum()),
+        "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })
     .to_string()
 }

@@ -27,6 +27,21 @@ impl Emission {
         }
     }
 
+    /// `emitters` that have emitted `rows` rows and `emitted` particles each (snapshots; the
+    /// caller gives one entry per emitter).
+    pub fn restored(emitters: Vec<Emitter>, rows: Vec<u64>, emitted: Vec<usize>) -> Self {
+        Self {
+            emitters,
+            rows,
+            emitted,
+        }
+    }
+
+    /// Rows and particles emitted so far by each emitter.
+    pub fn progress(&self) -> (&[u64], &[usize]) {
+        (&self.rows, &self.emitted)
+    }
+
     /// The emitters.
     pub fn emitters(&self) -> &[Emitter] {
         &self.emitters

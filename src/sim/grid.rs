@@ -248,6 +248,17 @@ impl Grid {
         self.cursor.reserve(cells);
     }
 
+    /// True while cells are numbered column by column (see `transposed`). The choice has
+    /// hysteresis, so it depends on the past: snapshots store it.
+    pub fn is_transposed(&self) -> bool {
+        self.transposed
+    }
+
+    /// Sets the numbering the next build starts from (a world restored from a snapshot).
+    pub(crate) fn set_transposed(&mut self, transposed: bool) {
+        self.transposed = transposed;
+    }
+
     /// Sorted position → index of that particle in the positions given to `build`.
     pub fn order(&self) -> &[u32] {
         &self.order

@@ -39,4 +39,5 @@ pub use particles::{MaterialStats, Particles, WorldStats};
 pub use random_stir::RandomStirrer;
 pub use scene::{Block, Emitter, Material, Obstacle, Scene, Shape};
 pub use stir::Stir;
-pub use world::{limits, EditError, FrameReport, Pour, Poured, StageTimes, World};
+pub use world::{limits, EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World};
+pub use world::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};

@@ -46,6 +46,20 @@ impl Births {
         }
     }
 
+    /// Births that continue from `next_id` (snapshots).
+    pub fn restored(cap: usize, next_id: u32, cap_reached: bool) -> Self {
+        Self {
+            next_id,
+            cap,
+            cap_reached,
+        }
+    }
+
+    /// The id the next particle gets.
+    pub fn next_id(&self) -> u32 {
+        self.next_id
+    }
+
     /// True once the cap stopped a particle.
     pub fn cap_reached(&self) -> bool {
         self.cap_reached

@@ -115,6 +115,35 @@ impl Springs {
         }
     }
 
+    /// The live springs of particle `id` (none past the last id), as (other id, rest length), in
+    /// slot order (snapshots).
+    pub(crate) fn held(&self, id: u32) -> impl Iterator<Item = (u32, f32)> + '_ {
+        let id = id as usize;
+        let count = self.count.get(id).map_or(0, |&c| c as usize);
+        self.slots[id.min(self.count.len()) * MAX_SPRINGS..][..count]
+            .iter()
+            .map(|spring| (spring.other, spring.rest_length))
+    }
+
+    /// Replaces every spring with `lists`: (id, its springs as (other id, rest length), at most
+    /// `MAX_SPRINGS`, in slot order), for ids below `ids` (snapshots; the caller checks both).
+    pub(crate) fn restore<'a>(
+        &mut self,
+        ids: usize,
+        lists: impl Iterator<Item = (u32, &'a [(u32, f32)])>,
+    ) {
+        self.slots = vec![Spring::default(); ids * MAX_SPRINGS];
+        self.count = vec![0; ids];
+        for (id, list) in lists {
+            let id = id as usize;
+            for (slot, &(other, rest_length)) in self.slots[id * MAX_SPRINGS..].iter_mut().zip(list)
+            {
+                *slot = Spring { other, rest_length };
+            }
+            self.count[id] = list.len() as u8;
+        }
+    }
+
     /// Updates every spring from the frozen positions (new ones form with the neighbours the
     /// grid finds), and adds the spring displacements to `displacement` (indexed like the
     /// particles).

@@ -7,8 +7,13 @@
 //! bit-identical at any thread count.
 
 mod edit;
+mod snapshot;
 
-pub use edit::{limits, EditError, Pour, Poured};
+pub use edit::{limits, EditError, Pour, Poured, Tunable};
+/// Paths into a `WorldState`, for the snapshot files' error lines.
+#[cfg(feature = "cli")]
+pub(crate) use snapshot::Step as StatePath;
+pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
 
 use super::air::Air;
 use super::domain::Domain;

@@ -239,6 +239,33 @@ impl Air {
         self.steps
     }
 
+    /// Simulated seconds the air has been stepped (its sources open and close by it).
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// The pressure of the last projection, per cell: the next solve starts from it.
+    pub fn pressure(&self) -> &[f32] {
+        &self.projection.pressure
+    }
+
+    /// Continues from a saved state (snapshots): the next solve starts from `pressure` (nx × ny,
+    /// checked by the caller), and the clock and counters are set.
+    pub(crate) fn restore(
+        &mut self,
+        pressure: Vec<f32>,
+        time: f32,
+        steps: u64,
+        iterations: u64,
+        last: AirStep,
+    ) {
+        self.projection.pressure = pressure;
+        self.time = time;
+        self.steps = steps;
+        self.iterations = iterations;
+        self.last = last;
+    }
+
     /// Pressure-solver iterations over all steps.
     pub fn solver_iterations(&self) -> u64 {
         self.iterations

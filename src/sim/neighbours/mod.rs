@@ -90,6 +90,16 @@ impl Neighbours {
         neighbours
     }
 
+    /// The grid of the last sort (its numbering carries over to the next: `Grid::is_transposed`).
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// Sets the numbering the next sort starts from (a world restored from a snapshot).
+    pub fn set_grid_transposed(&mut self, transposed: bool) {
+        self.grid.set_transposed(transposed);
+    }
+
     /// The displacement of every particle (sorted order): the relaxation's, plus what the
     /// subsystems add.
     pub fn displacement(&self) -> (&[f32], &[f32]) {

@@ -365,3 +365,127 @@ impl World {
         self.subsystems.contacts.set_obstacles(obstacles);
     }
 }
+
+/// A material constant the live panel tunes, by name (`Tunable::name` is how replays and the
+/// panel write it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tunable {
+    /// Pressure stiffness k.
+    Stiffness,
+    /// Near-pressure stiffness k_near.
+    NearStiffness,
+    /// Surface tension σs.
+    SurfaceTension,
+    /// Linear viscosity σ.
+    LinearViscosity,
+    /// Quadratic viscosity β.
+    QuadraticViscosity,
+    /// Spring stiffness (materials with springs).
+    SpringStiffness,
+    /// Stickiness (sticky materials).
+    Stickiness,
+}
+
+impl Tunable {
+    /// Every tunable, in the panel's order.
+    pub const ALL: [Tunable; 7] = [
+        Tunable::Stiffness,
+        Tunable::NearStiffness,
+        Tunable::SurfaceTension,
+        Tunable::LinearViscosity,
+        Tunable::QuadraticViscosity,
+        Tunable::SpringStiffness,
+        Tunable::Stickiness,
+    ];
+
+    /// The field's name in preset files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Stiffness => "stiffness",
+            Self::NearStiffness => "near_stiffness",
+            Self::SurfaceTension => "surface_tension",
+            Self::LinearViscosity => "linear_viscosity",
+            Self::QuadraticViscosity => "quadratic_viscosity",
+            Self::SpringStiffness => "spring_stiffness",
+            Self::Stickiness => "stickiness",
+        }
+    }
+
+    /// The tunable called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// Its value for `material` under `params` (an override, or the scene's value).
+    pub fn get(self, material: &Material, params: &crate::sim::SimParams) -> f32 {
+        match self {
+            Self::Stiffness => material.stiffness.unwrap_or(params.stiffness),
+            Self::NearStiffness => material.near_stiffness.unwrap_or(params.near_stiffness),
+            Self::SurfaceTension => material.surface_tension.unwrap_or(params.surface_tension),
+            Self::LinearViscosity => material.linear_viscosity.unwrap_or(params.linear_viscosity),
+            Self::QuadraticViscosity => material
+                .quadratic_viscosity
+                .unwrap_or(params.quadratic_viscosity),
+            Self::SpringStiffness => material.spring_stiffness,
+            Self::Stickiness => material.stickiness,
+        }
+    }
+
+    /// Sets it on `material` (as an override where the field has one).
+    pub fn set(self, material: &mut Material, value: f32) {
+        match self {
+            Self::Stiffness => material.stiffness = Some(value),
+            Self::NearStiffness => material.near_stiffness = Some(value),
+            Self::SurfaceTension => material.surface_tension = Some(value),
+            Self::LinearViscosity => material.linear_viscosity = Some(value),
+            Self::QuadraticViscosity => material.quadratic_viscosity = Some(value),
+            Self::SpringStiffness => material.spring_stiffness = value,
+            Self::Stickiness => material.stickiness = value,
+        }
+    }
+
+    /// The range preset files accept, at the reference particle radius.
+    pub fn reference_range(self) -> (f32, f32) {
+        match self {
+            Self::Stiffness | Self::NearStiffness => limits::STIFFNESS,
+            Self::SurfaceTension => limits::SURFACE_TENSION,
+            Self::LinearViscosity | Self::QuadraticViscosity => limits::VISCOSITY,
+            // At most 0.05 / Δt² at the file's substeps: the caller bounds it by the scene's.
+            Self::SpringStiffness => (0.0, f32::MAX),
+            Self::Stickiness => limits::STICKINESS,
+        }
+    }
+
+    /// The top of the range where the liquid stays calm at a preset's own substeps, in preset
+    /// file units: measured on `dam` under random stirring (the seed's 0.08, 0.1, 0.0004, 0.5
+    /// and 1 sit well inside; at 0.3 stiffness, 0.004 tension or viscosities of 100 the stirred
+    /// pool boils). `None` for springs and stickiness, whose calm range depends on the material.
+    pub fn calm_limit(self) -> Option<f32> {
+        match self {
+            Self::Stiffness | Self::NearStiffness => Some(0.25),
+            Self::SurfaceTension => Some(0.002),
+            Self::LinearViscosity | Self::QuadraticViscosity => Some(20.0),
+            Self::SpringStiffness | Self::Stickiness => None,
+        }
+    }
+
+    /// What a reference value is multiplied by in a world of particles λ times the reference
+    /// radius and substeps τ times shorter than the file's (`sim::resolution`).
+    pub fn factor(self, lambda: f32, tau: f32) -> f32 {
+        match self {
+            Self::Stiffness | Self::NearStiffness => lambda.powi(3),
+            Self::SurfaceTension => tau * tau,
+            Self::LinearViscosity => lambda.powi(-3),
+            Self::QuadraticViscosity | Self::SpringStiffness | Self::Stickiness => lambda.powi(-2),
+        }
+    }
+}
+
+impl World {
+    /// Sets one constant of material `index` (in this world's units, see `set_material`).
+    pub fn tune(&mut self, index: usize, tunable: Tunable, value: f32) -> Result<(), EditError> {
+        let mut material = self.material_index(index)?.clone();
+        tunable.set(&mut material, value);
+        self.set_material(index, material)
+    }
+}

@@ -1,0 +1,206 @@
+//! The live panel (T): sliders for the current material's constants and for gravity, and a
+//! button that puts the preset's values back. Values are shown and bounded in the units of the
+//! preset files (the reference particle radius), so a slider can never leave the range the
+//! loader accepts; the game turns them into this world's units (`sim::resolution`) and applies
+//! them at once.
+//!
+//! The sliders are drawn with macroquad's shapes and text in the same pass as the HUD (so that
+//! screenshots show them, which macroquad's `ui` module, drawn after the frame, would not).
+
+use super::game::Game;
+use crate::sim::resolution::REFERENCE_RADIUS;
+use crate::sim::{limits, Tunable};
+use macroquad::prelude::{
+    draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
+    mouse_position, screen_width, Color, MouseButton, Rect, Vec2,
+};
+
+/// Largest gravity the slider offers, in m/s² (the loader takes up to 1000 per component).
+const MAX_GRAVITY: f32 = 30.0;
+const WIDTH: f32 = 340.0;
+const ROW: f32 = 34.0;
+const MARGIN: f32 = 10.0;
+const BACKGROUND: Color = Color::new(0.0, 0.0, 0.0, 0.7);
+const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
+const TRACK: Color = Color::new(0.35, 0.38, 0.45, 1.0);
+const HANDLE: Color = Color::new(1.0, 0.8, 0.35, 1.0);
+
+/// One slider of the panel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Knob {
+    /// A material constant.
+    Material(Tunable),
+    /// The strength of gravity.
+    Gravity,
+}
+
+/// Which slider the mouse is dragging, between frames.
+#[derive(Clone, Debug, Default)]
+pub struct Panel {
+    dragging: Option<usize>,
+}
+
+/// The factor from a value in preset-file units to this world's, for `field`.
+fn factor(game: &Game, field: Tunable) -> f32 {
+    let params = game.world.params();
+    let lambda = params.particle_radius / REFERENCE_RADIUS;
+    let reference_substeps = game.preset.reference().params.substeps as f32;
+    let tau = reference_substeps / params.substeps as f32;
+    field.factor(lambda, tau)
+}
+
+/// The range a slider of `field` offers, in preset-file units: inside the loader's range, and
+/// inside the calm one (`Tunable::calm_limit`; springs and stickiness up to twice the preset's
+/// value), always reaching the preset's own value.
+fn range(game: &Game, field: Tunable) -> (f32, f32) {
+    let (low, mut high) = field.reference_range();
+    if field == Tunable::SpringStiffness {
+        // At most 0.05 / Δt², at this world's substeps, in file units.
+        let params = game.world.params();
+        let dt = 1.0 / (params.frame_rate * params.substeps as f32);
+        high = limits::SPRING_STIFFNESS_DT2 / (dt * dt) / factor(game, field) * 0.999;
+    }
+    let own = game
+        .initial_material(current(game))
+        .map_or(0.0, |material| {
+            field.get(material, game.world.params()) / factor(game, field)
+        });
+    let calm = field.calm_limit().unwrap_or(2.0 * own);
+    (low, calm.max(own).min(high))
+}
+
+/// The sliders for the current material: every constant it has.
+fn knobs(game: &Game) -> Vec<Knob> {
+    let material = &game.world.materials()[current(game)];
+    let mut knobs: Vec<Knob> = Tunable::ALL
+        .into_iter()
+        .filter(|field| match field {
+            Tunable::SpringStiffness => material.spring_stiffness > 0.0,
+            Tunable::Stickiness => material.stickiness > 0.0,
+            _ => true,
+        })
+        .map(Knob::Material)
+        .collect();
+    knobs.push(Knob::Gravity);
+    knobs
+}
+
+fn current(game: &Game) -> usize {
+    game.material.min(game.world.materials().len() - 1)
+}
+
+/// The panel's rectangle on screen for `rows` sliders (and the title and button rows).
+fn area(rows: usize) -> Rect {
+    let height = (rows + 2) as f32 * ROW + MARGIN;
+    Rect::new(screen_width() - WIDTH - MARGIN, MARGIN, WIDTH, height)
+}
+
+/// A slider's value (in file units), its range, and its label.
+fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
+    match knob {
+        Knob::Material(field) => {
+            let material = &game.world.materials()[current(game)];
+            let value = field.get(material, game.world.params()) / factor(game, field);
+            (value, range(game, field), field.name().replace('_', " "))
+        }
+        Knob::Gravity => (
+            game.world.params().gravity.length(),
+            (0.0, MAX_GRAVITY),
+            "gravity (m/s²)".into(),
+        ),
+    }
+}
+
+impl Panel {
+    /// Whether the panel takes the mouse at `point` (pixels): it is over the panel, or dragging
+    /// one of its sliders.
+    pub fn captures(&self, game: &Game, point: Vec2) -> bool {
+        game.panel && (self.dragging.is_some() || area(knobs(game).len()).contains(point))
+    }
+
+    /// Draws the panel and applies what the mouse changed on it.
+    pub fn draw(&mut self, game: &mut Game) {
+        if !game.panel {
+            self.dragging = None;
+            return;
+        }
+        let knobs = knobs(game);
+        let frame = area(knobs.len());
+        draw_rectangle(frame.x, frame.y, frame.w, frame.h, BACKGROUND);
+        let name = game.world.materials()[current(game)].name.clone();
+        draw_text(
+            format!("tune {name}   (Tab: next, T: close)"),
+            frame.x + MARGIN,
+            frame.y + 24.0,
+            18.0,
+            TEXT,
+        );
+        let mouse = Vec2::from(mouse_position());
+        let pressed = is_mouse_button_pressed(MouseButton::Left);
+        if !is_mouse_button_down(MouseButton::Left) {
+            self.dragging = None;
+        }
+        let mut change = None;
+        for (row, &knob) in knobs.iter().enumerate() {
+            let top = frame.y + (row + 1) as f32 * ROW;
+            let (value, (low, high), label) = reading(game, knob);
+            draw_text(
+                format!("{label}: {}", shown(value)),
+                frame.x + MARGIN,
+                top + 16.0,
+                16.0,
+                TEXT,
+            );
+            let track = Rect::new(frame.x + MARGIN, top + 22.0, frame.w - 2.0 * MARGIN, 6.0);
+            draw_rectangle(track.x, track.y, track.w, track.h, TRACK);
+            let share = ((value - low) / (high - low)).clamp(0.0, 1.0);
+            let handle = track.x + share * track.w;
+            draw_rectangle(handle - 4.0, track.y - 5.0, 8.0, track.h + 10.0, HANDLE);
+            let grab = Rect::new(track.x - 6.0, top + 4.0, track.w + 12.0, ROW - 4.0);
+            if pressed && grab.contains(mouse) {
+                self.dragging = Some(row);
+            }
+            if self.dragging == Some(row) {
+                let share = ((mouse.x - track.x) / track.w).clamp(0.0, 1.0);
+                change = Some((knob, low + share * (high - low)));
+            }
+        }
+        let button = Rect::new(
+            frame.x + MARGIN,
+            frame.y + (knobs.len() + 1) as f32 * ROW + 6.0,
+            150.0,
+            ROW - 10.0,
+        );
+        draw_rectangle_lines(button.x, button.y, button.w, button.h, 1.5, TEXT);
+        draw_text(
+            "preset values",
+            button.x + 12.0,
+            button.y + 17.0,
+            18.0,
+            TEXT,
+        );
+        if pressed && button.contains(mouse) {
+            game.restore_material(current(game));
+            return;
+        }
+        match change {
+            Some((Knob::Material(field), value)) => {
+                let world_value = value * factor(game, field);
+                if let Err(error) = game.tune(current(game), field, world_value) {
+                    game.say(error.to_string());
+                }
+            }
+            Some((Knob::Gravity, value)) => game.set_gravity_strength(value),
+            None => {}
+        }
+    }
+}
+
+/// A value with about three significant digits.
+fn shown(value: f32) -> String {
+    if value == 0.0 || (0.01..10_000.0).contains(&value.abs()) {
+        format!("{}", (value * 1000.0).round() / 1000.0)
+    } else {
+        format!("{value:.2e}")
+    }
+}

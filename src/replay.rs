@@ -1,0 +1,665 @@
+//! Record and replay: every input that reaches the simulation, frame by frame, as a versioned
+//! text file, and a player that runs it again bit for bit, with or without a window.
+//!
+//! # Format (version 1)
+//!
+//! ```text
+//! slosh-replay 1
+//! seed 1
+//! 0 preset seed own 5d1c3e0f2a9b4c77
+//! 0 stir 5.1 3.2 1.5 -0.25 1.2
+//! 12 pour 1 4 6 0.6 0 0
+//! 40 draw capsule 2 2 5 2.5 0.15 0.5
+//! 80 gravity 4.9 -8.487049
+//! 95 tune 0 linear_viscosity 12.5
+//! end 400 0f3a9c27d1e4b865
+//! ```
+//!
+//! After the header and the seed, each line is `FRAME VERB ARGUMENTS`: the input is applied
+//! after FRAME simulation frames have run since the recording started (frames only grow). Numbers
+//! are written so that they read back to the same bits. The verbs:
+//!
+//! | verb | arguments | what the simulation gets |
+//! |---|---|---|
+//! | `preset` | source (`NAME` or a `.toml` path), `own` or a particle count, the new world's checksum | a fresh world (a switch, a reset, a reload, `[`/`]`) |
+//! | `stir` | x y vx vy radius | `World::stir` |
+//! | `pull` | x y radius speed | `World::pull` |
+//! | `pour` | material x y radius vx vy | `World::pour` |
+//! | `erase` | x y radius | `World::erase` |
+//! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |
+//! | `undraw` | obstacle index | `World::remove_obstacle` |
+//! | `gravity` | x y | `World::set_gravity` |
+//! | `tune` | material field value (in the world's units) | `World::tune` |
+//!
+//! The last line, `end FRAMES CHECKSUM`, gives the frames run and the checksum the recorded run
+//! ended with; a file without it is truncated and refused. Blank lines and lines starting with
+//! `#` are ignored.
+
+use crate::preset::Preset;
+use crate::sim::{EditError, Obstacle, Pour, Shape, Stir, Tunable, World};
+use glam::Vec2;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+/// The first word of a replay file.
+pub const FORMAT: &str = "slosh-replay";
+/// The format version this build writes and reads.
+pub const VERSION: u32 = 1;
+
+/// One input that reaches the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// A fresh world from a preset: `source` is a name or a `.toml` path, `particles` the count
+    /// it was rescaled to (`None`: its own), `checksum` the new world's (checked on replay).
+    Preset {
+        /// Preset name or file.
+        source: String,
+        /// `--particles` count, if rescaled.
+        particles: Option<usize>,
+        /// Checksum of the world just built.
+        checksum: u64,
+    },
+    /// The mouse stirs.
+    Stir(Stir),
+    /// The mouse pulls.
+    Pull {
+        /// Where to.
+        centre: Vec2,
+        /// Reach.
+        radius: f32,
+        /// Speed at the rim.
+        speed: f32,
+    },
+    /// Liquid poured.
+    Pour(Pour),
+    /// Particles erased in a disc.
+    Erase {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+    },
+    /// An obstacle drawn.
+    Draw(Obstacle),
+    /// Obstacle `index` removed.
+    Undraw(usize),
+    /// Gravity set.
+    Gravity(Vec2),
+    /// A material constant tuned.
+    Tune {
+        /// Material index.
+        material: usize,
+        /// Which constant.
+        field: Tunable,
+        /// Its new value, in the world's units.
+        value: f32,
+    },
+}
+
+impl Input {
+    /// The input as the words of one replay line (after the frame number).
+    pub fn to_line(&self) -> String {
+        let mut line = String::new();
+        let mut put = |value: &dyn std::fmt::Display| {
+            let _ = write!(line, " {value}");
+        };
+        match self {
+            Self::Preset {
+                source,
+                particles,
+                checksum,
+            } => {
+                put(&"preset");
+                put(source);
+                match particles {
+                    Some(count) => put(count),
+                    None => put(&"own"),
+                }
+                put(&format!("{checksum:016x}"));
+            }
+            Self::Stir(stir) => {
+                put(&"stir");
+                for value in [
+                    stir.position.x,
+                    stir.position.y,
+                    stir.velocity.x,
+                    stir.velocity.y,
+                    stir.radius,
+                ] {
+                    put(&value);
+                }
+            }
+            Self::Pull {
+                centre,
+                radius,
+                speed,
+            } => {
+                put(&"pull");
+                for value in [centre.x, centre.y, *radius, *speed] {
+                    put(&value);
+                }
+            }
+            Self::Pour(pour) => {
+                put(&"pour");
+                put(&pour.material);
+                for value in [
+                    pour.centre.x,
+                    pour.centre.y,
+                    pour.radius,
+                    pour.velocity.x,
+                    pour.velocity.y,
+                ] {
+                    put(&value);
+                }
+            }
+            Self::Erase { centre, radius } => {
+                put(&"erase");
+                for value in [centre.x, centre.y, *radius] {
+                    put(&value);
+                }
+            }
+            Self::Draw(obstacle) => {
+                put(&"draw");
+                match obstacle.shape {
+                    Shape::Circle { centre, radius } => {
+                        put(&"circle");
+                        for value in [centre.x, centre.y, radius, obstacle.friction] {
+                            put(&value);
+                        }
+                    }
+                    Shape::Capsule { a, b, radius } => {
+                        put(&"capsule");
+                        for value in [a.x, a.y, b.x, b.y, radius, obstacle.friction] {
+                            put(&value);
+                        }
+                    }
+                }
+            }
+            Self::Undraw(index) => {
+                put(&"undraw");
+                put(index);
+            }
+            Self::Gravity(gravity) => {
+                put(&"gravity");
+                put(&gravity.x);
+                put(&gravity.y);
+            }
+            Self::Tune {
+                material,
+                field,
+                value,
+            } => {
+                put(&"tune");
+                put(material);
+                put(&field.name());
+                put(value);
+            }
+        }
+        line.trim_start().to_string()
+    }
+
+    /// Reads the words of one line (after the frame number); the error says what is wrong.
+    pub fn parse(words: &[&str]) -> Result<Self, String> {
+        let (verb, args) = words.split_first().ok_or("a frame number with no input")?;
+        let count = |n: usize| -> Result<(), String> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!("`{verb}` takes {n} values, got {}", args.len()))
+            }
+        };
+        let number = |index: usize| -> Result<f32, String> {
+            let word = args[index];
+            word.parse::<f32>()
+                .map_err(|_| format!("`{word}` is not a number"))
+        };
+        let index = |at: usize| -> Result<usize, String> {
+            let word = args[at];
+            word.parse::<usize>()
+                .map_err(|_| format!("`{word}` is not a whole number"))
+        };
+        let point =
+            |at: usize| -> Result<Vec2, String> { Ok(Vec2::new(number(at)?, number(at + 1)?)) };
+        Ok(match *verb {
+            "preset" => {
+                count(3)?;
+                let particles = match args[1] {
+                    "own" => None,
+                    _ => Some(index(1)?),
+                };
+                let checksum = u64::from_str_radix(args[2], 16)
+                    .map_err(|_| format!("`{}` is not a 16-digit hexadecimal checksum", args[2]))?;
+                Self::Preset {
+                    source: args[0].to_string(),
+                    particles,
+                    checksum,
+                }
+            }
+            "stir" => {
+                count(5)?;
+                Self::Stir(Stir {
+                    position: point(0)?,
+                    velocity: point(2)?,
+                    radius: number(4)?,
+                })
+            }
+            "pull" => {
+                count(4)?;
+                Self::Pull {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    speed: number(3)?,
+                }
+            }
+            "pour" => {
+                count(6)?;
+                Self::Pour(Pour {
+                    material: index(0)?,
+                    centre: point(1)?,
+                    radius: number(3)?,
+                    velocity: point(4)?,
+                })
+            }
+            "erase" => {
+                count(3)?;
+                Self::Erase {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                }
+            }
+            "draw" => match args.first().copied() {
+                Some("circle") => {
+                    count(5)?;
+                    Self::Draw(Obstacle::circle(point(1)?, number(3)?, number(4)?))
+                }
+                Some("capsule") => {
+                    count(7)?;
+                    Self::Draw(Obstacle::capsule(
+                        point(1)?,
+                        point(3)?,
+                        number(5)?,
+                        number(6)?,
+                    ))
+                }
+                _ => return Err("`draw` takes `circle` or `capsule` first".into()),
+            },
+            "undraw" => {
+                count(1)?;
+                Self::Undraw(index(0)?)
+            }
+            "gravity" => {
+                count(2)?;
+                Self::Gravity(point(0)?)
+            }
+            "tune" => {
+                count(3)?;
+                let field = Tunable::from_name(args[1]).ok_or_else(|| {
+                    let names: Vec<&str> = Tunable::ALL.iter().map(|t| t.name()).collect();
+                    format!("unknown field `{}` (known: {})", args[1], names.join(", "))
+                })?;
+                Self::Tune {
+                    material: index(0)?,
+                    field,
+                    value: number(2)?,
+                }
+            }
+            other => return Err(format!("unknown input `{other}`")),
+        })
+    }
+
+    /// Applies a world-level input to `world` (every verb but `preset`, which needs a new
+    /// world: see `build`). An input the world refuses changes nothing.
+    pub fn apply(&self, world: &mut World) -> Result<(), EditError> {
+        match *self {
+            Self::Preset { .. } => {
+                return Err(EditError::Unsupported(
+                    "a preset input builds a new world (replay::build)",
+                ))
+            }
+            Self::Stir(stir) => world.stir(stir),
+            Self::Pull {
+                centre,
+                radius,
+                speed,
+            } => world.pull(centre, radius, speed),
+            Self::Pour(pour) => {
+                world.pour(pour)?;
+            }
+            Self::Erase { centre, radius } => {
+                world.erase(centre, radius)?;
+            }
+            Self::Draw(obstacle) => {
+                world.add_obstacle(obstacle)?;
+            }
+            Self::Undraw(index) => {
+                world.remove_obstacle(index)?;
+            }
+            Self::Gravity(gravity) => world.set_gravity(gravity)?,
+            Self::Tune {
+                material,
+                field,
+                value,
+            } => world.tune(material, field, value)?,
+        }
+        Ok(())
+    }
+}
+
+/// The preset and fresh world a `preset` input names: `source` loaded (an embedded name or a
+/// `.toml` path), rescaled to `particles` when given, built with `seed`.
+pub fn build(source: &str, particles: Option<usize>, seed: u64) -> Result<(Preset, World), String> {
+    let preset = Preset::load_scaled(source, particles).map_err(|error| error.to_string())?;
+    let world = preset.build_world(seed);
+    Ok((preset, world))
+}
+
+/// Writes a recording as it happens: the header at once, each input as it is applied, and the
+/// `end` line when finished. Lines are buffered, so recording costs next to nothing per frame.
+pub struct Recorder {
+    out: std::io::BufWriter<std::fs::File>,
+    path: String,
+    /// Simulation frames run since the recording started.
+    frame: u64,
+    error: Option<String>,
+}
+
+impl Recorder {
+    /// Starts a recording at `path` of a run with `seed`; refuses a path it cannot write.
+    pub fn create(path: &Path, seed: u64) -> Result<Self, String> {
+        let file = std::fs::File::create(path)
+            .map_err(|error| format!("cannot write the recording {}: {error}", path.display()))?;
+        let mut recorder = Self {
+            out: std::io::BufWriter::new(file),
+            path: path.display().to_string(),
+            frame: 0,
+            error: None,
+        };
+        recorder.line(&format!("{FORMAT} {VERSION}\nseed {seed}"));
+        Ok(recorder)
+    }
+
+    /// Records `input`, applied now (after the frames counted so far).
+    pub fn record(&mut self, input: &Input) {
+        let line = format!("{} {}", self.frame, input.to_line());
+        self.line(&line);
+    }
+
+    /// Counts one simulation frame run.
+    pub fn frame_done(&mut self) {
+        self.frame += 1;
+    }
+
+    /// Frames run since the recording started.
+    pub fn frames(&self) -> u64 {
+        self.frame
+    }
+
+    /// Writes the `end` line with the final checksum and closes the file; the first write error,
+    /// if any happened, is returned instead.
+    pub fn finish(mut self, checksum: u64) -> Result<(), String> {
+        let line = format!("end {} {checksum:016x}", self.frame);
+        self.line(&line);
+        if let Err(error) = self.out.flush() {
+            self.error.get_or_insert(error.to_string());
+        }
+        match self.error {
+            Some(error) => Err(format!("cannot write the recording {}: {error}", self.path)),
+            None => Ok(()),
+        }
+    }
+
+    fn line(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(error) = writeln!(self.out, "{text}") {
+                self.error = Some(error.to_string());
+            }
+        }
+    }
+}
+
+/// A replay file, read and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    /// The file's name, for errors.
+    pub file: String,
+    /// Seed of the recorded run.
+    pub seed: u64,
+    /// Each input with the frames run before it and its line in the file.
+    pub inputs: Vec<(u64, Input, usize)>,
+    /// Frames the recorded run ran.
+    pub frames: u64,
+    /// Checksum the recorded run ended with.
+    pub checksum: u64,
+}
+
+impl Replay {
+    /// Reads a replay file; every problem is `FILE:LINE: message`.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("{file}: cannot read the replay: {error}"))?;
+        Self::parse(&file, &text)
+    }
+
+    /// Reads replay text; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Self, String> {
+        let fail = |line: usize, message: String| format!("{file}:{line}: {message}");
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(index, line)| (index + 1, line.trim()))
+            .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
+        let (number, header) = lines
+            .next()
+            .ok_or_else(|| format!("{file}:1: empty file, not a replay"))?;
+        let words: Vec<&str> = header.split_whitespace().collect();
+        match words.as_slice() {
+            [FORMAT, version] if *version == VERSION.to_string() => {}
+            [FORMAT, version] => {
+                return Err(fail(
+                    number,
+                    format!("replay format version {version}, this build reads {VERSION}"),
+                ))
+            }
+            _ => {
+                return Err(fail(
+                    number,
+                    format!("not a replay (the first line must be `{FORMAT} {VERSION}`)"),
+                ))
+            }
+        }
+        let (number, seed_line) = lines
+            .next()
+            .ok_or_else(|| fail(number, "truncated: no `seed` line".into()))?;
+        let seed = match seed_line.split_whitespace().collect::<Vec<_>>().as_slice() {
+            ["seed", seed] => seed
+                .parse::<u64>()
+                .map_err(|_| fail(number, format!("`{seed}` is not a seed")))?,
+            _ => return Err(fail(number, "expected `seed N`".into())),
+        };
+        let mut inputs = Vec::new();
+        let mut last_line = number;
+        let mut last_frame = 0;
+        for (number, line) in lines {
+            last_line = number;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            if words[0] == "end" {
+                let [_, frames, checksum] = words.as_slice() else {
+                    return Err(fail(number, "expected `end FRAMES CHECKSUM`".into()));
+                };
+                let frames = frames
+                    .parse::<u64>()
+                    .map_err(|_| fail(number, format!("`{frames}` is not a frame count")))?;
+                let checksum = u64::from_str_radix(checksum, 16)
+                    .map_err(|_| fail(number, format!("`{checksum}` is not a checksum")))?;
+                if frames < last_frame {
+                    return Err(fail(
+                        number,
+                        format!("ends at frame {frames}, before its last input ({last_frame})"),
+                    ));
+                }
+                if !matches!(inputs.first(), Some((0, Input::Preset { .. }, _))) {
+                    return Err(fail(number, "no `preset` input at frame 0".into()));
+                }
+                return Ok(Self {
+                    file: file.to_string(),
+                    seed,
+                    inputs,
+                    frames,
+                    checksum,
+                });
+            }
+            let frame = words[0]
+                .parse::<u64>()
+                .map_err(|_| fail(number, format!("`{}` is not a frame number", words[0])))?;
+            if frame < last_frame {
+                return Err(fail(
+                    number,
+                    format!("frame {frame} comes after frame {last_frame}"),
+                ));
+            }
+            last_frame = frame;
+            let input = Input::parse(&words[1..]).map_err(|message| fail(number, message))?;
+            inputs.push((frame, input, number));
+        }
+        Err(fail(
+            last_line,
+            "truncated: the file stops before its `end` line".into(),
+        ))
+    }
+}
+
+/// The inputs of a replay, handed out frame by frame (for a player that owns its own world, as
+/// the window does).
+#[derive(Clone, Debug)]
+pub struct Feed {
+    replay: Replay,
+    next: usize,
+}
+
+impl Feed {
+    /// The inputs of `replay`, from its start.
+    pub fn new(replay: Replay) -> Self {
+        Self { replay, next: 0 }
+    }
+
+    /// The replay fed.
+    pub fn replay(&self) -> &Replay {
+        &self.replay
+    }
+
+    /// The inputs recorded after `frame` frames, with their lines, not handed out before.
+    pub fn due(&mut self, frame: u64) -> Vec<(Input, usize)> {
+        let mut due = Vec::new();
+        while let Some((at, input, line)) = self.replay.inputs.get(self.next) {
+            if *at > frame {
+                break;
+            }
+            due.push((input.clone(), *line));
+            self.next += 1;
+        }
+        due
+    }
+
+    /// True once `frame` frames cover the whole recording.
+    pub fn finished(&self, frame: u64) -> bool {
+        frame >= self.replay.frames
+    }
+
+    /// Applies a recorded `input` from `line` to `preset` and `world` (a `preset` input builds
+    /// both anew and checks the new world's checksum). Refusals name the line: the replay does
+    /// not match this build or these presets.
+    pub fn apply(
+        &self,
+        preset: &mut Preset,
+        world: &mut World,
+        input: &Input,
+        line: usize,
+    ) -> Result<(), String> {
+        let file = &self.replay.file;
+        match input {
+            Input::Preset {
+                source,
+                particles,
+                checksum,
+            } => {
+                let (new_preset, new_world) = build(source, *particles, self.replay.seed)
+                    .map_err(|error| format!("{file}:{line}: {error}"))?;
+                if new_world.checksum() != *checksum {
+                    return Err(format!(
+                        "{file}:{line}: preset `{source}` builds a different world than the \
+                         recording's (edited since it was recorded?)"
+                    ));
+                }
+                (*preset, *world) = (new_preset, new_world);
+                Ok(())
+            }
+            other => other
+                .apply(world)
+                .map_err(|error| format!("{file}:{line}: the world refused it: {error}")),
+        }
+    }
+}
+
+/// Plays a replay without a window: builds the worlds it names and applies its inputs at their
+/// frames.
+pub struct Player {
+    feed: Feed,
+    frame: u64,
+    /// The preset running now.
+    pub preset: Preset,
+    /// The world running now.
+    pub world: World,
+}
+
+impl Player {
+    /// A player at the start of `replay`, its first world built.
+    pub fn new(replay: Replay) -> Result<Self, String> {
+        let Some((
+            _,
+            Input::Preset {
+                source, particles, ..
+            },
+            _,
+        )) = replay.inputs.first()
+        else {
+            return Err(format!("{}: no preset to start from", replay.file));
+        };
+        let (preset, world) = build(source, *particles, replay.seed)
+            .map_err(|error| format!("{}: {error}", replay.file))?;
+        let mut player = Self {
+            feed: Feed::new(replay),
+            frame: 0,
+            preset,
+            world,
+        };
+        player.apply_due()?;
+        Ok(player)
+    }
+
+    /// Frames run so far.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// True once every recorded frame has run.
+    pub fn finished(&self) -> bool {
+        self.feed.finished(self.frame)
+    }
+
+    /// Runs one frame, then applies the inputs recorded after it.
+    pub fn step(&mut self) -> Result<(), String> {
+        self.world.step_frame();
+        self.frame += 1;
+        self.apply_due()
+    }
+
+    fn apply_due(&mut self) -> Result<(), String> {
+        for (input, line) in self.feed.due(self.frame) {
+            self.feed
+                .apply(&mut self.preset, &mut self.world, &input, line)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,1323 @@
+//! Snapshots of a world: [`WorldState`] holds, as plain data, everything the next step depends
+//! on, and `World::from_state` rebuilds a world from one that continues bit for bit.
+//!
+//! What is stored: the world's current parameters, materials and obstacles (edits may have
+//! changed them since the scene was built), the particles in their current array order (the
+//! grid sort breaks ties by it), every spring, the emitters' progress, the random generator,
+//! the particle ids handed out, the step counters and clocks, the orientation of the neighbour
+//! grid (chosen with hysteresis, so it remembers the past), and the air's dynamic state.
+//! What is not: the walls, the emitters and the air's settings (the scene gives them), and
+//! everything derived (neighbour grid, lanes, liquid constants, densities, scratch buffers),
+//! which is rebuilt or recomputed by the next substep.
+//!
+//! Serialized (serde), every float is written as its IEEE bits (`f32::to_bits`, `f64::to_bits`),
+//! so that any text format round-trips it exactly, NaN and infinities included.
+
+use super::{FrameReport, StageTimes, World};
+use crate::sim::air::{AirStep, SolveReport};
+use crate::sim::emission::Emission;
+use crate::sim::liquid::Liquid;
+use crate::sim::neighbours::Neighbours;
+use crate::sim::obstacles::gap_problem;
+use crate::sim::params::SimParams;
+use crate::sim::particles::{Births, Particles};
+use crate::sim::scene::{Material, Obstacle, Scene, Shape};
+use crate::sim::springs::MAX_SPRINGS;
+use crate::sim::subsystems::Subsystems;
+use glam::Vec2;
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Most particles a state may hold or allow (the preset loader's own cap).
+const MAX_PARTICLES: usize = 2_000_000;
+
+/// Everything the next step of a world depends on, as plain data (`World::state`); rebuilt into
+/// a world that continues bit for bit by `World::from_state`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorldState {
+    /// The parameters in use (gravity as last set; the substeps the world runs).
+    #[serde(with = "mirrored")]
+    pub params: SimParams,
+    /// The materials in use, as last tuned.
+    #[serde(with = "mirrored")]
+    pub materials: Vec<Material>,
+    /// The obstacles, as last drawn.
+    #[serde(with = "mirrored")]
+    pub obstacles: Vec<Obstacle>,
+    /// Simulated seconds since the world was made.
+    #[serde(with = "mirrored")]
+    pub time: f64,
+    /// Length of the current substep.
+    #[serde(with = "mirrored")]
+    pub dt: f32,
+    /// Substeps run since the world was made.
+    pub substeps_done: u64,
+    /// What the last frame did.
+    #[serde(with = "mirrored")]
+    pub last_frame: FrameReport,
+    /// The id the next particle gets (ids are never reused).
+    pub next_id: u32,
+    /// The particle cap has stopped a particle.
+    pub cap_reached: bool,
+    /// The random generator (emitters' jitter), mid-stream.
+    pub rng: Pcg32,
+    /// The neighbour grid numbers its cells column by column: the next sort keeps or flips
+    /// that with hysteresis, and the order it sorts the particles into depends on it.
+    pub grid_transposed: bool,
+    /// Each emitter's progress, in the scene's emitter order.
+    pub emission: Vec<EmitterProgress>,
+    /// The particles, in the world's array order.
+    pub particles: Vec<ParticleState>,
+    /// The springs of each particle that holds any, by increasing id.
+    pub springs: Vec<SpringList>,
+    /// The air's dynamic state, in scenes with air.
+    pub air: Option<AirState>,
+}
+
+/// How far one emitter has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmitterProgress {
+    /// Rows emitted so far.
+    pub rows: u64,
+    /// Particles emitted so far.
+    pub emitted: usize,
+}
+
+/// One particle (its mass is its material's). Serialized as `[id, material, x, y, vx, vy]`, the
+/// floats as bits.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    from = "(u32, u16, u32, u32, u32, u32)",
+    into = "(u32, u16, u32, u32, u32, u32)"
+)]
+pub struct ParticleState {
+    /// Stable id.
+    pub id: u32,
+    /// Index into the materials.
+    pub material: u16,
+    /// Position.
+    pub position: Vec2,
+    /// Velocity.
+    pub velocity: Vec2,
+}
+
+impl From<(u32, u16, u32, u32, u32, u32)> for ParticleState {
+    fn from((id, material, x, y, vx, vy): (u32, u16, u32, u32, u32, u32)) -> Self {
+        let float = f32::from_bits;
+        Self {
+            id,
+            material,
+            position: Vec2::new(float(x), float(y)),
+            velocity: Vec2::new(float(vx), float(vy)),
+        }
+    }
+}
+
+impl From<ParticleState> for (u32, u16, u32, u32, u32, u32) {
+    fn from(p: ParticleState) -> Self {
+        let (x, v) = (p.position, p.velocity);
+        let bits = f32::to_bits;
+        (p.id, p.material, bits(x.x), bits(x.y), bits(v.x), bits(v.y))
+    }
+}
+
+/// One particle's springs. Serialized as `[id, [[other, rest length], …]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "(u32, Vec<(u32, u32)>)", into = "(u32, Vec<(u32, u32)>)")]
+pub struct SpringList {
+    /// Id of the particle that holds them.
+    pub id: u32,
+    /// Its springs, in the order it holds them (the order it adds their pushes in).
+    pub springs: Vec<SpringState>,
+}
+
+/// One particle's half of a spring.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringState {
+    /// Id of the particle at the other end.
+    pub other: u32,
+    /// Rest length.
+    pub rest_length: f32,
+}
+
+impl From<(u32, Vec<(u32, u32)>)> for SpringList {
+    fn from((id, springs): (u32, Vec<(u32, u32)>)) -> Self {
+        let springs = springs
+            .into_iter()
+            .map(|(other, rest)| SpringState {
+                other,
+                rest_length: f32::from_bits(rest),
+            })
+            .collect();
+        Self { id, springs }
+    }
+}
+
+impl From<SpringList> for (u32, Vec<(u32, u32)>) {
+    fn from(list: SpringList) -> Self {
+        let springs = list.springs.iter();
+        (
+            list.id,
+            springs
+                .map(|s| (s.other, s.rest_length.to_bits()))
+                .collect(),
+        )
+    }
+}
+
+/// The air's dynamic state: its fields on the scene's grid (arrays laid out as `MacGrid`'s), the
+/// pressure the next solve starts from, and its clock and counters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AirState {
+    /// Simulated seconds the air has been stepped.
+    #[serde(with = "mirrored")]
+    pub time: f32,
+    /// Steps taken.
+    pub steps: u64,
+    /// Pressure-solver iterations over all steps.
+    pub iterations: u64,
+    /// What the last step did.
+    #[serde(with = "mirrored")]
+    pub last: AirStep,
+    /// x velocity on the vertical faces, (nx + 1) × ny.
+    #[serde(with = "mirrored")]
+    pub u: Vec<f32>,
+    /// y velocity on the horizontal faces, nx × (ny + 1).
+    #[serde(with = "mirrored")]
+    pub v: Vec<f32>,
+    /// Smoke per cell, nx × ny.
+    #[serde(with = "mirrored")]
+    pub smoke: Vec<f32>,
+    /// Temperature per cell, nx × ny.
+    #[serde(with = "mirrored")]
+    pub temperature: Vec<f32>,
+    /// Pressure per cell from the last projection, nx × ny.
+    #[serde(with = "mirrored")]
+    pub pressure: Vec<f32>,
+    /// Solid cells of the last step (walls, obstacles, liquid), nx × ny; serialized as a string
+    /// of `0` and `1`.
+    #[serde(with = "cells")]
+    pub solid: Vec<bool>,
+    /// Velocity of the solid in each cell, nx × ny; serialized flat, `[x0, y0, x1, y1, …]`.
+    #[serde(with = "flat")]
+    pub solid_velocity: Vec<Vec2>,
+}
+
+/// Why a state does not fit its scene: where in the state (`particles[17]`) and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct StateError {
+    /// Keys and indices from the state's root to the offending value.
+    pub path: Vec<Step>,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// One step of a `StateError`'s path.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Step {
+    /// A field of an object.
+    Key(&'static str),
+    /// An element of an array.
+    Index(usize),
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, step) in self.path.iter().enumerate() {
+            match step {
+                Step::Key(key) if k == 0 => write!(f, "{key}")?,
+                Step::Key(key) => write!(f, ".{key}")?,
+                Step::Index(index) => write!(f, "[{index}]")?,
+            }
+        }
+        if !self.path.is_empty() {
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+/// A refusal at `path`.
+fn refuse<T>(path: &[Step], message: impl Into<String>) -> Result<T, StateError> {
+    Err(StateError {
+        path: path.to_vec(),
+        message: message.into(),
+    })
+}
+
+use Step::{Index, Key};
+
+impl World {
+    /// The world's state as plain data, for snapshots (`World::from_state` rebuilds it).
+    /// Springs whose other end was erased since the last substep are left out: that substep
+    /// drops them anyway.
+    pub fn state(&self) -> WorldState {
+        let p = &self.particles;
+        let particles = (0..p.len())
+            .map(|i| ParticleState {
+                id: p.id[i],
+                material: p.material[i],
+                position: p.position[i],
+                velocity: p.velocity[i],
+            })
+            .collect();
+        let next_id = self.births.next_id();
+        let mut ids = p.id.clone();
+        ids.sort_unstable();
+        let alive = |id: u32| ids.binary_search(&id).is_ok();
+        let springs = &self.subsystems.springs;
+        let springs = ids
+            .iter()
+            .filter_map(|&id| {
+                let springs: Vec<SpringState> = springs
+                    .held(id)
+                    .filter(|&(other, _)| alive(other))
+                    .map(|(other, rest_length)| SpringState { other, rest_length })
+                    .collect();
+                (!springs.is_empty()).then_some(SpringList { id, springs })
+            })
+            .collect();
+        let (rows, emitted) = self.emission.progress();
+        let emission = rows
+            .iter()
+            .zip(emitted)
+            .map(|(&rows, &emitted)| EmitterProgress { rows, emitted })
+            .collect();
+        let air = self.air().map(|air| {
+            let grid = air.grid();
+            AirState {
+                time: air.time(),
+                steps: air.steps(),
+                iterations: air.solver_iterations(),
+                last: air.last_step(),
+                u: grid.u.clone(),
+                v: grid.v.clone(),
+                smoke: grid.smoke.clone(),
+                temperature: grid.temperature.clone(),
+                pressure: air.pressure().to_vec(),
+                solid: grid.solid.clone(),
+                solid_velocity: grid.solid_velocity.clone(),
+            }
+        });
+        WorldState {
+            params: self.params.clone(),
+            materials: self.materials.clone(),
+            obstacles: self.obstacles().to_vec(),
+            time: self.time,
+            dt: self.dt,
+            substeps_done: self.substeps_done,
+            last_frame: self.last_frame,
+            next_id,
+            cap_reached: self.births.cap_reached(),
+            rng: self.rng.clone(),
+            grid_transposed: self.neighbours.grid().is_transposed(),
+            emission,
+            particles,
+            springs,
+            air,
+        }
+    }
+
+    /// The world `state` was taken of, in `scene` (which gives the walls, the emitters and the
+    /// air's settings; its parameters, materials, obstacles and blocks are not used: the state's
+    /// win, and nothing is filled). Stepping it gives the same bits as stepping the world the
+    /// state was taken of. Refused, with the offending part of the state named, when the state
+    /// does not fit the scene or breaks an invariant of the engine.
+    pub fn from_state(scene: Scene, state: WorldState) -> Result<World, String> {
+        Self::restore(scene, state).map_err(|error| error.to_string())
+    }
+
+    /// `from_state`, with the path of the offending value on refusal.
+    pub(crate) fn restore(scene: Scene, state: WorldState) -> Result<World, StateError> {
+        check_fit(&scene, &state)?;
+        check_params(&state.params, state.particles.len())?;
+        check_materials(&state.materials, &scene)?;
+        let domain = scene.domain;
+        check_obstacles(&state.obstacles, &domain, state.params.particle_radius)?;
+        check_clocks(&state)?;
+        let ids = check_particles(&state, &domain)?;
+        check_springs(&state.springs, &ids)?;
+
+        let WorldState {
+            params,
+            materials,
+            obstacles,
+            time,
+            dt,
+            substeps_done,
+            last_frame,
+            next_id,
+            cap_reached,
+            rng,
+            grid_transposed,
+            emission,
+            particles: saved,
+            springs,
+            air: saved_air,
+        } = state;
+        let mut particles = Particles::default();
+        for p in &saved {
+            particles.id.push(p.id);
+            particles.position.push(p.position);
+            particles.velocity.push(p.velocity);
+            particles.material.push(p.material);
+            particles.mass.push(materials[p.material as usize].mass);
+        }
+        let n = saved.len();
+        particles.density = vec![0.0; n];
+        particles.near_density = vec![0.0; n];
+        particles.pressure = vec![0.0; n];
+        particles.near_pressure = vec![0.0; n];
+
+        let mut subsystems = Subsystems::new(
+            &materials,
+            obstacles,
+            &params,
+            scene.air.map(|air| (air, &domain)),
+        );
+        if let (Some(air), Some(saved)) = (subsystems.air.as_mut(), saved_air) {
+            let grid = air.grid_mut();
+            let (nx, ny) = (grid.nx, grid.ny);
+            let cells = nx * ny;
+            for (key, len, expected) in [
+                ("u", saved.u.len(), (nx + 1) * ny),
+                ("v", saved.v.len(), nx * (ny + 1)),
+                ("smoke", saved.smoke.len(), cells),
+                ("temperature", saved.temperature.len(), cells),
+                ("pressure", saved.pressure.len(), cells),
+                ("solid", saved.solid.len(), cells),
+                ("solid_velocity", saved.solid_velocity.len(), cells),
+            ] {
+                if len != expected {
+                    return refuse(
+                        &[Key("air"), Key(key)],
+                        format!(
+                            "{len} values, but the scene's air grid of {nx} × {ny} cells has \
+                             {expected}"
+                        ),
+                    );
+                }
+            }
+            grid.u = saved.u;
+            grid.v = saved.v;
+            grid.smoke = saved.smoke;
+            grid.temperature = saved.temperature;
+            grid.solid = saved.solid;
+            grid.solid_velocity = saved.solid_velocity;
+            air.restore(
+                saved.pressure,
+                saved.time,
+                saved.steps,
+                saved.iterations,
+                saved.last,
+            );
+        }
+        let lists = springs.iter().map(|list| {
+            let springs: Vec<(u32, f32)> = list
+                .springs
+                .iter()
+                .map(|s| (s.other, s.rest_length))
+                .collect();
+            (list.id, springs)
+        });
+        let lists: Vec<(u32, Vec<(u32, f32)>)> = lists.collect();
+        let slots = lists.iter().map(|(id, _)| *id as usize + 1).max();
+        subsystems.springs.restore(
+            slots.unwrap_or(0),
+            lists.iter().map(|(id, list)| (*id, list.as_slice())),
+        );
+
+        let (rows, emitted) = emission.iter().map(|e| (e.rows, e.emitted)).unzip();
+        let mut neighbours = Neighbours::new(
+            domain.min(),
+            domain.max(),
+            params.interaction_radius,
+            params.max_particles,
+        );
+        neighbours.set_grid_transposed(grid_transposed);
+        Ok(World {
+            births: Births::restored(params.max_particles, next_id, cap_reached),
+            liquid: Liquid::new(&materials, &params),
+            subsystems,
+            neighbours,
+            emission: Emission::restored(scene.emitters, rows, emitted),
+            params,
+            materials,
+            domain,
+            particles,
+            rng,
+            substeps_done,
+            time,
+            dt,
+            last_frame,
+            times: StageTimes::default(),
+        })
+    }
+}
+
+/// The state belongs to a scene like this one: same particle radius, air on both sides or
+/// neither, one progress entry per emitter.
+fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
+    let (radius, drawn) = (state.params.particle_radius, scene.domain.particle_radius());
+    if radius.to_bits() != drawn.to_bits() {
+        return refuse(
+            &[Key("params"), Key("particle_radius")],
+            format!("particles of radius {radius}, but the scene's walls are for radius {drawn}"),
+        );
+    }
+    match (&state.air, &scene.air) {
+        (Some(_), None) => return refuse(&[Key("air")], "air in a scene without air"),
+        (None, Some(_)) => return refuse(&[Key("air")], "no air, but the scene has air"),
+        _ => {}
+    }
+    let (progress, emitters) = (state.emission.len(), scene.emitters.len());
+    if progress != emitters {
+        return refuse(
+            &[Key("emission")],
+            format!("the progress of {progress} emitters, but the scene has {emitters}"),
+        );
+    }
+    Ok(())
+}
+
+/// Finite parameters in the ranges the engine needs (positive lengths and rates, at least one
+/// substep, room for the particles).
+fn check_params(params: &SimParams, particles: usize) -> Result<(), StateError> {
+    let field = |key: &'static str| [Key("params"), Key(key)];
+    let floats = [
+        ("rest_density", params.rest_density),
+        ("stiffness", params.stiffness),
+        ("near_stiffness", params.near_stiffness),
+        ("surface_tension", params.surface_tension),
+        ("linear_viscosity", params.linear_viscosity),
+        ("quadratic_viscosity", params.quadratic_viscosity),
+        ("particle_radius", params.particle_radius),
+        ("interaction_radius", params.interaction_radius),
+        ("wall_friction", params.wall_friction),
+        ("gravity", params.gravity.x),
+        ("gravity", params.gravity.y),
+        ("frame_rate", params.frame_rate),
+        ("cfl", params.cfl),
+    ];
+    for (key, value) in floats {
+        if !value.is_finite() {
+            return refuse(&field(key), format!("must be finite, got {value}"));
+        }
+    }
+    for (key, value) in [
+        ("rest_density", params.rest_density),
+        ("frame_rate", params.frame_rate),
+        ("cfl", params.cfl),
+    ] {
+        if value <= 0.0 {
+            return refuse(&field(key), format!("must be above 0, got {value}"));
+        }
+    }
+    let (r, h) = (params.particle_radius, params.interaction_radius);
+    if !(2.0 * r..=20.0 * r).contains(&h) {
+        return refuse(
+            &field("interaction_radius"),
+            format!("must be 2 to 20 particle radii ({r}), got {h}"),
+        );
+    }
+    if params.substeps == 0 || params.max_substeps < params.substeps {
+        return refuse(
+            &field("max_substeps"),
+            format!(
+                "substeps must be at least 1 and max_substeps at least substeps, got {} and {}",
+                params.substeps, params.max_substeps
+            ),
+        );
+    }
+    let cap = params.max_particles;
+    if cap == 0 || cap > MAX_PARTICLES {
+        return refuse(
+            &field("max_particles"),
+            format!("must be 1 to {MAX_PARTICLES}, got {cap}"),
+        );
+    }
+    if particles > cap {
+        return refuse(
+            &[Key("particles")],
+            format!("{particles} particles, more than max_particles ({cap})"),
+        );
+    }
+    Ok(())
+}
+
+/// At least one material, each with finite constants and a positive mass, enough for every
+/// emitter.
+fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateError> {
+    if materials.is_empty() || materials.len() > usize::from(u16::MAX) + 1 {
+        return refuse(
+            &[Key("materials")],
+            format!("must be 1 to 65536 materials, got {}", materials.len()),
+        );
+    }
+    for (index, m) in materials.iter().enumerate() {
+        let path = [Key("materials"), Index(index)];
+        let overrides = [
+            m.stiffness,
+            m.near_stiffness,
+            m.surface_tension,
+            m.linear_viscosity,
+            m.quadratic_viscosity,
+        ];
+        let values = [
+            m.mass,
+            m.pressure_scale,
+            m.pressure_bias,
+            m.spring_stiffness,
+            m.yield_ratio,
+            m.plasticity,
+            m.spring_radius,
+            m.stickiness,
+            m.stick_distance,
+            m.temperature,
+            m.smoke,
+        ];
+        let all = values.iter().chain(overrides.iter().flatten());
+        if !all.chain(&m.colour).all(|v| v.is_finite()) {
+            return refuse(&path, "every value must be finite");
+        }
+        if m.mass <= 0.0 {
+            return refuse(&path, format!("mass must be above 0, got {}", m.mass));
+        }
+    }
+    for (index, emitter) in scene.emitters.iter().enumerate() {
+        if emitter.material >= materials.len() {
+            return refuse(
+                &[Key("materials")],
+                format!(
+                    "the scene's emitters[{index}] pours material {}, but there are only {}",
+                    emitter.material,
+                    materials.len()
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Finite obstacles with positive radii, keeping the gaps `World::add_obstacle` keeps.
+fn check_obstacles(
+    obstacles: &[Obstacle],
+    domain: &crate::sim::Domain,
+    particle_radius: f32,
+) -> Result<(), StateError> {
+    for (index, obstacle) in obstacles.iter().enumerate() {
+        let (a, b) = obstacle.core();
+        let finite = a.is_finite() && b.is_finite() && obstacle.friction.is_finite();
+        let radius = obstacle.radius();
+        if !finite || !radius.is_finite() || radius <= 0.0 {
+            return refuse(
+                &[Key("obstacles"), Index(index)],
+                "must be finite, with a radius above 0",
+            );
+        }
+    }
+    if let Some((index, problem)) = gap_problem(obstacles, domain, particle_radius) {
+        return refuse(&[Key("obstacles"), Index(index)], problem);
+    }
+    Ok(())
+}
+
+/// A finite, non-negative clock and a finite, positive substep.
+fn check_clocks(state: &WorldState) -> Result<(), StateError> {
+    if !state.time.is_finite() || state.time < 0.0 {
+        return refuse(
+            &[Key("time")],
+            format!("must be finite and not negative, got {}", state.time),
+        );
+    }
+    if !state.dt.is_finite() || state.dt <= 0.0 {
+        return refuse(
+            &[Key("dt")],
+            format!("must be finite and above 0, got {}", state.dt),
+        );
+    }
+    if let Some(air) = &state.air {
+        if !air.time.is_finite() || air.time < 0.0 {
+            return refuse(
+                &[Key("air"), Key("time")],
+                format!("must be finite and not negative, got {}", air.time),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Every particle has a known material, a finite position inside the walls, a finite velocity
+/// and an id of its own below `next_id`; returns the ids, sorted.
+fn check_particles(
+    state: &WorldState,
+    domain: &crate::sim::Domain,
+) -> Result<Vec<u32>, StateError> {
+    let materials = state.materials.len();
+    for (index, p) in state.particles.iter().enumerate() {
+        let path = [Key("particles"), Index(index)];
+        if usize::from(p.material) >= materials {
+            return refuse(
+                &path,
+                format!(
+                    "material index {} out of range (there are {materials} materials)",
+                    p.material
+                ),
+            );
+        }
+        if !p.position.is_finite() || !p.velocity.is_finite() {
+            return refuse(&path, "position and velocity must be finite");
+        }
+        if !domain.contains(p.position) {
+            return refuse(
+                &path,
+                format!("position {} is outside the walls", p.position),
+            );
+        }
+        if p.id >= state.next_id {
+            return refuse(
+                &path,
+                format!(
+                    "id {} was never handed out (next_id is {})",
+                    p.id, state.next_id
+                ),
+            );
+        }
+    }
+    let mut ids: Vec<(u32, usize)> = state
+        .particles
+        .iter()
+        .enumerate()
+        .map(|(index, p)| (p.id, index))
+        .collect();
+    ids.sort_unstable();
+    if let Some(pair) = ids.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        let (id, index) = (pair[0].0, pair[0].1.max(pair[1].1));
+        return refuse(
+            &[Key("particles"), Index(index)],
+            format!(
+                "id {id} is taken by particles[{}] too",
+                pair[0].1.min(pair[1].1)
+            ),
+        );
+    }
+    Ok(ids.into_iter().map(|(id, _)| id).collect())
+}
+
+/// Every spring list belongs to a particle (one list each), holds at most `MAX_SPRINGS`
+/// springs, and names other particles, with finite positive rest lengths.
+fn check_springs(lists: &[SpringList], ids: &[u32]) -> Result<(), StateError> {
+    let known = |id: u32| ids.binary_search(&id).is_ok();
+    let mut owners: Vec<(u32, usize)> = Vec::with_capacity(lists.len());
+    for (index, list) in lists.iter().enumerate() {
+        let path = [Key("springs"), Index(index)];
+        if !known(list.id) {
+            return refuse(
+                &path,
+                format!("springs of particle {}, which does not exist", list.id),
+            );
+        }
+        if list.springs.len() > MAX_SPRINGS {
+            return refuse(
+                &path,
+                format!(
+                    "{} springs, more than a particle holds ({MAX_SPRINGS})",
+                    list.springs.len()
+                ),
+            );
+        }
+        for spring in &list.springs {
+            if !known(spring.other) || spring.other == list.id {
+                return refuse(
+                    &path,
+                    format!(
+                        "a spring of particle {} to particle {}, which does not exist",
+                        list.id, spring.other
+                    ),
+                );
+            }
+            let length = spring.rest_length;
+            if !length.is_finite() || length <= 0.0 {
+                return refuse(
+                    &path,
+                    format!("rest lengths must be finite and above 0, got {length}"),
+                );
+            }
+        }
+        owners.push((list.id, index));
+    }
+    owners.sort_unstable();
+    if let Some(pair) = owners.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return refuse(
+            &[Key("springs"), Index(pair[0].1.max(pair[1].1))],
+            format!("a second list of springs of particle {}", pair[0].0),
+        );
+    }
+    Ok(())
+}
+
+/// A value serialized as another that holds its floats as bits.
+trait Mirror: Sized {
+    /// The serialized form.
+    type Bits: Serialize + for<'de> Deserialize<'de>;
+    /// The value as bits.
+    fn encode(&self) -> Self::Bits;
+    /// The value back from bits.
+    fn decode(bits: Self::Bits) -> Self;
+}
+
+/// `#[serde(with = "mirrored")]`: a field serialized as its `Mirror::Bits`.
+mod mirrored {
+    use super::Mirror;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<T: Mirror, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value.encode().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, T: Mirror, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        T::Bits::deserialize(deserializer).map(T::decode)
+    }
+}
+
+/// `#[serde(with = "cells")]`: flags serialized as one string of `0` and `1`.
+mod cells {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(flags: &[bool], serializer: S) -> Result<S::Ok, S::Error> {
+        let text: String = flags.iter().map(|&f| if f { '1' } else { '0' }).collect();
+        serializer.serialize_str(&text)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<bool>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.chars()
+            .map(|c| match c {
+                '0' => Ok(false),
+                '1' => Ok(true),
+                other => Err(D::Error::custom(format!(
+                    "solid cells are written as 0 and 1, found {other:?}"
+                ))),
+            })
+            .collect()
+    }
+}
+
+/// `#[serde(with = "flat")]`: vectors serialized as one flat array of bits, x then y.
+mod flat {
+    use glam::Vec2;
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(vectors: &[Vec2], serializer: S) -> Result<S::Ok, S::Error> {
+        let bits: Vec<u32> = vectors
+            .iter()
+            .flat_map(|v| [v.x.to_bits(), v.y.to_bits()])
+            .collect();
+        bits.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Vec2>, D::Error> {
+        let bits = Vec::<u32>::deserialize(deserializer)?;
+        if bits.len() % 2 != 0 {
+            return Err(D::Error::custom(
+                "vectors need an even count of numbers, x then y",
+            ));
+        }
+        let pairs = bits.chunks_exact(2);
+        Ok(pairs
+            .map(|xy| Vec2::new(f32::from_bits(xy[0]), f32::from_bits(xy[1])))
+            .collect())
+    }
+}
+
+impl Mirror for f32 {
+    type Bits = u32;
+    fn encode(&self) -> u32 {
+        self.to_bits()
+    }
+    fn decode(bits: u32) -> Self {
+        f32::from_bits(bits)
+    }
+}
+
+impl Mirror for f64 {
+    type Bits = u64;
+    fn encode(&self) -> u64 {
+        self.to_bits()
+    }
+    fn decode(bits: u64) -> Self {
+        f64::from_bits(bits)
+    }
+}
+
+impl Mirror for Vec2 {
+    type Bits = [u32; 2];
+    fn encode(&self) -> [u32; 2] {
+        [self.x.to_bits(), self.y.to_bits()]
+    }
+    fn decode([x, y]: [u32; 2]) -> Self {
+        Vec2::new(f32::from_bits(x), f32::from_bits(y))
+    }
+}
+
+impl Mirror for [f32; 3] {
+    type Bits = [u32; 3];
+    fn encode(&self) -> [u32; 3] {
+        self.map(f32::to_bits)
+    }
+    fn decode(bits: [u32; 3]) -> Self {
+        bits.map(f32::from_bits)
+    }
+}
+
+impl<T: Mirror> Mirror for Option<T> {
+    type Bits = Option<T::Bits>;
+    fn encode(&self) -> Self::Bits {
+        self.as_ref().map(T::encode)
+    }
+    fn decode(bits: Self::Bits) -> Self {
+        bits.map(T::decode)
+    }
+}
+
+impl<T: Mirror> Mirror for Vec<T> {
+    type Bits = Vec<T::Bits>;
+    fn encode(&self) -> Self::Bits {
+        self.iter().map(T::encode).collect()
+    }
+    fn decode(bits: Self::Bits) -> Self {
+        bits.into_iter().map(T::decode).collect()
+    }
+}
+
+/// `SimParams`, floats as bits.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParamsBits {
+    rest_density: u32,
+    stiffness: u32,
+    near_stiffness: u32,
+    surface_tension: u32,
+    linear_viscosity: u32,
+    quadratic_viscosity: u32,
+    particle_radius: u32,
+    interaction_radius: u32,
+    wall_friction: u32,
+    gravity: [u32; 2],
+    frame_rate: u32,
+    substeps: u32,
+    max_substeps: u32,
+    cfl: u32,
+    max_particles: usize,
+}
+
+impl Mirror for SimParams {
+    type Bits = ParamsBits;
+    fn encode(&self) -> ParamsBits {
+        ParamsBits {
+            rest_density: self.rest_density.encode(),
+            stiffness: self.stiffness.encode(),
+            near_stiffness: self.near_stiffness.encode(),
+            surface_tension: self.surface_tension.encode(),
+            linear_viscosity: self.linear_viscosity.encode(),
+            quadratic_viscosity: self.quadratic_viscosity.encode(),
+            particle_radius: self.particle_radius.encode(),
+            interaction_radius: self.interaction_radius.encode(),
+            wall_friction: self.wall_friction.encode(),
+            gravity: self.gravity.encode(),
+            frame_rate: self.frame_rate.encode(),
+            substeps: self.substeps,
+            max_substeps: self.max_substeps,
+            cfl: self.cfl.encode(),
+            max_particles: self.max_particles,
+        }
+    }
+    fn decode(b: ParamsBits) -> Self {
+        Self {
+            rest_density: f32::decode(b.rest_density),
+            stiffness: f32::decode(b.stiffness),
+            near_stiffness: f32::decode(b.near_stiffness),
+            surface_tension: f32::decode(b.surface_tension),
+            linear_viscosity: f32::decode(b.linear_viscosity),
+            quadratic_viscosity: f32::decode(b.quadratic_viscosity),
+            particle_radius: f32::decode(b.particle_radius),
+            interaction_radius: f32::decode(b.interaction_radius),
+            wall_friction: f32::decode(b.wall_friction),
+            gravity: Vec2::decode(b.gravity),
+            frame_rate: f32::decode(b.frame_rate),
+            substeps: b.substeps,
+            max_substeps: b.max_substeps,
+            cfl: f32::decode(b.cfl),
+            max_particles: b.max_particles,
+        }
+    }
+}
+
+/// `Material`, floats as bits.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MaterialBits {
+    name: String,
+    colour: [u32; 3],
+    mass: u32,
+    pressure_scale: u32,
+    pressure_bias: u32,
+    stiffness: Option<u32>,
+    near_stiffness: Option<u32>,
+    surface_tension: Option<u32>,
+    linear_viscosity: Option<u32>,
+    quadratic_viscosity: Option<u32>,
+    spring_stiffness: u32,
+    yield_ratio: u32,
+    plasticity: u32,
+    spring_radius: u32,
+    stickiness: u32,
+    stick_distance: u32,
+    temperature: u32,
+    smoke: u32,
+}
+
+impl Mirror for Material {
+    type Bits = MaterialBits;
+    fn encode(&self) -> MaterialBits {
+        MaterialBits {
+            name: self.name.clone(),
+            colour: self.colour.encode(),
+            mass: self.mass.encode(),
+            pressure_scale: self.pressure_scale.encode(),
+            pressure_bias: self.pressure_bias.encode(),
+            stiffness: self.stiffness.encode(),
+            near_stiffness: self.near_stiffness.encode(),
+            surface_tension: self.surface_tension.encode(),
+            linear_viscosity: self.linear_viscosity.encode(),
+            quadratic_viscosity: self.quadratic_viscosity.encode(),
+            spring_stiffness: self.spring_stiffness.encode(),
+            yield_ratio: self.yield_ratio.encode(),
+            plasticity: self.plasticity.encode(),
+            spring_radius: self.spring_radius.encode(),
+            stickiness: self.stickiness.encode(),
+            stick_distance: self.stick_distance.encode(),
+            temperature: self.temperature.encode(),
+            smoke: self.smoke.encode(),
+        }
+    }
+    fn decode(b: MaterialBits) -> Self {
+        Self {
+            name: b.name,
+            colour: <[f32; 3]>::decode(b.colour),
+            mass: f32::decode(b.mass),
+            pressure_scale: f32::decode(b.pressure_scale),
+            pressure_bias: f32::decode(b.pressure_bias),
+            stiffness: Option::decode(b.stiffness),
+            near_stiffness: Option::decode(b.near_stiffness),
+            surface_tension: Option::decode(b.surface_tension),
+            linear_viscosity: Option::decode(b.linear_viscosity),
+            quadratic_viscosity: Option::decode(b.quadratic_viscosity),
+            spring_stiffness: f32::decode(b.spring_stiffness),
+            yield_ratio: f32::decode(b.yield_ratio),
+            plasticity: f32::decode(b.plasticity),
+            spring_radius: f32::decode(b.spring_radius),
+            stickiness: f32::decode(b.stickiness),
+            stick_distance: f32::decode(b.stick_distance),
+            temperature: f32::decode(b.temperature),
+            smoke: f32::decode(b.smoke),
+        }
+    }
+}
+
+/// `Obstacle`, floats as bits, tagged by `kind`.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+enum ObstacleBits {
+    Circle {
+        centre: [u32; 2],
+        radius: u32,
+        friction: u32,
+    },
+    Capsule {
+        a: [u32; 2],
+        b: [u32; 2],
+        radius: u32,
+        friction: u32,
+    },
+}
+
+impl Mirror for Obstacle {
+    type Bits = ObstacleBits;
+    fn encode(&self) -> ObstacleBits {
+        let friction = self.friction.encode();
+        match self.shape {
+            Shape::Circle { centre, radius } => ObstacleBits::Circle {
+                centre: centre.encode(),
+                radius: radius.encode(),
+                friction,
+            },
+            Shape::Capsule { a, b, radius } => ObstacleBits::Capsule {
+                a: a.encode(),
+                b: b.encode(),
+                radius: radius.encode(),
+                friction,
+            },
+        }
+    }
+    fn decode(bits: ObstacleBits) -> Self {
+        match bits {
+            ObstacleBits::Circle {
+                centre,
+                radius,
+                friction,
+            } => Obstacle::circle(
+                Vec2::decode(centre),
+                f32::decode(radius),
+                f32::decode(friction),
+            ),
+            ObstacleBits::Capsule {
+                a,
+                b,
+                radius,
+                friction,
+            } => Obstacle::capsule(
+                Vec2::decode(a),
+                Vec2::decode(b),
+                f32::decode(radius),
+                f32::decode(friction),
+            ),
+        }
+    }
+}
+
+/// `FrameReport` as it is (no floats).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameBits {
+    substeps: u32,
+    capped: usize,
+}
+
+impl Mirror for FrameReport {
+    type Bits = FrameBits;
+    fn encode(&self) -> FrameBits {
+        FrameBits {
+            substeps: self.substeps,
+            capped: self.capped,
+        }
+    }
+    fn decode(b: FrameBits) -> Self {
+        Self {
+            substeps: b.substeps,
+            capped: b.capped,
+        }
+    }
+}
+
+/// `AirStep`, floats as bits.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AirStepBits {
+    iterations: u32,
+    relative_residual: u32,
+    components: u32,
+    rhs_mean_removed: u32,
+    divergence_max: u32,
+}
+
+impl Mirror for AirStep {
+    type Bits = AirStepBits;
+    fn encode(&self) -> AirStepBits {
+        AirStepBits {
+            iterations: self.solve.iterations,
+            relative_residual: self.solve.relative_residual.encode(),
+            components: self.solve.components,
+            rhs_mean_removed: self.solve.rhs_mean_removed.encode(),
+            divergence_max: self.divergence_max.encode(),
+        }
+    }
+    fn decode(b: AirStepBits) -> Self {
+        Self {
+            solve: SolveReport {
+                iterations: b.iterations,
+                relative_residual: f32::decode(b.relative_residual),
+                components: b.components,
+                rhs_mean_removed: f32::decode(b.rhs_mean_removed),
+            },
+            divergence_max: f32::decode(b.divergence_max),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::Preset;
+
+    /// A preset's world after `frames` frames, and its scene.
+    fn world(name: &str, frames: usize) -> (Scene, World) {
+        let preset = Preset::load(name).unwrap();
+        let mut world = preset.build_world(1);
+        for _ in 0..frames {
+            world.step_frame();
+        }
+        (preset.scene, world)
+    }
+
+    /// The refusal of `state` in `scene`, as `from_state` words it.
+    fn refusal(scene: &Scene, state: WorldState) -> String {
+        match World::from_state(scene.clone(), state) {
+            Ok(_) => panic!("accepted"),
+            Err(error) => error,
+        }
+    }
+
+    #[test]
+    fn a_state_survives_json_bit_for_bit() {
+        for name in ["seed", "jelly", "lava"] {
+            let (scene, world) = world(name, 12);
+            let state = world.state();
+            let text = serde_json::to_string(&state).unwrap();
+            let back: WorldState = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, state, "{name}");
+            let rebuilt = World::from_state(scene, back).unwrap();
+            assert_eq!(rebuilt.checksum(), world.checksum(), "{name}");
+            assert_eq!(rebuilt.state(), state, "{name}");
+        }
+    }
+
+    #[test]
+    fn floats_are_written_as_their_bits() {
+        let (_, world) = world("seed", 3);
+        let mut state = world.state();
+        state.particles[0].velocity = Vec2::new(f32::NAN, -0.0);
+        state.params.gravity = Vec2::new(f32::INFINITY, 1.0e-42);
+        let text = serde_json::to_string(&state).unwrap();
+        let back: WorldState = serde_json::from_str(&text).unwrap();
+        let v = back.particles[0].velocity;
+        assert_eq!(
+            (v.x.to_bits(), v.y.to_bits()),
+            (f32::NAN.to_bits(), (-0.0f32).to_bits())
+        );
+        assert_eq!(back.params.gravity.y.to_bits(), 1.0e-42f32.to_bits());
+        assert!(back.params.gravity.x.is_infinite());
+    }
+
+    #[test]
+    fn springs_to_erased_particles_are_left_out() {
+        let (scene, mut world) = world("jelly", 15);
+        let centre = world.material_stats()[0].centroid;
+        assert!(world.erase(centre, 0.3).unwrap() > 0);
+        let state = world.state();
+        let ids: Vec<u32> = state.particles.iter().map(|p| p.id).collect();
+        for list in &state.springs {
+            assert!(ids.contains(&list.id));
+            assert!(list.springs.iter().all(|s| ids.contains(&s.other)));
+        }
+        let mut rebuilt = World::from_state(scene, state).unwrap();
+        world.step_frame();
+        rebuilt.step_frame();
+        assert_eq!(rebuilt.checksum(), world.checksum());
+        assert_eq!(rebuilt.spring_counts(), world.spring_counts());
+    }
+
+    #[test]
+    fn broken_states_are_refused() {
+        let (scene, world) = world("jelly", 10);
+        let good = world.state();
+        let mut state = good.clone();
+        state.particles[4].material = 9;
+        let error = refusal(&scene, state);
+        assert!(
+            error.starts_with("particles[4]: material index 9 out of range"),
+            "{error}"
+        );
+        let mut state = good.clone();
+        state.particles[2].position = Vec2::new(-1.0, 1.0);
+        let error = refusal(&scene, state);
+        assert!(
+            error.contains("particles[2]: position [-1, 1] is outside"),
+            "{error}"
+        );
+        let mut state = good.clone();
+        state.particles[2].velocity.y = f32::NAN;
+        assert!(refusal(&scene, state).contains("must be finite"));
+        let mut state = good.clone();
+        state.particles[6].id = state.particles[1].id;
+        let error = refusal(&scene, state);
+        assert!(error.contains("particles[6]: id") && error.contains("particles[1] too"));
+        let mut state = good.clone();
+        state.particles[3].id = state.next_id;
+        assert!(refusal(&scene, state).contains("never handed out"));
+        let mut state = good.clone();
+        state.springs[0].springs[0].other = state.next_id + 5;
+        assert!(refusal(&scene, state).contains("springs[0]: a spring of particle"));
+        let mut state = good.clone();
+        let owner = state.springs[3].id;
+        state.particles.retain(|p| p.id != owner);
+        for list in &mut state.springs {
+            list.springs.retain(|s| s.other != owner);
+        }
+        let error = refusal(&scene, state);
+        let expected = format!("springs[3]: springs of particle {owner}, which does not exist");
+        assert_eq!(error, expected);
+        let mut state = good.clone();
+        let copy = state.springs[2].clone();
+        state.springs.insert(5, copy);
+        assert!(refusal(&scene, state).starts_with("springs[5]: a second list"));
+        let mut state = good.clone();
+        state.materials.clear();
+        assert!(refusal(&scene, state).starts_with("materials: "));
+        let mut state = good.clone();
+        state.params.interaction_radius = 0.0;
+        assert!(refusal(&scene, state).starts_with("params.interaction_radius: "));
+        let mut state = good.clone();
+        state.params.particle_radius *= 2.0;
+        assert!(refusal(&scene, state).starts_with("params.particle_radius: "));
+        let mut state = good.clone();
+        state.emission.push(EmitterProgress {
+            rows: 0,
+            emitted: 0,
+        });
+        let error = refusal(&scene, state);
+        assert_eq!(
+            error,
+            "emission: the progress of 1 emitters, but the scene has 0"
+        );
+        let mut state = good;
+        state
+            .obstacles
+            .push(Obstacle::circle(Vec2::new(0.05, 4.0), 0.5, 0.0));
+        assert!(refusal(&scene, state).starts_with("obstacles[2]: must keep"));
+    }
+
+    #[test]
+    fn air_must_match_the_scene() {
+        let (scene, world) = world("lava", 3);
+        let (plain, plain_world) = self::world("seed", 3);
+        let good = world.state();
+        let mut state = good.clone();
+        state.air.as_mut().unwrap().u.pop();
+        let error = refusal(&scene, state);
+        assert!(
+            error.starts_with("air.u: ") && error.contains("air grid of"),
+            "{error}"
+        );
+        let mut state = good.clone();
+        state.air.as_mut().unwrap().solid.push(true);
+        assert!(refusal(&scene, state).starts_with("air.solid: "));
+        let mut state = good;
+        state.air = None;
+        assert_eq!(refusal(&scene, state), "air: no air, but the scene has air");
+        let mut state = plain_world.state();
+        state.air = world.state().air;
+        assert_eq!(refusal(&plain, state), "air: air in a scene without air");
+    }
+}

@@ -1,0 +1,390 @@
+//! Snapshots: a saved world reopens with the same checksum and continues bit for bit, at any
+//! thread count; broken or foreign files are refused with one line naming the file.
+
+use glam::Vec2;
+use slosh::preset::Preset;
+use slosh::sim::{Obstacle, Pour, World};
+use slosh::snapshot::{load, save};
+use std::path::PathBuf;
+
+/// A file name of its own in the temporary folder for each test.
+fn temp_file(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("slosh-snapshot-{}-{name}.json", std::process::id()))
+}
+
+/// Runs `work` on a rayon pool of `threads` threads.
+fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(work)
+}
+
+fn steps(world: &mut World, frames: usize) {
+    for _ in 0..frames {
+        world.step_frame();
+    }
+}
+
+/// Saves `world` (built from `preset`), loads it back, checks the checksum, steps both 30 more
+/// frames and checks it again; returns the reloaded world.
+fn round_trip(name: &str, preset: &Preset, world: &mut World) -> World {
+    let path = temp_file(name);
+    save(&path, preset, world).unwrap();
+    let (loaded_preset, mut loaded) = load(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(loaded_preset.name, preset.name);
+    assert_eq!(loaded.checksum(), world.checksum(), "{name}: on load");
+    assert_eq!(loaded.params(), world.params(), "{name}: params");
+    assert_eq!(loaded.materials(), world.materials(), "{name}: materials");
+    assert_eq!(loaded.obstacles(), world.obstacles(), "{name}: obstacles");
+    assert_eq!(loaded.time(), world.time(), "{name}: time");
+    assert_eq!(loaded.substeps_done(), world.substeps_done());
+    assert_eq!(loaded.cap_reached(), world.cap_reached());
+    assert_eq!(loaded.emission_finished(), world.emission_finished());
+    steps(world, 30);
+    steps(&mut loaded, 30);
+    assert_eq!(loaded.checksum(), world.checksum(), "{name}: 30 frames on");
+    assert_eq!(loaded.spring_counts(), world.spring_counts(), "{name}");
+    assert_eq!(loaded.particles().len(), world.particles().len());
+    loaded
+}
+
+#[test]
+fn seed_mid_pour_continues_bit_for_bit() {
+    let preset = Preset::load("seed").unwrap();
+    let mut world = preset.build_world(3);
+    steps(&mut world, 25);
+    assert!(world.particles().len() > 100 && !world.emission_finished());
+    round_trip("seed", &preset, &mut world);
+}
+
+#[test]
+fn jelly_keeps_its_springs() {
+    let preset = Preset::load("jelly").unwrap();
+    let mut world = preset.build_world(4);
+    steps(&mut world, 15);
+    assert!(world.spring_counts().total > 1000);
+    let loaded = round_trip("jelly", &preset, &mut world);
+    assert!(loaded.spring_counts().total > 1000);
+}
+
+#[test]
+fn lava_keeps_its_air_and_heat() {
+    let preset = Preset::load("lava").unwrap();
+    let mut world = preset.build_world(5);
+    steps(&mut world, 20);
+    let air = world.air().expect("lava has air");
+    assert!(air.grid().temperature.iter().any(|&t| t > 0.0));
+    let loaded = round_trip("lava", &preset, &mut world);
+    let (a, b) = (loaded.air().unwrap(), world.air().unwrap());
+    assert_eq!(a.steps(), b.steps());
+    assert_eq!(a.solver_iterations(), b.solver_iterations());
+    assert_eq!(a.grid().smoke, b.grid().smoke);
+}
+
+#[test]
+fn an_edited_world_reopens_with_its_edits() {
+    let preset = Preset::load("jelly").unwrap();
+    let mut world = preset.build_world(6);
+    steps(&mut world, 15);
+    let springs = world.spring_counts().total;
+    let poured = world
+        .pour(Pour {
+            material: 1,
+            centre: Vec2::new(1.0, 7.0),
+            radius: 0.3,
+            velocity: Vec2::new(0.5, 0.0),
+        })
+        .unwrap();
+    assert!(poured.added > 0);
+    // Through the jelly: springs to the erased particles are still held until the next substep.
+    let jelly = world.material_stats()[0].centroid;
+    assert!(world.erase(jelly, 0.3).unwrap() > 0);
+    world
+        .add_obstacle(Obstacle::circle(Vec2::new(8.5, 6.0), 0.4, 0.3))
+        .unwrap();
+    world.set_gravity(Vec2::new(1.5, -8.0)).unwrap();
+    let mut material = world.materials()[0].clone();
+    material.linear_viscosity = Some(3.5);
+    material.spring_stiffness *= 0.5;
+    world.set_material(0, material).unwrap();
+    assert_eq!(world.spring_counts().total, springs);
+    let loaded = round_trip("edited", &preset, &mut world);
+    assert_eq!(loaded.params().gravity, Vec2::new(1.5, -8.0));
+    assert_eq!(loaded.obstacles().len(), 3);
+    assert_eq!(loaded.materials()[0].linear_viscosity, Some(3.5));
+}
+
+#[test]
+fn rescaled_presets_reopen_at_their_resolution() {
+    for (name, particles) in [("seed", 1200), ("tank", 4500)] {
+        let preset = Preset::load(name)
+            .unwrap()
+            .with_particles(particles)
+            .unwrap();
+        let mut world = preset.build_world(8);
+        steps(&mut world, 10);
+        let path = temp_file(&format!("rescaled-{name}"));
+        save(&path, &preset, &world).unwrap();
+        let (loaded_preset, mut loaded) = load(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            loaded_preset.scene.params.particle_radius,
+            preset.scene.params.particle_radius
+        );
+        assert_eq!(loaded_preset.scene.emitters, preset.scene.emitters);
+        steps(&mut world, 10);
+        steps(&mut loaded, 10);
+        assert_eq!(loaded.checksum(), world.checksum(), "{name}");
+    }
+}
+
+#[test]
+fn a_world_of_unequal_masses_keeps_its_substeps() {
+    // Masses 1 and 25: `World::new` runs three times the scene's substeps.
+    let text = r#"
+name = "contrast"
+description = "a light and a very heavy liquid"
+[params]
+max_particles = 800
+[[walls]]
+normal = [1.0, 0.0]
+offset = 0.0
+[[walls]]
+normal = [0.0, 1.0]
+offset = 0.0
+[[walls]]
+normal = [-1.0, 0.0]
+offset = -4.0
+[[walls]]
+normal = [0.0, -1.0]
+offset = -3.0
+[[materials]]
+name = "light"
+colour = [0.2, 0.5, 0.9]
+mass = 1.0
+surface_tension = 0.001
+[[materials]]
+name = "heavy"
+colour = [0.9, 0.5, 0.2]
+mass = 25.0
+[[blocks]]
+material = "heavy"
+min = [0.5, 1.0]
+max = [3.5, 2.0]
+spacing = 0.1
+[[blocks]]
+material = "light"
+min = [0.5, 0.1]
+max = [3.5, 0.9]
+spacing = 0.1
+"#;
+    let preset = Preset::parse("contrast.toml", text).unwrap();
+    let mut world = preset.build_world(9);
+    assert_eq!(world.params().substeps, 3 * preset.scene.params.substeps);
+    steps(&mut world, 5);
+    let loaded = round_trip("contrast", &preset, &mut world);
+    assert_eq!(loaded.params().substeps, world.params().substeps);
+}
+
+#[test]
+fn continuation_is_the_same_at_one_and_two_threads() {
+    for name in ["seed", "jelly", "lava"] {
+        let preset = Preset::load(name).unwrap();
+        let path = temp_file(&format!("threads-{name}"));
+        // Saved from a one-thread run, continued at one thread and at two.
+        let reference = with_threads(1, || {
+            let mut world = preset.build_world(10);
+            steps(&mut world, 12);
+            save(&path, &preset, &world).unwrap();
+            steps(&mut world, 20);
+            world.checksum()
+        });
+        for threads in [1, 2] {
+            let continued = with_threads(threads, || {
+                let (_, mut world) = load(&path).unwrap();
+                steps(&mut world, 20);
+                world.checksum()
+            });
+            assert_eq!(continued, reference, "{name} at {threads} threads");
+        }
+        // Saved from a two-thread run, continued at one.
+        let (saved, reference) = with_threads(2, || {
+            let mut world = preset.build_world(11);
+            steps(&mut world, 12);
+            save(&path, &preset, &world).unwrap();
+            steps(&mut world, 20);
+            (world.checksum(), world.checksum())
+        });
+        let _ = saved;
+        let continued = with_threads(1, || {
+            let (_, mut world) = load(&path).unwrap();
+            steps(&mut world, 20);
+            world.checksum()
+        });
+        assert_eq!(continued, reference, "{name} saved at 2 threads");
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+/// A seed world saved to `name`, and the file's text.
+fn saved_seed(name: &str) -> (PathBuf, String) {
+    let preset = Preset::load("seed").unwrap();
+    let mut world = preset.build_world(12);
+    steps(&mut world, 30);
+    let path = temp_file(name);
+    save(&path, &preset, &world).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, text)
+}
+
+/// Writes `text` to `path`, loads it and returns the error, which must name the file (and a line,
+/// when `line` is given).
+fn refusal(path: &PathBuf, text: &str, line: Option<usize>) -> String {
+    std::fs::write(path, text).unwrap();
+    let error = match load(path) {
+        Ok(_) => panic!("{} loaded", path.display()),
+        Err(error) => error,
+    };
+    std::fs::remove_file(path).unwrap();
+    let file = path.display().to_string();
+    assert!(error.starts_with(&format!("{file}:")), "{error}");
+    assert!(!error.contains('\n'), "{error}");
+    if let Some(line) = line {
+        assert!(
+            error.starts_with(&format!("{file}:{line}: ")),
+            "line {line}: {error}"
+        );
+    }
+    error
+}
+
+/// The 1-based line of the first particle, and the text with particle `k`'s line changed by
+/// `edit` (given its `[id, material, x, y, vx, vy]`).
+fn edit_particle(text: &str, k: usize, edit: impl Fn(&mut [u64; 6])) -> (usize, String) {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let start = lines
+        .iter()
+        .position(|line| line.trim_start().starts_with("\"particles\": ["))
+        .expect("a particles line");
+    let index = start + 1 + k;
+    let line = &lines[index];
+    let body = line.trim().trim_end_matches(',');
+    let mut values: [u64; 6] = serde_json::from_str(body).unwrap();
+    edit(&mut values);
+    let comma = if line.trim_end().ends_with(',') {
+        ","
+    } else {
+        ""
+    };
+    let indent = &line[..line.len() - line.trim_start().len()];
+    lines[index] = format!("{indent}{}{comma}", serde_json::to_string(&values).unwrap());
+    (index + 1, lines.join("\n") + "\n")
+}
+
+#[test]
+fn the_file_is_text_with_one_particle_per_line() {
+    let (path, text) = saved_seed("layout");
+    std::fs::remove_file(&path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "{");
+    assert_eq!(lines[1], "  \"format\": \"slosh-snapshot\",");
+    assert_eq!(lines[2], "  \"version\": 1,");
+    assert!(lines[3].starts_with("  \"preset\": \"# slosh preset"));
+    assert!(lines[4].starts_with("  \"checksum\": \""));
+    assert_eq!(lines[5], "  \"world\": {");
+    let (first, _) = edit_particle(&text, 0, |_| {});
+    assert!(
+        lines[first - 1].starts_with("      ["),
+        "{}",
+        lines[first - 1]
+    );
+}
+
+#[test]
+fn broken_files_are_refused_with_their_line() {
+    let (path, text) = saved_seed("broken");
+
+    // Cut in half: an end-of-file error at the last line.
+    let half = &text[..text.len() / 2];
+    let last_line = half.lines().count();
+    refusal(&path, half, Some(last_line));
+
+    // Another version.
+    let other = text.replacen("\"version\": 1,", "\"version\": 2,", 1);
+    let error = refusal(&path, &other, Some(3));
+    assert!(
+        error.ends_with("snapshot format version 2, this build reads 1"),
+        "{error}"
+    );
+
+    // A particle moved outside the walls.
+    let (line, moved) = edit_particle(&text, 7, |p| p[2] = u64::from((25.0f32).to_bits()));
+    let error = refusal(&path, &moved, Some(line));
+    assert!(error.contains("outside the walls"), "{error}");
+
+    // A material index out of range.
+    let (line, unknown) = edit_particle(&text, 3, |p| p[1] = 7);
+    let error = refusal(&path, &unknown, Some(line));
+    assert!(error.contains("material index 7 out of range"), "{error}");
+
+    // A particle moved a little, still inside: only the checksum tells.
+    let (_, nudged) = edit_particle(&text, 5, |p| p[3] += 1);
+    let error = refusal(&path, &nudged, None);
+    assert!(
+        error.ends_with(
+            ": the state does not give the checksum it was saved with (edited by hand, or from \
+             another build)"
+        ),
+        "{error}"
+    );
+
+    // An unknown field in the preset: the line of the preset.
+    let bogus = text.replacen(
+        "\"preset\": \"# slosh preset",
+        "\"preset\": \"bogus = 1\\n# slosh preset",
+        1,
+    );
+    let error = refusal(&path, &bogus, Some(4));
+    assert!(error.contains("bogus"), "{error}");
+
+    // A field of the wrong type, a missing field, an unknown one, and garbage.
+    let wrong = text.replacen("\"substeps_done\": ", "\"substeps_done\": -", 1);
+    refusal(&path, &wrong, None);
+    let start = text.find("\"substeps_done\"").unwrap();
+    let end = start + text[start..].find('\n').unwrap() + 1;
+    let missing = format!("{}{}", &text[..start], &text[end..]);
+    let error = refusal(&path, &missing, None);
+    assert!(error.contains("substeps_done"), "{error}");
+    let extra = text.replacen(
+        "\"substeps_done\": ",
+        "\"colour\": 1, \"substeps_done\": ",
+        1,
+    );
+    refusal(&path, &extra, None);
+    refusal(&path, "garbage", Some(1));
+    refusal(&path, "", None);
+    refusal(&path, "{\"format\": \"slosh-snapshot\"}", None);
+    refusal(&path, "[1, 2, 3]", Some(1));
+    let error = refusal(&path, "{\"format\": \"png\", \"version\": 1}", Some(1));
+    assert!(error.contains("not a slosh snapshot"), "{error}");
+}
+
+#[test]
+fn a_missing_file_is_refused() {
+    let path = temp_file("missing");
+    let error = load(&path).map(|_| ()).unwrap_err();
+    assert!(error.starts_with(&path.display().to_string()), "{error}");
+}
+
+#[test]
+fn a_preset_that_does_not_give_the_world_is_refused_on_save() {
+    let preset = Preset::load("seed").unwrap();
+    let world = Preset::load("dam").unwrap().build_world(1);
+    let path = temp_file("mismatch");
+    let error = save(&path, &preset, &world).unwrap_err();
+    assert!(error.contains("does not give this world"), "{error}");
+    assert!(!path.exists());
+}
