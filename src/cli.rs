@@ -63,7 +63,8 @@ struct Args {
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with = "load")]
     replay: Option<PathBuf>,
 
-    /// Open a snapshot saved from the window (F6): the scene and every particle, exactly
+    /// Open a snapshot saved from the window (F6): the scene and every particle, exactly (with
+    /// --headless, run on from it)
     #[arg(long, value_name = "FILE", value_parser = non_empty_path)]
     load: Option<PathBuf>,
 }
@@ -158,6 +159,9 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         _ => None,
     };
     let threads = args.threads.map(|n| n as usize);
+    if args.load.is_some() && args.particles.is_some() {
+        return Err("--load runs the snapshot's own particles; drop --particles".into());
+    }
     Ok(if args.list_presets {
         Job::ListPresets
     } else if let (true, Some(path)) = (args.headless, &args.replay) {
@@ -166,9 +170,6 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             threads,
         }
     } else if args.headless {
-        if args.load.is_some() {
-            return Err("--load opens a snapshot in the window; drop --headless".into());
-        }
         if args.particles == Some(ParticleCount::Auto) {
             return Err(
                 "--particles auto is for the window; a headless run takes a count (default: \
@@ -184,6 +185,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             threads,
             stir: args.stir,
             record: args.record,
+            load: args.load,
         })
     } else {
         Job::Window(WindowOptions {
@@ -271,7 +273,11 @@ fn usage_error(error: &clap::Error) -> String {
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            format!("{flag} and {other} do not go together")
+            if [flag.as_str(), other.as_str()].contains(&"--screenshot") {
+                "--screenshot needs the window; drop --headless".to_string()
+            } else {
+                format!("{flag} and {other} do not go together")
+            }
         }
         _ => {
             let rendered = error.to_string();

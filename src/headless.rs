@@ -39,6 +39,8 @@ pub struct HeadlessOptions {
     pub stir: StirMode,
     /// Record the run's inputs (its stirs) to this replay file.
     pub record: Option<std::path::PathBuf>,
+    /// Start from this snapshot instead of the preset.
+    pub load: Option<std::path::PathBuf>,
 }
 
 impl Default for HeadlessOptions {
@@ -51,6 +53,7 @@ impl Default for HeadlessOptions {
             threads: None,
             stir: StirMode::None,
             record: None,
+            load: None,
         }
     }
 }
@@ -189,8 +192,15 @@ fn ordered_map<S: Serializer>(
 /// Runs a preset without a window and reports timing and final state. Errors (a preset that
 /// does not load, threads that cannot start) are one line.
 pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
-    let preset = Preset::load_scaled(&options.preset, options.particles)
-        .map_err(|error| error.to_string())?;
+    let (preset, world) = match &options.load {
+        Some(path) => crate::snapshot::load(path)?,
+        None => {
+            let preset = Preset::load_scaled(&options.preset, options.particles)
+                .map_err(|error| error.to_string())?;
+            let world = preset.build_world(options.seed);
+            (preset, world)
+        }
+    };
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = options.threads {
         builder = builder.num_threads(threads);
@@ -198,13 +208,16 @@ pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
     let pool = builder
         .build()
         .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
-    pool.install(|| run_in_pool(&preset, options))
+    pool.install(|| run_in_pool(&preset, world, options))
 }
 
 /// `run` on the current thread pool.
-fn run_in_pool(preset: &Preset, options: &HeadlessOptions) -> Result<Report, String> {
+fn run_in_pool(
+    preset: &Preset,
+    mut world: World,
+    options: &HeadlessOptions,
+) -> Result<Report, String> {
     let frames = options.frames;
-    let mut world = preset.build_world(options.seed);
     let mut recorder = match &options.record {
         Some(path) => {
             let mut recorder = Recorder::create(path, options.seed)?;

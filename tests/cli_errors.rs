@@ -366,3 +366,50 @@ fn a_valid_preset_file_runs_headless() {
     assert_eq!(report["preset"], "pool");
     assert_eq!(report["particles"], 50, "the 10 × 5 block");
 }
+
+// ---- Record, replay and snapshots -------------------------------------------------------------
+
+#[test]
+fn flags_that_do_not_go_together_are_refused() {
+    assert_refused(
+        &["--record", "a", "--replay", "b"],
+        &["--record", "--replay"],
+    );
+    assert_refused(&["--replay", "a", "--load", "b"], &["--replay", "--load"]);
+    assert_refused(&["--record", "a", "--load", "b"], &["--record", "--load"]);
+    assert_refused(
+        &["--headless", "--load", "a", "--particles", "100"],
+        &["--load", "drop --particles"],
+    );
+}
+
+#[test]
+fn missing_or_broken_replays_and_snapshots_name_the_file() {
+    let folder = temp_folder("replay-files");
+    let missing = folder.join("missing.replay");
+    let missing = missing.to_str().unwrap();
+    assert_refused(
+        &["--headless", "--replay", missing],
+        &[missing, "cannot read"],
+    );
+    assert_refused(&["--replay", missing], &[missing, "cannot read"]);
+    let snapshot = folder.join("broken.snapshot.json");
+    std::fs::write(
+        &snapshot,
+        "{\n  \"format\": \"slosh-snapshot\",\n  \"version\": 1,\n  \"pre",
+    )
+    .unwrap();
+    let snapshot = snapshot.to_str().unwrap();
+    assert_refused(&["--headless", "--load", snapshot], &[snapshot]);
+    let unwritable = folder.join("no-such-folder").join("run.replay");
+    assert_refused(
+        &[
+            "--headless",
+            "--frames",
+            "2",
+            "--record",
+            unwritable.to_str().unwrap(),
+        ],
+        &["cannot write the recording"],
+    );
+}

@@ -360,7 +360,28 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         text.contains("capsule"),
         "the drawn wall is in the preset:\n{text}"
     );
-    saved(".snapshot.json");
+    // The snapshot reopens (its checksum is checked on load) and runs on.
+    let snapshot = saved(".snapshot.json");
+    let resumed = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--headless", "--frames", "3", "--load"])
+        .arg(&snapshot)
+        .output()
+        .unwrap();
+    assert!(resumed.status.success(), "{resumed:?}");
+
+    // The window plays the recording back to the same checksum, then exits by itself.
+    let played = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .current_dir(&folder)
+        .env("DISPLAY", display.name())
+        .arg("--replay")
+        .arg(&replay)
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{played:?}");
+    let stdout = String::from_utf8_lossy(&played.stdout).into_owned();
+    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(last["checksum"].as_str().unwrap(), checksum, "{stdout}");
+    assert_eq!(last["recorded_checksum"].as_str().unwrap(), checksum);
     let pictures = std::fs::read_dir(&folder)
         .unwrap()
         .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("png".as_ref()))
