@@ -1,6 +1,8 @@
 //! Snapshots: a saved world reopens with the same checksum and continues bit for bit, at any
 //! thread count; broken or foreign files are refused with one line naming the file.
 
+mod common;
+
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::{Obstacle, Pour, World};
@@ -149,18 +151,7 @@ name = "contrast"
 description = "a light and a very heavy liquid"
 [params]
 max_particles = 800
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -3.0
+{walls}
 [[materials]]
 name = "light"
 colour = [0.2, 0.5, 0.9]
@@ -181,7 +172,8 @@ min = [0.5, 0.1]
 max = [3.5, 0.9]
 spacing = 0.1
 "#;
-    let preset = Preset::parse("contrast.toml", text).unwrap();
+    let text = text.replace("{walls}", &common::box_walls(4.0, 3.0));
+    let preset = Preset::parse("contrast.toml", &text).unwrap();
     let mut world = preset.build_world(9);
     assert_eq!(world.params().substeps, 3 * preset.scene.params.substeps);
     steps(&mut world, 5);

@@ -1,9 +1,10 @@
 //! The demo's state without any window types: the current preset and world, the fixed-step
 //! clock, pause, stirring settings and preset hot reload.
 
+use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
-use crate::sim::{EditError, Obstacle, Pour, Stir, Tunable, World};
+use crate::sim::{EditError, Obstacle, Pour, Tunable, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
 use std::time::{Instant, SystemTime};
@@ -279,53 +280,6 @@ pub fn rescaled_to(
         .with_particles(particles)
         .map_err(|e| e.to_string())?;
     Ok((preset, Some(particles)))
-}
-
-/// What the left mouse button does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    /// Drag to push the liquid along (the default).
-    Stir,
-    /// Hold to pour the selected material from the ring.
-    Pour,
-    /// Hold to remove the particles under the ring.
-    Erase,
-    /// Drag to lay a capsule wall; click an obstacle to remove it.
-    Draw,
-}
-
-impl Tool {
-    /// Its name in the HUD.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Stir => "stir",
-            Tool::Pour => "pour",
-            Tool::Erase => "erase",
-            Tool::Draw => "draw",
-        }
-    }
-}
-
-/// Fastest the arrow keys turn gravity, in radians per second.
-pub const TILT_SPEED: f32 = 0.8;
-
-/// Furthest gravity may turn either way: a full turn.
-pub const MAX_TILT: f32 = std::f32::consts::TAU;
-
-/// A drawn wall's radius as a share of the ring's.
-pub const DRAW_THICKNESS: f32 = 0.25;
-
-/// What the mouse asks of one simulation frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FrameInput {
-    /// A stir (left drag with the stir tool).
-    pub stir: Option<Stir>,
-    /// A pull toward this point (right button).
-    pub pull: Option<Vec2>,
-    /// Pour at this point with this velocity (pour tool).
-    pub pour: Option<(Vec2, Vec2)>,
-    /// Erase at this point (erase tool).
-    pub erase: Option<Vec2>,
 }
 
 /// How the liquid is shaded.
@@ -795,7 +749,8 @@ impl Game {
         self.initial_materials.get(index)
     }
 
-    /// Puts material `index`'s tunable constants back to the values the world was built with.
+    /// Puts material `index`'s tunable constants back to the values the world was built with,
+    /// and gravity's strength to the preset's.
     pub fn restore_material(&mut self, index: usize) {
         let Some(initial) = self.initial_materials.get(index).cloned() else {
             return;
@@ -807,6 +762,7 @@ impl Game {
                 self.say(error.to_string());
             }
         }
+        self.set_gravity_strength(self.preset.scene.params.gravity.length());
         self.say(format!("{}: preset values", initial.name));
     }
 
@@ -1009,43 +965,6 @@ impl Game {
     }
 }
 
-/// The segment `a`–`b` shortened at either end so that a capsule of `radius` around it keeps two
-/// particle radii (and a little more) from every wall; `None` when nothing of it fits.
-pub fn fit_to_walls(world: &World, a: Vec2, b: Vec2, radius: f32) -> Option<(Vec2, Vec2)> {
-    let room = radius + 2.0 * world.params().particle_radius * 1.01;
-    let walls = world.domain().walls();
-    // The smallest t at which p + t (q − p) is `room` inside every wall.
-    let pull_in = |p: Vec2, q: Vec2| -> Option<f32> {
-        let mut t: f32 = 0.0;
-        for wall in walls {
-            let (dp, dq) = (wall.distance(p), wall.distance(q));
-            if dp >= room {
-                continue;
-            }
-            if dq <= dp {
-                return None;
-            }
-            t = t.max((room - dp) / (dq - dp));
-        }
-        Some(t)
-    };
-    let ta = pull_in(a, b)?;
-    let tb = pull_in(b, a)?;
-    if ta + tb > 1.0 {
-        return if a.distance(b) < 1e-6 {
-            None
-        } else {
-            // Only a point might fit: the middle of what is left.
-            let middle = a.lerp(b, ta.min(1.0));
-            walls
-                .iter()
-                .all(|w| w.distance(middle) >= room)
-                .then_some((middle, middle))
-        };
-    }
-    Some((a.lerp(b, ta), b.lerp(a, tb)))
-}
-
 /// The stir radius a preset starts with: four interaction radii, within the allowed range.
 fn default_stir_radius(world: &World) -> f32 {
     let (low, high) = stir_radius_range(world);
@@ -1158,6 +1077,89 @@ mod tests {
         assert!(game.reload());
         assert_eq!(game.preset.name, "dam");
         assert!(game.reload_error.is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn what_the_tools_do_through_the_game_replays_to_the_same_checksum() {
+        use crate::replay::{Player, Recorder, Replay};
+        use crate::sim::Stir;
+        let dir = std::env::temp_dir().join(format!("slosh-game-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("game.replay");
+        let preset = Preset::load("seed").unwrap();
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let recorder = Recorder::create(&path, 3).unwrap();
+        let mut game = Game::with_inputs(
+            preset,
+            source,
+            3,
+            Resolution::Own,
+            None,
+            Some(recorder),
+            None,
+        );
+        let at = Vec2::new(5.0, 5.0);
+        for frame in 0..120 {
+            let input = match frame % 40 {
+                0..=9 => FrameInput {
+                    pour: Some((at, Vec2::new(1.0, 0.0))),
+                    ..FrameInput::default()
+                },
+                10..=14 => FrameInput {
+                    stir: Some(Stir {
+                        position: Vec2::new(5.0, 1.0),
+                        velocity: Vec2::new(3.0, 0.0),
+                        radius: 1.0,
+                    }),
+                    pull: Some(Vec2::new(3.0, 2.0)),
+                    ..FrameInput::default()
+                },
+                20 => FrameInput {
+                    erase: Some(Vec2::new(7.0, 0.5)),
+                    ..FrameInput::default()
+                },
+                _ => FrameInput::default(),
+            };
+            match frame {
+                30 => game.draw(Vec2::new(2.0, 4.0), Vec2::new(4.0, 3.5)),
+                50 => game.turn_gravity(0.4),
+                60 => game.tune(0, Tunable::LinearViscosity, 3.0).unwrap(),
+                70 => game.apply(Command::TiltBack),
+                80 => game.apply(Command::Finer),
+                90 => game.draw(Vec2::new(3.0, 4.0), Vec2::new(3.0, 4.0)),
+                _ => {}
+            }
+            game.step(input);
+        }
+        assert_eq!(
+            game.world.obstacles().len(),
+            1,
+            "`]` rebuilt the world, then a post"
+        );
+        let checksum = game.world.checksum();
+        game.finish_recording().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for verb in [
+            " pour ",
+            " stir ",
+            " pull ",
+            " erase ",
+            " draw ",
+            " gravity ",
+            " tune ",
+        ] {
+            assert!(text.contains(verb), "no {verb} in {text}");
+        }
+        assert_eq!(text.matches(" preset ").count(), 2, "start and ]");
+        let mut player = Player::new(Replay::load(&path).unwrap()).unwrap();
+        while !player.finished() {
+            player.step().unwrap();
+        }
+        assert_eq!(player.world.checksum(), checksum);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,8 +1,9 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, Tool, DRAW_THICKNESS, PRESET_KEYS};
+use super::game::{key_label, Game, PRESET_KEYS};
 use super::render::View;
+use super::tools::{Tool, DRAW_THICKNESS};
 use crate::preset::Preset;
 use macroquad::prelude::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,

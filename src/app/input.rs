@@ -1,8 +1,9 @@
 //! Keys and mouse: key presses become `Command`s; the mouse becomes a stir (left drag, with its
 //! smoothed world-space velocity) or a pull (right button held).
 
-use super::game::{Command, Tool};
+use super::game::Command;
 use super::render::View;
+use super::tools::Tool;
 use crate::sim::Stir;
 use macroquad::prelude::{
     is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,

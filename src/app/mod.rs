@@ -8,13 +8,15 @@ mod panel;
 mod render;
 mod smoke;
 mod splats;
+mod tools;
 
 pub use crate::cli::WindowOptions;
 pub use game::{
-    rescaled, rescaled_to, Command, FixedStep, FrameInput, Game, PresetSource, Resolution, Shading,
-    Tool, MAX_FRAMES_PER_DISPLAY,
+    rescaled, rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
+    MAX_FRAMES_PER_DISPLAY,
 };
 pub use hud::CONTROLS;
+pub use tools::{FrameInput, Tool};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
@@ -140,7 +142,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if notches != 0.0 {
             game.scale_stir_radius(1.12_f32.powf(notches));
         }
-        game.turn_gravity(input::tilt_direction() * game::TILT_SPEED * dt.min(0.25) as f32);
+        game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.min(0.25) as f32);
         let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));
         mouse.update(&view, dt as f32);
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {

@@ -35,24 +35,7 @@ pub(super) struct AirFile {
 
 impl Default for AirFile {
     fn default() -> Self {
-        let air = AirSettings::default();
-        Self {
-            columns: air.columns,
-            density: air.density,
-            smoke_weight: air.smoke_weight,
-            heat_lift: air.heat_lift,
-            vorticity: air.vorticity,
-            cooling: air.cooling,
-            smoke_decay: air.smoke_decay,
-            drag: air.drag,
-            heating: air.heating,
-            advection: "conservative".into(),
-            solver: "multigrid".into(),
-            tolerance: air.solver.tolerance,
-            max_iterations: air.solver.max_iterations,
-            colour: air.colour,
-            sources: Vec::new(),
-        }
+        super::save::air_file(&AirSettings::default())
     }
 }
 

@@ -404,7 +404,7 @@ fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
 }
 
 /// `[air]` and its `[[air.sources]]` (a source open forever has no `duration`).
-fn air_file(air: &AirSettings) -> AirFile {
+pub(super) fn air_file(air: &AirSettings) -> AirFile {
     let advection = match air.advection {
         ScalarAdvection::Conservative => "conservative",
         ScalarAdvection::SemiLagrangian => "semi-lagrangian",
