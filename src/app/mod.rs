@@ -234,9 +234,15 @@ fn save_if_asked(game: &mut Game) {
     let outcome = match command {
         Command::SavePreset => {
             let path = PathBuf::from(format!("{stem}.toml"));
-            std::fs::write(&path, game.edited_preset().to_toml())
-                .map(|()| path)
-                .map_err(|error| format!("cannot write the preset: {error}"))
+            let text = game.edited_preset().to_toml();
+            // Written at the preset's own particle size: a wall drawn at a finer one may be too
+            // near another solid for it, and a file the loader refuses is not written.
+            match Preset::parse(&path.display().to_string(), &text) {
+                Ok(_) => std::fs::write(&path, text)
+                    .map(|()| path)
+                    .map_err(|error| format!("cannot write the preset: {error}")),
+                Err(error) => Err(format!("not saved: {error}")),
+            }
         }
         _ => {
             let path = PathBuf::from(format!("{stem}.snapshot.json"));
@@ -255,10 +261,11 @@ fn save_if_asked(game: &mut Game) {
 /// Ends the run: closes the recording and prints the final state.
 fn finish(game: &mut Game, renderer: &Renderer) -> Result<(), String> {
     let recorded = game.finish_recording();
-    println!("{}", final_state(game, renderer));
+    // A replay that could not go on is an error, not a final state.
     if let Some(error) = game.replay_error.take() {
         return Err(error);
     }
+    println!("{}", final_state(game, renderer));
     recorded
 }
 
