@@ -4,10 +4,14 @@
 use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
+use crate::sim::clock::Instant;
 use crate::sim::{EditError, Obstacle, Pour, Tunable, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
-use std::time::{Instant, SystemTime};
+use std::time::SystemTime;
+
+/// True in a web page (`wasm32`): one thread, no files, no command line.
+pub const WEB: bool = cfg!(target_arch = "wasm32");
 
 /// Most simulation frames run for one displayed frame; time beyond that is dropped, so a slow
 /// machine shows slow motion instead of falling ever further behind.
@@ -209,20 +213,21 @@ pub enum Resolution {
 pub const AUTO_SHARE: f64 = 0.5;
 
 /// This machine's simulation speed now, in particle-substeps per second: a few substeps of the
-/// `dam` scene at 8,000 particles (settled liquid, the common case), on every thread.
-pub fn measure_speed() -> f64 {
+/// `dam` scene at 8,000 particles (settled liquid, the common case), on every thread. `None`
+/// when the clock did not move (a page whose clock is not readable).
+pub fn measure_speed() -> Option<f64> {
     let preset = Preset::load("dam")
         .and_then(|preset| preset.with_particles(8_000))
         .expect("the embedded dam preset scales");
     let mut world = preset.build_world(1);
     world.substep(); // caches and buffers warm
     let substeps = 12;
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     for _ in 0..substeps {
         world.substep();
     }
-    let seconds = start.elapsed().as_secs_f64().max(1e-6);
-    world.particles().len() as f64 * f64::from(substeps) / seconds
+    let seconds = start.elapsed().as_secs_f64();
+    (seconds > 0.0).then(|| world.particles().len() as f64 * f64::from(substeps) / seconds)
 }
 
 /// The most particles `preset` can have while one simulated second costs at most `share` of a
@@ -274,7 +279,11 @@ pub fn rescaled_to(
     let particles = match resolution {
         Resolution::Own => return Ok((preset, None)),
         Resolution::Fixed(particles) => particles,
-        Resolution::Auto => affordable_particles(&preset, measure_speed(), AUTO_SHARE),
+        Resolution::Auto => match measure_speed() {
+            Some(speed) => affordable_particles(&preset, speed, AUTO_SHARE),
+            // Without a clock there is nothing to measure: the preset's own count.
+            None => return Ok((preset, None)),
+        },
     };
     let preset = preset
         .with_particles(particles)
@@ -469,6 +478,14 @@ impl Game {
 
     /// Applies one command.
     pub fn apply(&mut self, command: Command) {
+        let needs_files = matches!(
+            command,
+            Command::Screenshot | Command::SavePreset | Command::SaveSnapshot | Command::Reload
+        );
+        if WEB && needs_files {
+            self.say("not in a web page: the page cannot write or read files");
+            return;
+        }
         match command {
             Command::SwitchPreset(key) => self.switch_to_key(key),
             Command::Coarser => self.rescale(0.5),

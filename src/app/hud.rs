@@ -1,7 +1,7 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, PRESET_KEYS};
+use super::game::{key_label, Game, PRESET_KEYS, WEB};
 use super::render::View;
 use super::tools::{Tool, DRAW_THICKNESS};
 use crate::preset::Preset;
@@ -57,6 +57,9 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("Esc", "quit"),
 ];
 
+/// The keys of `CONTROLS` that need files, left out of the help in a web page.
+const NOT_ON_THE_WEB: &[&str] = &["F6 / F7", "F5 or L", "F12"];
+
 /// Display timing the HUD shows, averaged over half-second windows.
 #[derive(Clone, Debug, Default)]
 pub struct Timing {
@@ -64,6 +67,8 @@ pub struct Timing {
     pub fps: f64,
     /// Simulation milliseconds per simulation frame, smoothed.
     pub sim_ms: f64,
+    /// Simulation milliseconds per substep, smoothed.
+    pub substep_ms: f64,
     /// CPU milliseconds to prepare and submit one frame's splats (`Renderer::splat_millis`).
     pub splat_ms: f32,
     /// The part of `splat_ms` before the draw calls (`Renderer::splat_prepare_millis`).
@@ -73,8 +78,9 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost.
-    pub fn update(&mut self, dt: f64, sim_ms: f64) {
+    /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost, which
+    /// took `substeps` substeps.
+    pub fn update(&mut self, dt: f64, sim_ms: f64, substeps: u32) {
         if dt.is_finite() && dt > 0.0 {
             self.window_frames += 1;
             self.window_seconds += dt;
@@ -85,11 +91,15 @@ impl Timing {
             }
         }
         if sim_ms.is_finite() && sim_ms > 0.0 {
-            self.sim_ms = if self.sim_ms == 0.0 {
-                sim_ms
-            } else {
-                self.sim_ms + (sim_ms - self.sim_ms) * 0.1
+            let smooth = |old: f64, new: f64| {
+                if old == 0.0 {
+                    new
+                } else {
+                    old + (new - old) * 0.1
+                }
             };
+            self.sim_ms = smooth(self.sim_ms, sim_ms);
+            self.substep_ms = smooth(self.substep_ms, sim_ms / f64::from(substeps.max(1)));
         }
     }
 }
@@ -108,9 +118,10 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     let mut lines: Vec<(String, Color)> = vec![
         (
             format!(
-                "{:.0} fps   sim {:.1} ms/frame   splats {:.1} ms + draw {:.1} ms",
+                "{:.0} fps   sim {:.1} ms/frame ({:.2} ms/substep)   splats {:.1} ms + draw {:.1} ms",
                 timing.fps,
                 timing.sim_ms,
+                timing.substep_ms,
                 timing.splat_prepare_ms,
                 (timing.splat_ms - timing.splat_prepare_ms).max(0.0)
             ),
@@ -264,11 +275,26 @@ fn draw_help(presets: &[Preset]) {
     lines.extend(
         CONTROLS
             .iter()
+            .filter(|(key, _)| !(WEB && NOT_ON_THE_WEB.contains(key)))
             .map(|(key, what)| (format!("{key:<13} {what}"), TEXT)),
     );
+    if WEB {
+        lines.push((
+            "In this page: one thread, no files (no screenshots, saves or reload), \
+             no command line"
+                .into(),
+            WARN,
+        ));
+    }
     lines.push((String::new(), TEXT));
     lines.push(("Presets".into(), WARN));
-    for (index, preset) in presets.iter().enumerate() {
+    // The page leaves out the benchmarks' tank, which has no key, to keep the overlay on screen.
+    let shown = if WEB {
+        &presets[..presets.len().min(PRESET_KEYS)]
+    } else {
+        presets
+    };
+    for (index, preset) in shown.iter().enumerate() {
         let key = if index < PRESET_KEYS {
             key_label(index + 1)
         } else {

@@ -13,19 +13,20 @@ mod tools;
 pub use crate::cli::WindowOptions;
 pub use game::{
     rescaled, rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
-    MAX_FRAMES_PER_DISPLAY,
+    MAX_FRAMES_PER_DISPLAY, WEB,
 };
 pub use hud::CONTROLS;
 pub use tools::{FrameInput, Tool};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
+use crate::sim::clock::Instant;
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
 use render::{Renderer, View};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Window title (scripts find the window by it).
 pub const TITLE: &str = "slosh";
@@ -37,10 +38,15 @@ pub const DEFAULT_SCREENSHOT_FRAMES: u64 = 120;
 /// the last one). Errors are one line: a preset that does not load, a screenshot path that cannot
 /// be written, shaders that do not compile.
 pub fn run(options: &WindowOptions) -> Result<(), String> {
+    // A web page has no `std::time`: the clock reads the page's.
+    crate::sim::clock::set_source(macroquad::miniquad::date::now);
+    // A page runs every preset at its own resolution: one thread, and figures comparable with
+    // the native program's.
+    let auto = options.auto_particles && !WEB;
     let resolution = match (options.particles, &options.screenshot) {
         (Some(particles), _) => Resolution::Fixed(particles),
         (None, Some(_)) => Resolution::Own,
-        (None, None) if options.auto_particles => Resolution::Auto,
+        (None, None) if auto => Resolution::Auto,
         (None, None) => Resolution::Own,
     };
     let feed = match &options.replay {
@@ -121,6 +127,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut mouse = input::Mouse::default();
     let mut timing = hud::Timing::default();
     let mut panel = panel::Panel::default();
+    let mut web_log = WebLog::default();
     let screenshot_mode = options.screenshot.is_some();
     let last_frame = options
         .frames
@@ -136,7 +143,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.apply(command);
         }
         if game.quit_requested() || game.replay_finished() {
-            return finish(&mut game, &renderer);
+            return finish(&mut game, &renderer, &timing);
         }
         let notches = input::wheel_notches();
         if notches != 0.0 {
@@ -165,7 +172,10 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             let input = frame_input(&game, &mouse);
             game.step(input);
         }
-        timing.update(dt, game.sim_ms);
+        timing.update(dt, game.sim_ms, game.world.last_frame().substeps);
+        if WEB {
+            web_log.note(&game, &timing);
+        }
         let fraction = if screenshot_mode || game.paused {
             1.0
         } else {
@@ -202,9 +212,40 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             if let Some(path) = &options.screenshot {
                 save_screenshot(path)?;
             }
-            return finish(&mut game, &renderer);
+            return finish(&mut game, &renderer, &timing);
         }
         next_frame().await;
+    }
+}
+
+/// Every few seconds in a web page, the simulation's cost on the browser's console (a page has
+/// no standard output; the browser test reads these lines).
+#[derive(Default)]
+struct WebLog {
+    last: Option<Instant>,
+}
+
+impl WebLog {
+    /// Seconds between two lines.
+    const INTERVAL: f64 = 3.0;
+
+    fn note(&mut self, game: &Game, timing: &hud::Timing) {
+        let due = self
+            .last
+            .is_none_or(|last| last.elapsed().as_secs_f64() >= Self::INTERVAL);
+        if !due {
+            return;
+        }
+        self.last = Some(Instant::now());
+        macroquad::logging::info!(
+            "slosh: {} with {} particles: {:.3} ms per substep, {:.1} ms per frame, {:.0} fps, {} thread(s)",
+            game.preset.name,
+            game.world.particles().len(),
+            timing.substep_ms,
+            timing.sim_ms,
+            timing.fps,
+            rayon::current_num_threads()
+        );
     }
 }
 
@@ -259,13 +300,13 @@ fn save_if_asked(game: &mut Game) {
 }
 
 /// Ends the run: closes the recording and prints the final state.
-fn finish(game: &mut Game, renderer: &Renderer) -> Result<(), String> {
+fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<(), String> {
     let recorded = game.finish_recording();
     // A replay that could not go on is an error, not a final state.
     if let Some(error) = game.replay_error.take() {
         return Err(error);
     }
-    println!("{}", final_state(game, renderer));
+    println!("{}", final_state(game, renderer, timing));
     recorded
 }
 
@@ -273,7 +314,7 @@ fn finish(game: &mut Game, renderer: &Renderer) -> Result<(), String> {
 /// window and check that the fluid came through whole), with the renderer's CPU cost per frame
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate).
-fn final_state(game: &Game, renderer: &Renderer) -> String {
+fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String {
     let stats = game.world.stats();
     serde_json::json!({
         "preset": game.preset.name,
@@ -285,6 +326,7 @@ fn final_state(game: &Game, renderer: &Renderer) -> String {
         "max_speed": finite_or_minus_one(stats.max_speed.into()),
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
         "simulated_seconds": game.world.time(),
+        "sim_ms_per_substep": timing.substep_ms,
         "checksum": format!("{:016x}", game.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })

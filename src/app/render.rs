@@ -5,6 +5,7 @@
 use super::game::{Game, Shading};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
+use crate::sim::clock::Instant;
 use crate::sim::{Shape, World};
 use macroquad::miniquad::{
     BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
@@ -18,7 +19,6 @@ use macroquad::prelude::{
 };
 use macroquad::window::get_internal_gl;
 use rayon::prelude::*;
-use std::time::Instant;
 
 const SPLAT_VERTEX: &str = include_str!("../../assets/shaders/splat.vert");
 const SPLAT_FRAGMENT: &str = include_str!("../../assets/shaders/splat.frag");

@@ -6,6 +6,7 @@
 //! obstacles) implement [`subsystem::Subsystem`].
 
 pub mod air;
+pub mod clock;
 mod contact;
 pub mod domain;
 mod emission;

@@ -16,6 +16,7 @@ pub(crate) use snapshot::Step as StatePath;
 pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
 
 use super::air::Air;
+use super::clock::Instant;
 use super::domain::Domain;
 use super::emission::Emission;
 use super::grid::Bounds;
@@ -34,7 +35,7 @@ use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Wall-clock time spent in each stage since the world was made (salva-style stage timers).
 #[derive(Clone, Copy, Debug, Default)]

@@ -34,13 +34,14 @@ use super::domain::Domain;
 use super::scene::Obstacle;
 use super::stir::Stir;
 use super::subsystem::{AfterFrame, Subsystem};
+use crate::sim::clock::Instant;
 use advect::Advection;
 use coupling::Coupling;
 use forces::Confinement;
 use glam::Vec2;
 use projection::Projection;
 use rayon::prelude::*;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The air of a scene: its grid, its constants, its sources. Every field has a documented
 /// default (`AirSettings::default()`), the values a preset's `[air]` table starts from.

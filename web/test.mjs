@@ -1,0 +1,171 @@
+// The browser test of slosh's page (run by web/test.sh, which builds web/dist first).
+//
+// Serves web/dist on 127.0.0.1, opens it in headless Chromium (Debian's, WebGL through its
+// software renderer) with Playwright, and checks that
+//   - the page runs: its log reports the simulation (a line every few seconds);
+//   - nothing failed: no error on the console, no uncaught error (a Rust panic is one);
+//   - the box and the liquid are drawn: the screenshot is not blank or black, and a fair share of
+//     it is liquid-coloured;
+//   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall.
+// It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
+// web/out/. Exits 1 on the first failed check.
+
+import { chromium } from "playwright-core";
+import { PNG } from "pngjs";
+import { createServer } from "node:http";
+import { readFile, mkdir, writeFile } from "node:fs/promises";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const dist = join(here, "dist");
+const out = join(here, "out");
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+function fail(message) {
+  console.error(`web test: ${message}`);
+  process.exit(1);
+}
+
+/** Serves web/dist and nothing else; resolves to the server once it listens. */
+function serve() {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
+    const file = join(dist, path === "/" ? "index.html" : path);
+    if (!file.startsWith(dist)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+/** Share of pixels that are clearly coloured (liquid), and of distinct colours, in a PNG. */
+function look(buffer) {
+  const png = PNG.sync.read(buffer);
+  let liquid = 0;
+  const colours = new Set();
+  for (let i = 0; i < png.data.length; i += 4) {
+    const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
+    const max = Math.max(r, g, b);
+    const min = Math.min(r, g, b);
+    if (max >= 60 && max - min >= 0.25 * max) liquid++;
+    colours.add((r >> 3) * 1024 + (g >> 3) * 32 + (b >> 3));
+  }
+  const pixels = png.width * png.height;
+  return { png, liquid: liquid / pixels, colours: colours.size };
+}
+
+/** Share of pixels that differ clearly between two same-sized PNGs. */
+function changed(a, b) {
+  let count = 0;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) +
+      Math.abs(a.data[i + 2] - b.data[i + 2]);
+    if (d > 30) count++;
+  }
+  return count / (a.width * a.height);
+}
+
+const started = Date.now();
+await mkdir(out, { recursive: true });
+const server = await serve();
+const url = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-quic",
+  ],
+});
+const errors = [];
+const reports = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  page.on("console", (message) => {
+    const text = message.text();
+    if (message.type() === "error") errors.push(text);
+    const match = /slosh: (\S+) with (\d+) particles: ([\d.]+) ms per substep/.exec(text);
+    if (match) reports.push({ preset: match[1], particles: +match[2], ms: +match[3], text });
+  });
+  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
+  await page.goto(url);
+
+  // The seed preset fills its box with 3,000 particles in about 11 simulated seconds.
+  const deadline = Date.now() + 45_000;
+  while (Date.now() < deadline && !(reports.length && reports.at(-1).particles >= 2900)) {
+    if (errors.length) break;
+    await page.waitForTimeout(500);
+  }
+  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
+  if (!reports.length) fail("the page never reported its simulation (is it running?)");
+  // Two more reports with the box full, for the figure.
+  const full = reports.length;
+  while (Date.now() < deadline + 10_000 && reports.length < full + 2) await page.waitForTimeout(500);
+
+  const running = await page.screenshot();
+  await writeFile(join(out, "page.png"), running);
+  const seen = look(running);
+  if (seen.colours < 20) fail(`the page is blank: ${seen.colours} colours`);
+  if (seen.liquid < 0.03) fail(`only ${(100 * seen.liquid).toFixed(1)}% liquid-coloured pixels`);
+
+  // Paused, a drag with the draw tool lays a wall: the picture changes where it goes.
+  await page.focus("#glcanvas");
+  await page.keyboard.press("Space");
+  await page.waitForTimeout(500);
+  const before = await page.screenshot();
+  await page.keyboard.press("d");
+  await page.mouse.move(400, 330);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) {
+    await page.mouse.move(400 + 40 * step, 330 + 8 * step);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.mouse.move(1200, 700);
+  await page.waitForTimeout(800);
+  const after = await page.screenshot();
+  await writeFile(join(out, "drawn.png"), after);
+  const difference = changed(PNG.sync.read(before), PNG.sync.read(after));
+  if (difference < 0.005) {
+    fail(`the drag changed only ${(100 * difference).toFixed(2)}% of the picture`);
+  }
+  // Resumed, a stir drag runs without error.
+  await page.keyboard.press("Space");
+  await page.keyboard.press("q");
+  await page.mouse.move(300, 600);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) {
+    await page.mouse.move(300 + 60 * step, 600 - 10 * step);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  await page.waitForTimeout(1000);
+  await writeFile(join(out, "stirred.png"), await page.screenshot());
+  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
+
+  const last = reports.slice(full - 1).map((report) => report.ms).sort((a, b) => a - b);
+  const median = last[Math.floor(last.length / 2)];
+  console.log(JSON.stringify({
+    page: "ok",
+    preset: reports.at(-1).preset,
+    particles: reports.at(-1).particles,
+    ms_per_substep: median,
+    liquid_share: +seen.liquid.toFixed(3),
+    drag_changed_share: +difference.toFixed(4),
+    seconds: +((Date.now() - started) / 1000).toFixed(1),
+  }));
+} finally {
+  await browser.close();
+  server.close();
+}
