@@ -5,6 +5,7 @@ use super::file::{
     BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
 };
 use super::MAX_PARTICLES;
+use crate::sim::limits::{self, SURFACE_TENSION, VISCOSITY};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use glam::Vec2;
@@ -48,6 +49,12 @@ pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
         path: path.to_vec(),
         message: message.into(),
     }
+}
+
+/// `check_range` with the range as a pair (the engine's `sim::limits`, shared with run-time
+/// edits).
+pub(super) fn within(path: &[Step], value: f32, (low, high): (f32, f32)) -> Result<f32, Invalid> {
+    check_range(path, value, low, high)
 }
 
 /// Checks that `value` is finite and within `range` (inclusive).
@@ -194,20 +201,15 @@ fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
     let ratio = interaction_radius / particle_radius;
     let params = SimParams {
         rest_density: check_positive(&at("rest_density"), p.rest_density, 1.0e4)?,
-        stiffness: check_range(&at("stiffness"), p.stiffness, 0.0, 10.0)?,
-        near_stiffness: check_range(&at("near_stiffness"), p.near_stiffness, 0.0, 10.0)?,
-        surface_tension: check_range(&at("surface_tension"), p.surface_tension, 0.0, 1.0)?,
-        linear_viscosity: check_range(&at("linear_viscosity"), p.linear_viscosity, 0.0, 100.0)?,
-        quadratic_viscosity: check_range(
-            &at("quadratic_viscosity"),
-            p.quadratic_viscosity,
-            0.0,
-            100.0,
-        )?,
+        stiffness: within(&at("stiffness"), p.stiffness, limits::STIFFNESS)?,
+        near_stiffness: within(&at("near_stiffness"), p.near_stiffness, limits::STIFFNESS)?,
+        surface_tension: within(&at("surface_tension"), p.surface_tension, SURFACE_TENSION)?,
+        linear_viscosity: within(&at("linear_viscosity"), p.linear_viscosity, VISCOSITY)?,
+        quadratic_viscosity: within(&at("quadratic_viscosity"), p.quadratic_viscosity, VISCOSITY)?,
         particle_radius: REFERENCE_RADIUS,
         interaction_radius: ratio * REFERENCE_RADIUS,
         wall_friction: check_range(&at("wall_friction"), p.wall_friction, 0.0, 10.0)?,
-        gravity: check_vector(&at("gravity"), p.gravity, 1000.0)?,
+        gravity: check_vector(&at("gravity"), p.gravity, limits::GRAVITY.1)?,
         frame_rate: check_range(&at("frame_rate"), p.frame_rate, 1.0, 1000.0)?,
         substeps: check_count(&at("substeps"), p.substeps as usize, 1, 100)? as u32,
         max_substeps: match p.max_substeps {
@@ -246,22 +248,26 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
         for channel in material.colour {
             check_range(&at("colour"), channel, 0.0, 1.0)?;
         }
-        let optional = |field, value: Option<f32>, high| {
+        let optional = |field, value: Option<f32>, range| {
             value
-                .map(|value| check_range(&at(field), value, 0.0, high))
+                .map(|value| within(&at(field), value, range))
                 .transpose()
         };
         let dt = params.dt();
-        let spring_limit = 0.05 / (dt * dt);
+        let spring_limit = limits::SPRING_STIFFNESS_DT2 / (dt * dt);
         materials.push(Material {
-            stiffness: optional("stiffness", material.stiffness, 10.0)?,
-            near_stiffness: optional("near_stiffness", material.near_stiffness, 10.0)?,
-            surface_tension: optional("surface_tension", material.surface_tension, 1.0)?,
-            linear_viscosity: optional("linear_viscosity", material.linear_viscosity, 100.0)?,
+            stiffness: optional("stiffness", material.stiffness, limits::STIFFNESS)?,
+            near_stiffness: optional("near_stiffness", material.near_stiffness, limits::STIFFNESS)?,
+            surface_tension: optional(
+                "surface_tension",
+                material.surface_tension,
+                SURFACE_TENSION,
+            )?,
+            linear_viscosity: optional("linear_viscosity", material.linear_viscosity, VISCOSITY)?,
             quadratic_viscosity: optional(
                 "quadratic_viscosity",
                 material.quadratic_viscosity,
-                100.0,
+                VISCOSITY,
             )?,
             spring_stiffness: check_range(
                 &at("spring_stiffness"),
@@ -275,27 +281,33 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
                     .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
                 error
             })?,
-            yield_ratio: check_range(&at("yield_ratio"), material.yield_ratio, 0.0, 1.0)?,
-            plasticity: check_range(&at("plasticity"), material.plasticity, 0.0, 100.0)?,
+            yield_ratio: within(
+                &at("yield_ratio"),
+                material.yield_ratio,
+                limits::YIELD_RATIO,
+            )?,
+            plasticity: within(&at("plasticity"), material.plasticity, limits::PLASTICITY)?,
             spring_radius: check_positive(&at("spring_radius"), material.spring_radius, 1.0)?,
-            stickiness: check_range(&at("stickiness"), material.stickiness, 0.0, 1.0e4)?,
+            stickiness: within(&at("stickiness"), material.stickiness, limits::STICKINESS)?,
             stick_distance: check_positive(&at("stick_distance"), material.stick_distance, 1.0)?,
-            temperature: check_range(&at("temperature"), material.temperature, -1000.0, 1000.0)?,
-            smoke: check_range(&at("smoke"), material.smoke, 0.0, 1.0e4)?,
+            temperature: within(
+                &at("temperature"),
+                material.temperature,
+                limits::TEMPERATURE,
+            )?,
+            smoke: within(&at("smoke"), material.smoke, limits::SMOKE)?,
             name: material.name.clone(),
             colour: material.colour,
             mass: check_positive(&at("mass"), material.mass, 1000.0)?,
-            pressure_scale: check_range(
+            pressure_scale: within(
                 &at("pressure_scale"),
                 material.pressure_scale,
-                -100.0,
-                100.0,
+                limits::PRESSURE_SHADING,
             )?,
-            pressure_bias: check_range(
+            pressure_bias: within(
                 &at("pressure_bias"),
                 material.pressure_bias,
-                -100.0,
-                100.0,
+                limits::PRESSURE_SHADING,
             )?,
         });
     }

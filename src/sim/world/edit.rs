@@ -78,6 +78,12 @@ pub mod limits {
     pub const SPRING_STIFFNESS_DT2: f32 = 0.05;
     /// Largest obstacle radius.
     pub const OBSTACLE_RADIUS: f32 = 1000.0;
+    /// A material's temperature above the ambient air.
+    pub const TEMPERATURE: (f32, f32) = (-1000.0, 1000.0);
+    /// A material's smoke, per metre of surface per second.
+    pub const SMOKE: (f32, f32) = (0.0, 10_000.0);
+    /// A material's pressure shading scale and bias.
+    pub const PRESSURE_SHADING: (f32, f32) = (-100.0, 100.0);
 }
 
 /// Liquid poured from a disc: every free site of a lattice of one particle diameter inside the
@@ -334,10 +340,18 @@ impl World {
         check("spring_radius", material.spring_radius, (0.0, 1.0))?;
         check("stickiness", material.stickiness, open)?;
         check("stick_distance", material.stick_distance, (0.0, 1.0))?;
-        check("temperature", material.temperature, (-1000.0, 1000.0))?;
-        check("smoke", material.smoke, (0.0, 10_000.0))?;
-        check("pressure_scale", material.pressure_scale, (-100.0, 100.0))?;
-        check("pressure_bias", material.pressure_bias, (-100.0, 100.0))?;
+        check("temperature", material.temperature, limits::TEMPERATURE)?;
+        check("smoke", material.smoke, limits::SMOKE)?;
+        check(
+            "pressure_scale",
+            material.pressure_scale,
+            limits::PRESSURE_SHADING,
+        )?;
+        check(
+            "pressure_bias",
+            material.pressure_bias,
+            limits::PRESSURE_SHADING,
+        )?;
         self.materials[index] = Material {
             name: current.name.clone(),
             colour: current.colour,
