@@ -72,6 +72,32 @@ pub fn gap_problem(
     None
 }
 
+/// Where a particle at `x`, closer than one `particle_radius` to `obstacle`'s surface, goes to
+/// be one radius outside it, and the surface normal there; `None` when it is far enough out.
+/// `previous` (where it came from) gives the way out for a particle exactly on the core.
+#[inline]
+pub(crate) fn way_out(
+    obstacle: &Obstacle,
+    particle_radius: f32,
+    x: Vec2,
+    previous: Vec2,
+) -> Option<(Vec2, Vec2)> {
+    let core = obstacle.core_point(x);
+    let offset = x - core;
+    let reach = obstacle.radius() + particle_radius;
+    let distance2 = offset.length_squared();
+    if distance2 >= reach * reach || !distance2.is_finite() {
+        return None;
+    }
+    let distance = distance2.sqrt();
+    let normal = if distance > 1.0e-6 * reach {
+        offset / distance
+    } else {
+        (previous - core).try_normalize().unwrap_or(Vec2::Y)
+    };
+    Some((core + normal * reach, normal))
+}
+
 impl Contacts {
     /// Contacts for `obstacles`, with the stickiness of `materials` (`stickiness` and
     /// `stick_distance`); `h` the interaction radius.
@@ -138,21 +164,10 @@ impl Contacts {
     fn push_out_of_obstacles(&self, particle: &mut Moving) {
         let (mut x, mut v, previous) = (particle.position, particle.velocity, particle.start);
         for obstacle in &self.obstacles {
-            let core = obstacle.core_point(x);
-            let offset = x - core;
-            let reach = obstacle.radius() + self.particle_radius;
-            let distance2 = offset.length_squared();
-            if distance2 >= reach * reach || !distance2.is_finite() {
-                continue;
+            if let Some((out, normal)) = way_out(obstacle, self.particle_radius, x, previous) {
+                x = out;
+                v = collide(v, normal, obstacle.friction);
             }
-            let distance = distance2.sqrt();
-            let normal = if distance > 1.0e-6 * reach {
-                offset / distance
-            } else {
-                (previous - core).try_normalize().unwrap_or(Vec2::Y)
-            };
-            x = core + normal * reach;
-            v = collide(v, normal, obstacle.friction);
         }
         (particle.position, particle.velocity) = (x, v);
     }

@@ -5,7 +5,8 @@
 
 use super::World;
 use crate::sim::liquid::Liquid;
-use crate::sim::obstacles::gap_problem;
+use crate::sim::contact::collide;
+use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::scene::{Material, Obstacle};
 use glam::Vec2;
 use rayon::prelude::*;
@@ -256,22 +257,17 @@ impl World {
         {
             return Err(EditError::Gap(problem));
         }
-        let reach = obstacle.radius() + self.params.particle_radius;
+        let radius = self.params.particle_radius;
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity)
             .into_par_iter()
             .with_min_len(crate::sim::LIGHT_CHUNK)
             .for_each(|(x, v)| {
-                let core = obstacle.core_point(*x);
-                let offset = *x - core;
-                if offset.length_squared() >= reach * reach {
-                    return;
-                }
-                let normal = offset.try_normalize().unwrap_or(Vec2::Y);
-                *x = core + normal * reach;
-                let into = v.dot(normal);
-                if into < 0.0 {
-                    *v -= normal * into;
+                // As the move stage pushes particles out, but without friction: a wall laid
+                // over the liquid only stops what moves into it.
+                if let Some((out, normal)) = way_out(&obstacle, radius, *x, *x) {
+                    *x = out;
+                    *v = collide(*v, normal, 0.0);
                 }
             });
         self.set_obstacles(obstacles);
@@ -486,12 +482,17 @@ impl Tunable {
     /// What a reference value is multiplied by in a world of particles λ times the reference
     /// radius and substeps τ times shorter than the file's (`sim::resolution`).
     pub fn factor(self, lambda: f32, tau: f32) -> f32 {
-        match self {
-            Self::Stiffness | Self::NearStiffness => lambda.powi(3),
-            Self::SurfaceTension => tau * tau,
-            Self::LinearViscosity => lambda.powi(-3),
-            Self::QuadraticViscosity | Self::SpringStiffness | Self::Stickiness => lambda.powi(-2),
+        if self == Self::SurfaceTension {
+            // Tension goes with the substeps, not the particle size (`Scene::with_substeps`).
+            return tau * tau;
         }
+        // Every tunable at 1, rescaled as `Scene::at_particle_radius` rescales a material.
+        let mut probe = Material::default();
+        for tunable in Self::ALL {
+            tunable.set(&mut probe, 1.0);
+        }
+        crate::sim::resolution::scale_material(&mut probe, lambda);
+        self.get(&probe, &crate::sim::SimParams::default())
     }
 }
 
