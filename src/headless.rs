@@ -201,14 +201,18 @@ pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
             (preset, world)
         }
     };
+    thread_pool(options.threads)?.install(|| run_in_pool(&preset, world, options))
+}
+
+/// A pool of `threads` workers (default: one per core); the error is one line.
+fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, String> {
     let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = options.threads {
+    if let Some(threads) = threads {
         builder = builder.num_threads(threads);
     }
-    let pool = builder
+    builder
         .build()
-        .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
-    pool.install(|| run_in_pool(&preset, world, options))
+        .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))
 }
 
 /// `run` on the current thread pool.
@@ -335,14 +339,7 @@ fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing
 /// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
 pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
     let replay = crate::replay::Replay::load(path)?;
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = threads {
-        builder = builder.num_threads(threads);
-    }
-    let pool = builder
-        .build()
-        .map_err(|error| one_line(&format!("cannot start worker threads: {error}")))?;
-    pool.install(|| {
+    thread_pool(threads)?.install(|| {
         let (frames, seed, recorded, file) = (
             replay.frames,
             replay.seed,

@@ -625,16 +625,13 @@ impl Game {
             radius: self.stir_radius,
             velocity,
         };
-        let full = self.world.particles().len() >= self.world.params().max_particles;
-        if full {
-            let cap = self.world.params().max_particles;
-            self.say(format!("the particle cap ({cap}) stops the pour"));
-            return;
+        let cap = self.world.params().max_particles;
+        let full = |world: &World| world.particles().len() >= cap;
+        // A full world takes no pour (and records none).
+        if !full(&self.world) {
+            self.input(Input::Pour(pour)).ok();
         }
-        if self.input(Input::Pour(pour)).is_ok()
-            && self.world.particles().len() >= self.world.params().max_particles
-        {
-            let cap = self.world.params().max_particles;
+        if full(&self.world) {
             self.say(format!("the particle cap ({cap}) stops the pour"));
         }
     }

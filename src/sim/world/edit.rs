@@ -4,8 +4,8 @@
 //! value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
 
 use super::World;
-use crate::sim::liquid::Liquid;
 use crate::sim::contact::collide;
+use crate::sim::liquid::Liquid;
 use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::scene::{Material, Obstacle};
 use glam::Vec2;
