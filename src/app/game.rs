@@ -265,13 +265,8 @@ pub fn affordable_particles(preset: &Preset, speed: f64, share: f64) -> usize {
 /// The fewest particles `[` goes down to.
 pub const MIN_PARTICLES: usize = 100;
 
-/// `preset` (at its own resolution) with the particles `resolution` gives it; an error is one
-/// line.
-pub fn rescaled(preset: Preset, resolution: Resolution) -> Result<Preset, String> {
-    rescaled_to(preset, resolution).map(|(preset, _)| preset)
-}
-
-/// `rescaled`, with the particle count it asked for (`None`: the preset's own).
+/// `preset` (at its own resolution) with the particles `resolution` gives it, and the count it
+/// asked for (`None`: the preset's own); an error is one line.
 pub fn rescaled_to(
     preset: Preset,
     resolution: Resolution,
@@ -639,7 +634,7 @@ impl Game {
     /// Lays a wall from `a` to `b` of the draw thickness (a circle for a click), shortened to
     /// keep its gap from the walls; a click on an obstacle removes it instead.
     pub fn draw(&mut self, a: Vec2, b: Vec2) {
-        let radius = (DRAW_THICKNESS * self.stir_radius).max(self.world.params().particle_radius);
+        let radius = self.wall_radius();
         if a.distance(b) < radius {
             if let Some(index) = self.world.obstacle_at(a) {
                 if self.input(Input::Undraw(index)).is_ok() {
@@ -662,6 +657,11 @@ impl Game {
             Ok(()) => {}
             Err(error) => self.say(error.to_string()),
         }
+    }
+
+    /// Radius of the wall the draw tool lays: a share of the ring, at least a particle's.
+    pub fn wall_radius(&self) -> f32 {
+        (DRAW_THICKNESS * self.stir_radius).max(self.world.params().particle_radius)
     }
 
     fn wall_friction(&self) -> f32 {
@@ -788,9 +788,8 @@ impl Game {
         }
     }
 
-    /// Runs `world`, reopened from a snapshot of `preset` (recorded as a fresh start from the
-    /// preset would be wrong, so a recording made after loading starts from the snapshot's
-    /// preset and cannot replay: the recorder, if any, notes nothing more).
+    /// Runs `world`, reopened from a snapshot of `preset` (`--load`, which the command line
+    /// refuses together with `--record`: a replay starts from a preset, not a snapshot).
     pub fn open_snapshot(&mut self, preset: Preset, world: World) {
         self.preset = preset;
         self.world = world;

@@ -3,7 +3,7 @@
 
 use super::game::{key_label, Game, PRESET_KEYS, WEB};
 use super::render::View;
-use super::tools::{Tool, DRAW_THICKNESS};
+use super::tools::Tool;
 use crate::preset::Preset;
 use macroquad::prelude::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,
@@ -256,7 +256,7 @@ pub fn draw_wall_preview(view: &View, game: &Game, start: Option<Vec2>, end: Opt
     let (Some(start), Some(end)) = (start, end) else {
         return;
     };
-    let radius = (DRAW_THICKNESS * game.stir_radius).max(game.world.params().particle_radius);
+    let radius = game.wall_radius();
     let colour = Color::new(1.0, 0.85, 0.4, 0.6);
     let (a, b) = (view.to_screen(start), view.to_screen(end));
     let thickness = 2.0 * radius * view.scale;

@@ -12,7 +12,7 @@ mod tools;
 
 pub use crate::cli::WindowOptions;
 pub use game::{
-    rescaled, rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
+    rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
     MAX_FRAMES_PER_DISPLAY, WEB,
 };
 pub use hud::CONTROLS;
