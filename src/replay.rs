@@ -577,28 +577,36 @@ impl Feed {
         input: &Input,
         line: usize,
     ) -> Result<(), String> {
-        let file = &self.replay.file;
-        match input {
-            Input::Preset {
-                source,
-                particles,
-                checksum,
-            } => {
-                let (new_preset, new_world) = build(source, *particles, self.replay.seed)
-                    .map_err(|error| format!("{file}:{line}: {error}"))?;
-                if new_world.checksum() != *checksum {
-                    return Err(format!(
-                        "{file}:{line}: preset `{source}` builds a different world than the \
-                         recording's (edited since it was recorded?)"
-                    ));
-                }
-                (*preset, *world) = (new_preset, new_world);
-                Ok(())
-            }
-            other => other
-                .apply(world)
-                .map_err(|error| format!("{file}:{line}: the world refused it: {error}")),
+        if let Input::Preset { .. } = input {
+            (*preset, *world) = self.build(input, line)?;
+            return Ok(());
         }
+        input
+            .apply(world)
+            .map_err(|error| format!("{}:{line}: the world refused it: {error}", self.replay.file))
+    }
+
+    /// The preset and world a recorded `preset` input from `line` names, checked against the
+    /// checksum it recorded.
+    fn build(&self, input: &Input, line: usize) -> Result<(Preset, World), String> {
+        let file = &self.replay.file;
+        let Input::Preset {
+            source,
+            particles,
+            checksum,
+        } = input
+        else {
+            return Err(format!("{file}:{line}: expected a `preset` input"));
+        };
+        let (preset, world) = build(source, *particles, self.replay.seed)
+            .map_err(|error| format!("{file}:{line}: {error}"))?;
+        if world.checksum() != *checksum {
+            return Err(format!(
+                "{file}:{line}: preset `{source}` builds a different world than the recording's \
+                 (edited since it was recorded?)"
+            ));
+        }
+        Ok((preset, world))
     }
 }
 
@@ -614,27 +622,24 @@ pub struct Player {
 }
 
 impl Player {
-    /// A player at the start of `replay`, its first world built.
+    /// A player at the start of `replay`: its first world built (from the `preset` input that
+    /// `Replay::parse` makes sure comes first) and the other inputs of frame 0 applied.
     pub fn new(replay: Replay) -> Result<Self, String> {
-        let Some((
-            _,
-            Input::Preset {
-                source, particles, ..
-            },
-            _,
-        )) = replay.inputs.first()
-        else {
-            return Err(format!("{}: no preset to start from", replay.file));
+        let mut feed = Feed::new(replay);
+        let mut due = feed.due(0).into_iter();
+        let Some((first, line)) = due.next() else {
+            return Err(format!("{}: no preset to start from", feed.replay.file));
         };
-        let (preset, world) = build(source, *particles, replay.seed)
-            .map_err(|error| format!("{}: {error}", replay.file))?;
+        let (preset, world) = feed.build(&first, line)?;
         let mut player = Self {
-            feed: Feed::new(replay),
+            feed,
             frame: 0,
             preset,
             world,
         };
-        player.apply_due()?;
+        for (input, line) in due {
+            (player.feed).apply(&mut player.preset, &mut player.world, &input, line)?;
+        }
         Ok(player)
     }
 
