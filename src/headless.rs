@@ -108,6 +108,24 @@ pub struct Report {
     /// The air grid at the end, in scenes with air.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub air: Option<AirReport>,
+    /// Every rigid body at the end, in scenes with bodies.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<BodyReport>,
+}
+
+/// One rigid body at the end of a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct BodyReport {
+    /// The body's name.
+    pub name: String,
+    /// Where its frame's origin is.
+    pub position: [f32; 2],
+    /// Its turn, in radians.
+    pub angle: f32,
+    /// Velocity of its centre of mass.
+    pub velocity: [f32; 2],
+    /// Radians per second, counter-clockwise positive.
+    pub angular_velocity: f32,
 }
 
 /// The air and smoke grid at the end of a run.
@@ -331,7 +349,27 @@ fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing
             .collect(),
         stage_ms: stage_ms_per_substep(world),
         air: world.air().map(air_report),
+        bodies: body_reports(world),
     }
+}
+
+/// Each body's name, pose and velocity, in order (none without bodies).
+pub fn body_reports(world: &World) -> Vec<BodyReport> {
+    let Some(bodies) = world.bodies() else {
+        return Vec::new();
+    };
+    bodies
+        .specs()
+        .iter()
+        .zip(bodies.states())
+        .map(|(body, state)| BodyReport {
+            name: body.name.clone(),
+            position: state.position.to_array(),
+            angle: state.angle,
+            velocity: state.velocity.to_array(),
+            angular_velocity: state.angular_velocity,
+        })
+        .collect()
 }
 
 /// Plays a replay file without a window (`slosh --headless --replay FILE`) on `threads` worker

@@ -86,6 +86,12 @@ pub enum Input {
     Undraw(usize),
     /// Gravity set.
     Gravity(Vec2),
+    /// The grab tool takes hold of the body under a point.
+    Grab(Vec2),
+    /// The held body is pulled toward a point.
+    Drag(Vec2),
+    /// The held body is let go.
+    Release,
     /// A material constant tuned.
     Tune {
         /// Material index.
@@ -185,6 +191,17 @@ impl Input {
                 put(&gravity.x);
                 put(&gravity.y);
             }
+            Self::Grab(point) => {
+                put(&"grab");
+                put(&point.x);
+                put(&point.y);
+            }
+            Self::Drag(point) => {
+                put(&"drag");
+                put(&point.x);
+                put(&point.y);
+            }
+            Self::Release => put(&"release"),
             Self::Tune {
                 material,
                 field,
@@ -292,6 +309,18 @@ impl Input {
                 count(2)?;
                 Self::Gravity(point(0)?)
             }
+            "grab" => {
+                count(2)?;
+                Self::Grab(point(0)?)
+            }
+            "drag" => {
+                count(2)?;
+                Self::Drag(point(0)?)
+            }
+            "release" => {
+                count(0)?;
+                Self::Release
+            }
             "tune" => {
                 count(3)?;
                 let field = Tunable::from_name(args[1]).ok_or_else(|| {
@@ -336,6 +365,11 @@ impl Input {
                 world.remove_obstacle(index)?;
             }
             Self::Gravity(gravity) => world.set_gravity(gravity)?,
+            Self::Grab(point) => {
+                world.grab_body(point)?;
+            }
+            Self::Drag(point) => world.drag_body(point)?,
+            Self::Release => world.release_body(),
             Self::Tune {
                 material,
                 field,

@@ -249,7 +249,9 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
         "{stdout}"
     );
     assert!(
-        names.ends_with(&["jelly", "pachinko", "slime", "flood", "smoke", "lava", "tank"]),
+        names.ends_with(&[
+            "jelly", "pachinko", "slime", "flood", "smoke", "lava", "bath", "mill", "tank"
+        ]),
         "{stdout}"
     );
     for line in stdout.lines() {

@@ -572,6 +572,8 @@ impl Scene {
                 emitters: self.emitters.clone(),
                 blocks: self.blocks.clone(),
                 air: None,
+                bodies: Vec::new(),
+                hinges: Vec::new(),
             },
             self.seed,
         )
@@ -1541,6 +1543,8 @@ impl ObstacleSpec {
                 emitters: Vec::new(),
                 blocks: vec![block],
                 air: None,
+                bodies: Vec::new(),
+                hinges: Vec::new(),
             },
             self.seed,
         )

@@ -22,6 +22,10 @@ pub(super) struct PresetFile {
     pub obstacles: Vec<ObstacleFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub air: Option<super::air::AirFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<super::bodies::BodyFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hinges: Vec<super::bodies::HingeFile>,
 }
 
 #[derive(Deserialize, Serialize)]

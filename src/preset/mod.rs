@@ -81,6 +81,7 @@
 //! puts it into another or behind a wall (see `sim::obstacles`).
 
 mod air;
+mod bodies;
 mod error;
 mod file;
 mod locate;
@@ -116,6 +117,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("flood", include_str!("../../assets/presets/flood.toml")),
     ("smoke", include_str!("../../assets/presets/smoke.toml")),
     ("lava", include_str!("../../assets/presets/lava.toml")),
+    ("bath", include_str!("../../assets/presets/bath.toml")),
+    ("mill", include_str!("../../assets/presets/mill.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 

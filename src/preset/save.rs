@@ -191,6 +191,12 @@ impl Preset {
                 .collect(),
             obstacles: scene.obstacles.iter().map(obstacle_file).collect(),
             air: scene.air.as_ref().map(air_file),
+            bodies: scene.bodies.iter().map(super::bodies::body_file).collect(),
+            hinges: scene
+                .hinges
+                .iter()
+                .map(|hinge| super::bodies::hinge_file(hinge, &scene.bodies))
+                .collect(),
         }
     }
 }

@@ -160,6 +160,14 @@ impl PresetFile {
             .as_ref()
             .map(|air| super::air::air(air, &domain))
             .transpose()?;
+        let (bodies, hinges) = super::bodies::bodies(
+            &self.bodies,
+            &self.hinges,
+            &domain,
+            &obstacles,
+            radius,
+            &params,
+        )?;
         Ok(Checked {
             name: self.name,
             description: self.description,
@@ -172,6 +180,8 @@ impl PresetFile {
                 emitters,
                 blocks,
                 air,
+                bodies,
+                hinges,
             },
             base_particles,
         })

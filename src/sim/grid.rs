@@ -309,6 +309,27 @@ impl Grid {
         })
     }
 
+    /// The sorted-index ranges, one per row of cells, of every cell that the box from `min` to
+    /// `max` touches (clamped to the grid): a superset of the particles whose positions, when
+    /// the grid was built, lay in the box.
+    pub fn ranges_in_box(&self, min: Vec2, max: Vec2, out: &mut Vec<Range<u32>>) {
+        out.clear();
+        if self.cell_start.is_empty() || !(min.is_finite() && max.is_finite()) {
+            return;
+        }
+        let low = local(min, self.origin, self.cell_size, self.transposed);
+        let high = local(max, self.origin, self.cell_size, self.transposed);
+        let (first_column, first_row) = cell_of(low, self.width, self.height);
+        let (last_column, last_row) = cell_of(high, self.width, self.height);
+        for row in first_row..=last_row {
+            let begin = self.cell_start[row * self.width + first_column];
+            let end = self.cell_start[row * self.width + last_column + 1];
+            if end > begin {
+                out.push(begin..end);
+            }
+        }
+    }
+
     /// Splits the sorted particles into bands of whole rows of cells: `out` gets each band's
     /// first particle, then the particle count. Every band but the last spans at least `REACH`
     /// rows and holds at least `min_particles`, so a particle's forward candidates lie in its own

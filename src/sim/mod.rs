@@ -6,6 +6,7 @@
 //! obstacles) implement [`subsystem::Subsystem`].
 
 pub mod air;
+pub mod bodies;
 pub mod clock;
 mod contact;
 pub mod domain;
@@ -34,6 +35,7 @@ pub mod world;
 /// to amortise scheduling.
 const LIGHT_CHUNK: usize = 1024;
 
+pub use bodies::{Body, BodyShape, BodyState, Hinge, Part};
 pub use domain::{Domain, DomainError, Wall};
 pub use params::SimParams;
 pub use particles::{MaterialStats, Particles, WorldStats};

@@ -221,6 +221,8 @@ mod tests {
             }],
             params,
             air: None,
+            bodies: Vec::new(),
+            hinges: Vec::new(),
         }
     }
 

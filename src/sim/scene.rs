@@ -2,6 +2,7 @@
 //! of liquid.
 
 use super::air::AirSettings;
+use super::bodies::{Body, Hinge};
 use super::domain::Domain;
 use super::params::SimParams;
 use glam::Vec2;
@@ -24,6 +25,10 @@ pub struct Scene {
     pub blocks: Vec<Block>,
     /// Air and smoke on a grid over the walls, coupled with the liquid (`None`: no air).
     pub air: Option<AirSettings>,
+    /// Rigid bodies, coupled both ways with the liquid (rapier2d).
+    pub bodies: Vec<Body>,
+    /// Hinges between a body and the world or another body.
+    pub hinges: Vec<Hinge>,
 }
 
 /// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain

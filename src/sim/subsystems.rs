@@ -1,17 +1,18 @@
 //! The optional subsystems of a world, in the order the substep calls them (see `subsystem`).
 
 use super::air::{Air, AirSettings};
+use super::bodies::Bodies;
 use super::domain::Domain;
 use super::obstacles::Contacts;
 use super::params::SimParams;
 use super::scene::{Material, Obstacle};
 use super::springs::Springs;
 use super::stir::Stir;
-use super::subsystem::{AfterFrame, Frozen, Moving, Subsystem};
+use super::subsystem::{AfterFrame, AfterMove, Frozen, Moving, Subsystem};
 use glam::Vec2;
 
 /// How many kinds of subsystem a world may have.
-const SUBSYSTEMS: usize = 3;
+const SUBSYSTEMS: usize = 4;
 
 /// Every subsystem of a world, in substep order.
 #[derive(Clone, Debug)]
@@ -22,6 +23,9 @@ pub struct Subsystems {
     pub(crate) contacts: Contacts,
     /// Air and smoke on a grid, stepped once per frame (`None` in scenes without air).
     pub(crate) air: Option<Air>,
+    /// Rigid bodies (rapier2d) coupled with the particles after every move (`None` in scenes
+    /// without bodies).
+    pub(crate) bodies: Option<Bodies>,
 }
 
 impl Subsystems {
@@ -31,9 +35,11 @@ impl Subsystems {
         obstacles: Vec<Obstacle>,
         params: &SimParams,
         air: Option<(AirSettings, &Domain)>,
+        bodies: Option<Bodies>,
     ) -> Self {
         let h = params.interaction_radius;
         Self {
+            bodies,
             air: air.map(|(settings, domain)| Air::new(settings, domain, &obstacles)),
             springs: Springs::new(materials, h),
             contacts: Contacts::new(obstacles, materials, h, params.particle_radius),
@@ -47,6 +53,29 @@ impl Subsystems {
                 subsystem.after_frame(frame);
             }
         }
+    }
+
+    /// The stage after the move: every active subsystem's `after_move`, in order.
+    pub fn after_move(&mut self, stage: &mut AfterMove) {
+        for subsystem in self.all_mut() {
+            if subsystem.is_active() {
+                subsystem.after_move(stage);
+            }
+        }
+    }
+
+    /// True when some active subsystem has a stage after the move.
+    pub fn moves_after_the_move(&self) -> bool {
+        self.all()
+            .any(|s| s.is_active() && s.moves_after_the_move())
+    }
+
+    /// Fastest speed of anything the subsystems move through the particles.
+    pub fn max_speed(&self) -> f32 {
+        self.all()
+            .filter(|s| s.is_active())
+            .map(|s| s.max_speed())
+            .fold(0.0, f32::max)
     }
 
     /// The mouse stirs: every subsystem that feels it.
@@ -66,10 +95,12 @@ impl Subsystems {
     /// All of them the scene has, in substep order.
     fn all(&self) -> impl Iterator<Item = &dyn Subsystem> {
         let air = self.air.as_ref().map(|air| air as &dyn Subsystem);
+        let bodies = self.bodies.as_ref().map(|bodies| bodies as &dyn Subsystem);
         [
             Some(&self.springs as &dyn Subsystem),
             Some(&self.contacts),
             air,
+            bodies,
         ]
         .into_iter()
         .flatten()
@@ -78,8 +109,12 @@ impl Subsystems {
     /// All of them the scene has, in substep order, to step.
     fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn Subsystem> {
         let air = self.air.as_mut().map(|air| air as &mut dyn Subsystem);
+        let bodies = self
+            .bodies
+            .as_mut()
+            .map(|bodies| bodies as &mut dyn Subsystem);
         let springs: &mut dyn Subsystem = &mut self.springs;
-        [Some(springs), Some(&mut self.contacts), air]
+        [Some(springs), Some(&mut self.contacts), air, bodies]
             .into_iter()
             .flatten()
     }

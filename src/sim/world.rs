@@ -16,6 +16,7 @@ pub(crate) use snapshot::Step as StatePath;
 pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
 
 use super::air::Air;
+use super::bodies::Bodies;
 use super::clock::Instant;
 use super::domain::Domain;
 use super::emission::Emission;
@@ -28,7 +29,7 @@ use super::particles::{Births, MaterialStats, Particles, WorldStats};
 use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stir::{self, Stir};
-use super::subsystem::{AfterFrame, Frozen};
+use super::subsystem::{AfterFrame, AfterMove, Frozen};
 use super::subsystems::Subsystems;
 use super::LIGHT_CHUNK;
 use glam::Vec2;
@@ -54,11 +55,13 @@ pub struct StageTimes {
     pub springs: Duration,
     /// Move, velocity, obstacles and walls.
     pub walls: Duration,
+    /// Rigid bodies: rapier's step and the coupling with the particles (zero without bodies).
+    pub bodies: Duration,
 }
 
 impl StageTimes {
     /// Each stage's name (as the headless report writes it) and time, in substep order.
-    pub fn named(&self) -> [(&'static str, Duration); 7] {
+    pub fn named(&self) -> [(&'static str, Duration); 8] {
         [
             ("emit", self.emit),
             ("advance", self.advance),
@@ -67,6 +70,7 @@ impl StageTimes {
             ("relax", self.relax),
             ("springs", self.springs),
             ("walls", self.walls),
+            ("bodies", self.bodies),
         ]
     }
 }
@@ -117,7 +121,19 @@ impl World {
             emitters,
             blocks,
             air,
+            bodies,
+            hinges,
         } = scene;
+        let bodies = (!bodies.is_empty()).then(|| {
+            Bodies::new(
+                bodies,
+                hinges,
+                &domain,
+                &obstacles,
+                params.particle_radius,
+                water_density(&params),
+            )
+        });
         let mut world = Self {
             births: Births::new(params.max_particles),
             liquid: Liquid::new(&materials, &params),
@@ -126,6 +142,7 @@ impl World {
                 obstacles,
                 &params,
                 air.map(|air| (air, &domain)),
+                bodies,
             ),
             neighbours: Neighbours::new(
                 domain.min(),
@@ -239,7 +256,8 @@ impl World {
             .par_iter()
             .with_min_len(LIGHT_CHUNK)
             .map(|v| v.length())
-            .reduce(|| 0.0, f32::max);
+            .reduce(|| 0.0, f32::max)
+            .max(self.subsystems.max_speed());
         let frame_time = 1.0 / params.frame_rate;
         let reach = params.cfl * params.interaction_radius;
         let needed = (max_speed * frame_time / reach).ceil();
@@ -255,9 +273,11 @@ impl World {
         };
         // Each substep's move also does the next one's advance (one pass less), but the last's:
         // between frames the particles rest at their moved positions.
+        // A stage after the move (the bodies) must see the particles where they moved.
+        let fuse = !self.subsystems.moves_after_the_move();
         let mut advanced = None;
         for step in 1..=substeps {
-            advanced = self.run_substep(advanced, step < substeps);
+            advanced = self.run_substep(advanced, fuse && step < substeps);
         }
         self.subsystems.after_frame(&mut AfterFrame {
             particles: &mut self.particles,
@@ -302,6 +322,8 @@ impl World {
         lap(&mut self.times.springs);
         let next_bounds = self.move_and_collide(advance_next);
         lap(&mut self.times.walls);
+        self.after_move();
+        lap(&mut self.times.bodies);
         self.substeps_done += 1;
         self.time += self.dt as f64;
         advance_next.then_some(next_bounds)
@@ -416,6 +438,23 @@ impl World {
         bounds
     }
 
+    /// The bodies stage: the subsystems with a stage after the move (rigid bodies).
+    fn after_move(&mut self) {
+        if !self.subsystems.moves_after_the_move() {
+            return;
+        }
+        let mut stage = AfterMove {
+            particles: &mut self.particles,
+            grid: self.neighbours.grid(),
+            domain: &self.domain,
+            dt: self.dt,
+            gravity: self.params.gravity,
+            reach: self.params.cfl * self.params.interaction_radius,
+            wall_friction: self.params.wall_friction,
+        };
+        self.subsystems.after_move(&mut stage);
+    }
+
     /// Blends the velocity of particles near `stir.position` toward `stir.velocity` (see
     /// `stir::stir`): never faster than the stir or the particle was.
     pub fn stir(&mut self, stir: Stir) {
@@ -441,6 +480,16 @@ impl World {
         self.subsystems.air.as_mut()
     }
 
+    /// The rigid bodies, in scenes that have any.
+    pub fn bodies(&self) -> Option<&Bodies> {
+        self.subsystems.bodies.as_ref()
+    }
+
+    /// The rigid bodies, to change (throws, the grab tool, tests).
+    pub fn bodies_mut(&mut self) -> Option<&mut Bodies> {
+        self.subsystems.bodies.as_mut()
+    }
+
     /// Counts, extremes and energy of the current state.
     pub fn stats(&self) -> WorldStats {
         self.particles.stats(&self.domain)
@@ -453,12 +502,26 @@ impl World {
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums
     /// mean bit-identical states.
-    /// In scenes with air, the air's state is hashed in too.
+    /// In scenes with air or bodies, their state is hashed in too.
     pub fn checksum(&self) -> u64 {
-        let particles = self.particles.checksum();
-        match self.air() {
-            Some(air) => (particles ^ air.checksum()).wrapping_mul(0x0100_0000_01b3),
-            None => particles,
+        let mut hash = self.particles.checksum();
+        if let Some(air) = self.air() {
+            hash = (hash ^ air.checksum()).wrapping_mul(0x0100_0000_01b3);
         }
+        if let Some(bodies) = self.bodies() {
+            hash = (hash ^ bodies.checksum()).wrapping_mul(0x0100_0000_01b3);
+        }
+        hash
     }
+}
+
+/// Mass per area of a liquid of `mass = 1` at rest: the particles per area of a hexagonal
+/// packing whose density (`physics::rest_particles_per_area`) is the rest density ρ0, times the
+/// mass of a mass-1 material's particle at this resolution, (r / r_ref)² (`resolution`). The
+/// same at any resolution; bodies' densities are relative to it.
+pub fn water_density(params: &SimParams) -> f32 {
+    let scale = params.particle_radius / super::resolution::REFERENCE_RADIUS;
+    let per_area =
+        super::physics::rest_particles_per_area(params.interaction_radius, params.rest_density);
+    per_area * scale * scale
 }

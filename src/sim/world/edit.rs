@@ -19,6 +19,8 @@ pub enum EditError {
     NoMaterial(usize),
     /// No obstacle with this index.
     NoObstacle(usize),
+    /// No body there (or none held, or none with that index).
+    NoBody,
     /// A position, size or velocity that is not a finite number.
     NotFinite(&'static str),
     /// A value outside its accepted range: the field, the value and the range.
@@ -43,6 +45,7 @@ impl fmt::Display for EditError {
         match self {
             Self::NoMaterial(index) => write!(f, "no material {index}"),
             Self::NoObstacle(index) => write!(f, "no obstacle {index}"),
+            Self::NoBody => write!(f, "no body there"),
             Self::NotFinite(what) => write!(f, "{what} must be a finite number"),
             Self::OutOfRange {
                 field,
@@ -257,6 +260,18 @@ impl World {
         {
             return Err(EditError::Gap(problem));
         }
+        if let Some(bodies) = self.bodies() {
+            let (gap, room) = (
+                2.0 * self.params.particle_radius,
+                bodies.distance_to_obstacle(&obstacle),
+            );
+            if room < gap {
+                return Err(EditError::Gap(format!(
+                    "must keep {gap} (2 particle radii) from every body, but its surface is \
+                     {room} from one"
+                )));
+            }
+        }
         let radius = self.params.particle_radius;
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity)
@@ -290,6 +305,53 @@ impl World {
         self.obstacles()
             .iter()
             .rposition(|obstacle| obstacle.distance(point) <= 0.0)
+    }
+
+    /// The mouse takes hold of the body under `point` (the grab tool); returns its index.
+    pub fn grab_body(&mut self, point: Vec2) -> Result<usize, EditError> {
+        finite("grab position", point)?;
+        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
+        let index = bodies.body_at(point).ok_or(EditError::NoBody)?;
+        bodies.grab(index, point);
+        Ok(index)
+    }
+
+    /// The held body is pulled toward `target` (a spring to the cursor: it cannot be dragged
+    /// through a wall or the liquid, only pulled against them).
+    pub fn drag_body(&mut self, target: Vec2) -> Result<(), EditError> {
+        finite("drag position", target)?;
+        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
+        if bodies.held().is_none() {
+            return Err(EditError::NoBody);
+        }
+        bodies.drag_to(target);
+        Ok(())
+    }
+
+    /// Lets go of the held body (if any): it flies on with the velocity it has.
+    pub fn release_body(&mut self) {
+        if let Some(bodies) = self.subsystems.bodies.as_mut() {
+            bodies.release();
+        }
+    }
+
+    /// Sets body `index` moving (a throw from code); each component of `velocity` within
+    /// ±100 m/s and `angular_velocity` within ±100 rad/s.
+    pub fn throw_body(
+        &mut self,
+        index: usize,
+        velocity: Vec2,
+        angular_velocity: f32,
+    ) -> Result<(), EditError> {
+        check("body velocity x", velocity.x, (-100.0, 100.0))?;
+        check("body velocity y", velocity.y, (-100.0, 100.0))?;
+        check("body angular velocity", angular_velocity, (-100.0, 100.0))?;
+        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
+        if index >= bodies.len() {
+            return Err(EditError::NoBody);
+        }
+        bodies.set_velocity(index, velocity, angular_velocity);
+        Ok(())
     }
 
     /// Sets gravity (each component within `limits::GRAVITY`); the next substep feels it.
@@ -371,6 +433,9 @@ impl World {
     fn set_obstacles(&mut self, obstacles: Vec<Obstacle>) {
         if let Some(air) = self.subsystems.air.as_mut() {
             air.set_solids(&self.domain, &obstacles);
+        }
+        if let Some(bodies) = self.subsystems.bodies.as_mut() {
+            bodies.set_obstacles(&obstacles);
         }
         self.subsystems.contacts.set_obstacles(obstacles);
     }

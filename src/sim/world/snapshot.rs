@@ -378,6 +378,7 @@ impl World {
             obstacles,
             &params,
             scene.air.map(|air| (air, &domain)),
+            None,
         );
         if let (Some(air), Some(saved)) = (subsystems.air.as_mut(), saved_air) {
             let grid = air.grid_mut();
@@ -467,6 +468,12 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
         return refuse(
             &[Key("params"), Key("particle_radius")],
             format!("particles of radius {radius}, but the scene's walls are for radius {drawn}"),
+        );
+    }
+    if !scene.bodies.is_empty() {
+        return refuse(
+            &[Key("params")],
+            "the scene has rigid bodies, and snapshots do not hold bodies yet",
         );
     }
     match (&state.air, &scene.air) {

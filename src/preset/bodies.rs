@@ -1,0 +1,338 @@
+//! The `[[bodies]]` and `[[hinges]]` tables of a preset: rigid bodies that float, read, checked
+//! and written back.
+
+use super::validate::MAX_COORDINATE;
+use super::validate::{
+    check_count, check_positive, check_range, check_vector, invalid, Invalid, Step,
+};
+use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
+use crate::sim::{Domain, Obstacle, SimParams};
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+use Step::{Index, Key};
+
+/// Most parts a body may have, and most corners a polygon part may have.
+const MAX_PARTS: usize = 64;
+
+/// `[[bodies]]`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BodyFile {
+    pub name: String,
+    pub position: [f32; 2],
+    #[serde(default)]
+    pub angle: f32,
+    #[serde(default, skip_serializing_if = "is_zero_vector")]
+    pub velocity: [f32; 2],
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angular_velocity: f32,
+    pub density: f32,
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    #[serde(default)]
+    pub restitution: f32,
+    #[serde(default = "default_colour")]
+    pub colour: [f32; 3],
+    pub shapes: Vec<ShapeFile>,
+}
+
+/// One part of a body: `kind` and the sizes that kind needs.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShapeFile {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_size: Option<[f32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_length: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "is_zero_vector")]
+    pub offset: [f32; 2],
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angle: f32,
+}
+
+/// `[[hinges]]`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HingeFile {
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    pub anchor: [f32; 2],
+}
+
+fn default_friction() -> f32 {
+    0.5
+}
+
+fn default_colour() -> [f32; 3] {
+    [0.6, 0.45, 0.3]
+}
+
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
+}
+
+fn is_zero_vector(value: &[f32; 2]) -> bool {
+    value[0] == 0.0 && value[1] == 0.0
+}
+
+/// Checks `[[bodies]]` and `[[hinges]]` against the walls and obstacles, for particles of
+/// `radius`: every body inside the walls, apart from the others and from the obstacles by 2 r
+/// (a particle fits between any two solids), every part convex and at least r thick.
+pub(super) fn bodies(
+    list: &[BodyFile],
+    hinges: &[HingeFile],
+    domain: &Domain,
+    obstacles: &[Obstacle],
+    radius: f32,
+    _params: &SimParams,
+) -> Result<(Vec<Body>, Vec<Hinge>), Invalid> {
+    let gap = 2.0 * radius;
+    let mut built: Vec<Body> = Vec::with_capacity(list.len());
+    for (index, file) in list.iter().enumerate() {
+        let at = |field| [Key("bodies"), Index(index), Key(field)];
+        if file.name.trim().is_empty() || file.name.chars().any(char::is_control) {
+            return Err(invalid(&at("name"), "must be one line of text, not empty"));
+        }
+        if built.iter().any(|b| b.name == file.name) {
+            return Err(invalid(
+                &at("name"),
+                format!("`{}` is defined twice", file.name),
+            ));
+        }
+        check_count(&at("shapes"), file.shapes.len(), 1, MAX_PARTS)?;
+        let mut parts = Vec::with_capacity(file.shapes.len());
+        for (k, shape) in file.shapes.iter().enumerate() {
+            parts.push(part(
+                shape,
+                &[Key("bodies"), Index(index), Key("shapes"), Index(k)],
+                radius,
+            )?);
+        }
+        for channel in file.colour {
+            check_range(&at("colour"), channel, 0.0, 1.0)?;
+        }
+        let body = Body {
+            name: file.name.clone(),
+            parts,
+            position: check_vector(&at("position"), file.position, MAX_COORDINATE)?,
+            angle: check_range(&at("angle"), file.angle, -1000.0, 1000.0)?,
+            velocity: check_vector(&at("velocity"), file.velocity, 100.0)?,
+            angular_velocity: check_range(
+                &at("angular_velocity"),
+                file.angular_velocity,
+                -100.0,
+                100.0,
+            )?,
+            density: check_positive(&at("density"), file.density, 100.0)?,
+            friction: check_range(&at("friction"), file.friction, 0.0, 10.0)?,
+            restitution: check_range(&at("restitution"), file.restitution, 0.0, 1.0)?,
+            colour: file.colour,
+        };
+        if let Some(problem) = bodies::wall_problem(&body, domain, gap) {
+            return Err(invalid(&at("position"), problem));
+        }
+        for (o, obstacle) in obstacles.iter().enumerate() {
+            let room = bodies::distance_to_obstacle(&body, obstacle);
+            if room < gap {
+                return Err(invalid(
+                    &at("position"),
+                    format!(
+                        "must keep {gap} (2 particle radii) from every obstacle, \
+                         but its surface is {room} from obstacles[{o}]"
+                    ),
+                ));
+            }
+        }
+        for (other_index, other) in built.iter().enumerate() {
+            let room = bodies::distance_between(&body, other);
+            if room < gap {
+                return Err(invalid(
+                    &at("position"),
+                    format!(
+                        "overlaps or nearly touches bodies[{other_index}] (`{}`): \
+                         bodies must keep {gap} (2 particle radii) apart, got {room}",
+                        other.name
+                    ),
+                ));
+            }
+        }
+        built.push(body);
+    }
+    let mut joints = Vec::with_capacity(hinges.len());
+    for (index, hinge) in hinges.iter().enumerate() {
+        let at = |field| [Key("hinges"), Index(index), Key(field)];
+        let find = |field, name: &str| {
+            built
+                .iter()
+                .position(|b| b.name == name)
+                .ok_or_else(|| invalid(&at(field), format!("no body is named `{name}`")))
+        };
+        let body = find("body", &hinge.body)?;
+        let to = hinge
+            .to
+            .as_deref()
+            .map(|name| find("to", name))
+            .transpose()?;
+        if to == Some(body) {
+            return Err(invalid(&at("to"), "a body cannot be hinged to itself"));
+        }
+        let anchor = check_vector(&at("anchor"), hinge.anchor, MAX_COORDINATE)?;
+        if !domain.contains(anchor) {
+            return Err(invalid(&at("anchor"), "lies outside the walls"));
+        }
+        joints.push(Hinge { body, to, anchor });
+    }
+    Ok((built, joints))
+}
+
+/// One `shapes` entry, checked: sizes above 0 and at least one particle radius thick.
+fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
+    let at = |field| {
+        let mut p = path.to_vec();
+        p.push(Key(field));
+        p
+    };
+    let kinds: &[(&str, &[&str])] = &[
+        ("circle", &["radius"]),
+        ("box", &["half_size"]),
+        ("capsule", &["half_length", "radius"]),
+        ("polygon", &["points"]),
+    ];
+    let Some((_, wanted)) = kinds.iter().find(|(kind, _)| *kind == file.kind) else {
+        return Err(invalid(
+            &at("kind"),
+            format!(
+                "must be \"circle\", \"box\", \"capsule\" or \"polygon\", got {:?}",
+                file.kind
+            ),
+        ));
+    };
+    let given = [
+        ("radius", file.radius.is_some()),
+        ("half_size", file.half_size.is_some()),
+        ("half_length", file.half_length.is_some()),
+        ("points", file.points.is_some()),
+    ];
+    for (field, present) in given {
+        if present != wanted.contains(&field) {
+            let message = if present {
+                format!("a {} has no `{field}`", file.kind)
+            } else {
+                format!("a {} needs `{field}`", file.kind)
+            };
+            return Err(invalid(&at(if present { field } else { "kind" }), message));
+        }
+    }
+    let size = |field, value: f32| check_positive(&at(field), value, 1000.0);
+    let shape = match file.kind.as_str() {
+        "circle" => BodyShape::Circle {
+            radius: size("radius", file.radius.unwrap_or_default())?,
+        },
+        "box" => {
+            let [x, y] = file.half_size.unwrap_or_default();
+            BodyShape::Box {
+                half_size: Vec2::new(size("half_size", x)?, size("half_size", y)?),
+            }
+        }
+        "capsule" => BodyShape::Capsule {
+            half_length: size("half_length", file.half_length.unwrap_or_default())?,
+            radius: size("radius", file.radius.unwrap_or_default())?,
+        },
+        _ => {
+            let points = file.points.as_deref().unwrap_or_default();
+            check_count(&at("points"), points.len(), 3, MAX_PARTS)?;
+            let points = points
+                .iter()
+                .map(|&p| check_vector(&at("points"), p, MAX_COORDINATE))
+                .collect::<Result<Vec<_>, _>>()?;
+            if !is_convex_counter_clockwise(&points) {
+                return Err(invalid(
+                    &at("points"),
+                    "must be the corners of a convex polygon, counter-clockwise",
+                ));
+            }
+            BodyShape::Polygon { points }
+        }
+    };
+    let built = Part::new(shape).placed(
+        check_vector(&at("offset"), file.offset, MAX_COORDINATE)?,
+        check_range(&at("angle"), file.angle, -1000.0, 1000.0)?,
+    );
+    let thickness = built.half_thickness();
+    if thickness < radius {
+        return Err(invalid(
+            &at("kind"),
+            format!(
+                "must be at least {radius} (one particle radius) from its middle to every side, \
+                 got {thickness}"
+            ),
+        ));
+    }
+    Ok(built)
+}
+
+/// A body as its table.
+pub(super) fn body_file(body: &Body) -> BodyFile {
+    BodyFile {
+        name: body.name.clone(),
+        position: body.position.to_array(),
+        angle: body.angle,
+        velocity: body.velocity.to_array(),
+        angular_velocity: body.angular_velocity,
+        density: body.density,
+        friction: body.friction,
+        restitution: body.restitution,
+        colour: body.colour,
+        shapes: body.parts.iter().map(shape_file).collect(),
+    }
+}
+
+fn shape_file(part: &Part) -> ShapeFile {
+    let mut file = ShapeFile {
+        kind: String::new(),
+        radius: None,
+        half_size: None,
+        half_length: None,
+        points: None,
+        offset: part.offset.to_array(),
+        angle: part.angle,
+    };
+    match &part.shape {
+        BodyShape::Circle { radius } => {
+            file.kind = "circle".into();
+            file.radius = Some(*radius);
+        }
+        BodyShape::Box { half_size } => {
+            file.kind = "box".into();
+            file.half_size = Some(half_size.to_array());
+        }
+        BodyShape::Capsule {
+            half_length,
+            radius,
+        } => {
+            file.kind = "capsule".into();
+            file.half_length = Some(*half_length);
+            file.radius = Some(*radius);
+        }
+        BodyShape::Polygon { points } => {
+            file.kind = "polygon".into();
+            file.points = Some(points.iter().map(|p| p.to_array()).collect());
+        }
+    }
+    file
+}
+
+/// A hinge as its table, naming bodies from `bodies`.
+pub(super) fn hinge_file(hinge: &Hinge, bodies: &[Body]) -> HingeFile {
+    HingeFile {
+        body: bodies[hinge.body].name.clone(),
+        to: hinge.to.map(|to| bodies[to].name.clone()),
+        anchor: hinge.anchor.to_array(),
+    }
+}

@@ -1,0 +1,624 @@
+//! Things that float: rigid bodies (rapier2d) coupled both ways with the particles.
+//!
+//! rapier steps the bodies (gravity, contacts with the walls, the obstacles and each other,
+//! hinges) once per substep, with the substep's Δt; slosh couples them with the liquid after
+//! each substep's move, as Clavet et al. (2005, §6.1) couple their bodies, with the particle's
+//! momentum change handed to the body as Akinci et al. (2012, "Versatile rigid-fluid coupling
+//! for incompressible SPH") do:
+//!
+//! 1. The impulses the particles gave each body in the last substep are applied at their
+//!    contact points, the grab spring pulls, and rapier steps the bodies by Δt.
+//! 2. Every particle whose centre is closer than one particle radius to a body's surface (or
+//!    inside it) is put one radius outside, at the nearest point; its velocity relative to the
+//!    body's surface there loses the part into the body, and Coulomb friction takes some of the
+//!    sliding part (`contact::collide`, as for walls and obstacles). The particle's momentum
+//!    change, reversed, is the impulse on the body at that point.
+//!
+//! Buoyancy, drag and torque are not formulas here: they are the sum of those impulses. A body
+//! resting in a pool is held up by the particles its weight pushes against, which the pool's
+//! pressure pushes back.
+//!
+//! Stepping rapier every substep keeps the bodies as stiff as the liquid's contact (a body
+//! stepped once a frame would sink a whole frame's fall into the particles before they push
+//! back), and rapier's solver at that Δt needs no tuning. Every body collider has a contact
+//! skin of one particle radius, so two bodies always leave room for a particle (two radii)
+//! between them, as obstacles do; the walls and obstacles rapier sees are three radii larger,
+//! so a body keeps two particle layers from them and the liquid gets under a crate on the floor.
+//!
+//! Everything is sequential in a fixed order (bodies by index, particles by sorted index), and
+//! rapier runs without its parallel feature, with `enhanced-determinism`: results are
+//! bit-identical at any thread count.
+
+mod rapier;
+mod shape;
+
+pub use shape::{is_convex_counter_clockwise, polygon_area, BodyShape, Part};
+
+use super::contact::collide;
+use super::domain::Domain;
+use super::scene::Obstacle;
+use super::stir::Stir;
+use super::subsystem::{AfterMove, Subsystem};
+use glam::Vec2;
+use rapier::Rapier;
+use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
+use std::ops::Range;
+
+/// A rigid body as a scene describes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// Name, for reports and presets.
+    pub name: String,
+    /// Its convex parts, in its own frame (at least one).
+    pub parts: Vec<Part>,
+    /// Where its frame's origin starts.
+    pub position: Vec2,
+    /// Its starting turn, in radians.
+    pub angle: f32,
+    /// Starting velocity.
+    pub velocity: Vec2,
+    /// Starting angular velocity, radians per second (counter-clockwise positive).
+    pub angular_velocity: f32,
+    /// Mass per area relative to a liquid of `mass = 1` (water): 0.5 floats half under, 2
+    /// sinks. The same at any resolution.
+    pub density: f32,
+    /// Coulomb friction against particles, walls and other bodies.
+    pub friction: f32,
+    /// Bounciness against walls and other bodies (0: none, 1: elastic).
+    pub restitution: f32,
+    /// Linear RGB colour for drawing.
+    pub colour: [f32; 3],
+}
+
+impl Body {
+    /// A body of `parts` at `position`, with density `density` (relative to water), at rest,
+    /// friction 0.5, no bounce, grey.
+    pub fn new(name: &str, parts: Vec<Part>, position: Vec2, density: f32) -> Self {
+        Self {
+            name: name.to_string(),
+            parts,
+            position,
+            angle: 0.0,
+            velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            density,
+            friction: 0.5,
+            restitution: 0.0,
+            colour: [0.6, 0.45, 0.3],
+        }
+    }
+
+    /// A point of the body's frame in the world, at its starting pose.
+    pub fn to_world(&self, point: Vec2) -> Vec2 {
+        self.position + Vec2::from_angle(self.angle).rotate(point)
+    }
+
+    /// The outline of each part in the world at its starting pose.
+    pub fn outlines(&self, segments: usize) -> Vec<Vec<Vec2>> {
+        self.parts
+            .iter()
+            .map(|part| {
+                part.outline(segments)
+                    .into_iter()
+                    .map(|p| self.to_world(p))
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// A hinge: `body` turns about `anchor` (a world point at the start), fixed to the world or to
+/// the body `to`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hinge {
+    /// Index of the body that turns.
+    pub body: usize,
+    /// The body it is fixed to (`None`: the world).
+    pub to: Option<usize>,
+    /// The axle, in world coordinates at the start.
+    pub anchor: Vec2,
+}
+
+/// Where a body is and how it moves now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyState {
+    /// Position of its frame's origin.
+    pub position: Vec2,
+    /// Turn, in radians.
+    pub angle: f32,
+    /// Velocity of its frame's origin... of its centre of mass.
+    pub velocity: Vec2,
+    /// Angular velocity, radians per second.
+    pub angular_velocity: f32,
+    /// Its centre of mass in the world.
+    pub centre_of_mass: Vec2,
+    /// Its mass (in the liquid's mass units).
+    pub mass: f32,
+}
+
+/// The mouse holds a body: a spring from a point of the body to the cursor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Grab {
+    body: usize,
+    /// The held point, in the body's frame.
+    local: Vec2,
+    /// Where the cursor is.
+    target: Vec2,
+}
+
+/// Natural frequency of the grab spring, in hertz: the body follows the cursor within a few
+/// frames without ringing (critically damped).
+const GRAB_HERTZ: f32 = 4.0;
+
+/// Most acceleration the grab spring gives, in m/s² (about 20 g): enough to throw a body at
+/// 50 m/s in a quarter second, not enough to smash through anything.
+const GRAB_MAX_ACCELERATION: f32 = 200.0;
+
+/// One part of a body, as the coupling reads it.
+#[derive(Clone, Debug)]
+struct PartRef {
+    body: usize,
+    collider: ColliderHandle,
+}
+
+/// The momentum the particles gave one body in a substep.
+#[derive(Clone, Copy, Debug, Default)]
+struct Push {
+    impulse: Vec2,
+    /// About the body's centre of mass.
+    angular: f32,
+}
+
+/// The rigid bodies of a world and their coupling with the particles.
+#[derive(Clone)]
+pub struct Bodies {
+    specs: Vec<Body>,
+    hinges: Vec<Hinge>,
+    handles: Vec<RigidBodyHandle>,
+    parts: Vec<PartRef>,
+    rapier: Rapier,
+    pending: Vec<Push>,
+    grab: Option<Grab>,
+    particle_radius: f32,
+    /// Scratch: index ranges of the particles near a part.
+    ranges: Vec<Range<u32>>,
+}
+
+impl std::fmt::Debug for Bodies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bodies")
+            .field("bodies", &self.specs.len())
+            .field("hinges", &self.hinges.len())
+            .field("states", &self.states())
+            .finish()
+    }
+}
+
+impl Bodies {
+    /// The bodies of a scene: `bodies` and `hinges` in a box of `domain` with `obstacles`, for
+    /// particles of `particle_radius` in a liquid whose mass-1 material has density
+    /// `water_density` (mass per area). The scene keeps the bodies valid (inside the walls,
+    /// apart, convex parts).
+    pub fn new(
+        bodies: Vec<Body>,
+        hinges: Vec<Hinge>,
+        domain: &Domain,
+        obstacles: &[Obstacle],
+        particle_radius: f32,
+        water_density: f32,
+    ) -> Self {
+        let mut rapier = Rapier::new(domain, obstacles, particle_radius);
+        let mut handles = Vec::with_capacity(bodies.len());
+        let mut parts = Vec::new();
+        for (index, body) in bodies.iter().enumerate() {
+            let (handle, colliders) = rapier.add_body(body, water_density, particle_radius);
+            handles.push(handle);
+            parts.extend(colliders.into_iter().map(|collider| PartRef {
+                body: index,
+                collider,
+            }));
+        }
+        for hinge in &hinges {
+            rapier.add_hinge(
+                handles[hinge.body],
+                hinge.to.map(|to| handles[to]),
+                hinge.anchor,
+            );
+        }
+        Self {
+            pending: vec![Push::default(); bodies.len()],
+            specs: bodies,
+            hinges,
+            handles,
+            parts,
+            rapier,
+            grab: None,
+            particle_radius,
+            ranges: Vec::new(),
+        }
+    }
+
+    /// The bodies as the scene gave them (names, parts, colours, starting poses).
+    pub fn specs(&self) -> &[Body] {
+        &self.specs
+    }
+
+    /// The hinges.
+    pub fn hinges(&self) -> &[Hinge] {
+        &self.hinges
+    }
+
+    /// How many bodies there are.
+    pub fn len(&self) -> usize {
+        self.specs.len()
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.specs.is_empty()
+    }
+
+    /// Where body `index` is and how it moves.
+    pub fn state(&self, index: usize) -> BodyState {
+        self.rapier.state(self.handles[index])
+    }
+
+    /// Every body's state, in order.
+    pub fn states(&self) -> Vec<BodyState> {
+        (0..self.len()).map(|i| self.state(i)).collect()
+    }
+
+    /// A point of body `index`'s frame in the world now.
+    pub fn to_world(&self, index: usize, point: Vec2) -> Vec2 {
+        let state = self.state(index);
+        state.position + Vec2::from_angle(state.angle).rotate(point)
+    }
+
+    /// The body whose solid holds `point`, if any (the last one drawn on top).
+    pub fn body_at(&self, point: Vec2) -> Option<usize> {
+        self.parts
+            .iter()
+            .rev()
+            .find(|part| self.rapier.distance(part.collider, point) <= 0.0)
+            .map(|part| part.body)
+    }
+
+    /// Sets body `index` moving at `velocity` and `angular_velocity` (a throw).
+    pub fn set_velocity(&mut self, index: usize, velocity: Vec2, angular_velocity: f32) {
+        self.rapier
+            .set_velocity(self.handles[index], velocity, angular_velocity);
+    }
+
+    /// The mouse takes hold of body `index` at world `point` (it need not be inside).
+    pub fn grab(&mut self, index: usize, point: Vec2) {
+        let state = self.state(index);
+        let local = Vec2::from_angle(-state.angle).rotate(point - state.position);
+        self.grab = Some(Grab {
+            body: index,
+            local,
+            target: point,
+        });
+    }
+
+    /// The held body is pulled toward `target` from now on.
+    pub fn drag_to(&mut self, target: Vec2) {
+        if let Some(grab) = &mut self.grab {
+            grab.target = target;
+        }
+    }
+
+    /// The mouse lets go: the body keeps the velocity it has.
+    pub fn release(&mut self) {
+        self.grab = None;
+    }
+
+    /// The held body, the held point in the world and the cursor, while one is held.
+    pub fn held(&self) -> Option<(usize, Vec2, Vec2)> {
+        self.grab
+            .map(|g| (g.body, self.to_world(g.body, g.local), g.target))
+    }
+
+    /// Replaces the fixed obstacles the bodies meet (the person drew or removed one).
+    pub fn set_obstacles(&mut self, obstacles: &[Obstacle]) {
+        self.rapier.set_obstacles(obstacles);
+    }
+
+    /// Surface-to-surface distance from the nearest body, where the bodies are now, to
+    /// `obstacle` (infinite without bodies).
+    pub fn distance_to_obstacle(&self, obstacle: &Obstacle) -> f32 {
+        self.parts
+            .iter()
+            .map(|part| self.rapier.distance_to_obstacle(part.collider, obstacle))
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// Signed distance from `point` to the nearest body's surface (negative inside; infinite
+    /// without bodies).
+    pub fn surface_distance(&self, point: Vec2) -> f32 {
+        self.parts
+            .iter()
+            .map(|part| self.rapier.distance(part.collider, point))
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    /// Fastest speed of any point of any body: the substep count keeps it within reach.
+    pub fn max_speed(&self) -> f32 {
+        self.handles
+            .iter()
+            .map(|&handle| self.rapier.max_point_speed(handle))
+            .fold(0.0, f32::max)
+    }
+
+    /// Gravity changed (the box was tilted): nothing to store, rapier reads it every step;
+    /// sleeping bodies are woken so they feel it.
+    pub fn wake(&mut self) {
+        self.rapier.wake_all();
+    }
+
+    /// Kinetic energy of the bodies (½ m v² + ½ I ω²).
+    pub fn kinetic_energy(&self) -> f64 {
+        self.handles
+            .iter()
+            .map(|&h| self.rapier.kinetic_energy(h))
+            .sum()
+    }
+
+    /// The bodies stage of a substep: apply the particles' impulses, step rapier, then keep
+    /// every particle out of every body, handing its momentum change to the body (module
+    /// documentation).
+    pub fn couple(&mut self, stage: &mut AfterMove) {
+        self.apply_pushes_and_grab(stage.dt);
+        self.rapier.step(stage.gravity, stage.dt, stage.reach);
+        self.rapier
+            .limit_speeds(&self.handles, stage.reach / stage.dt);
+        self.push_particles_out(stage);
+    }
+
+    /// Gives each body the momentum the particles gave it and the grab spring's pull.
+    fn apply_pushes_and_grab(&mut self, dt: f32) {
+        for (index, push) in self.pending.iter_mut().enumerate() {
+            let taken = std::mem::take(push);
+            if taken.impulse != Vec2::ZERO || taken.angular != 0.0 {
+                self.rapier
+                    .apply_impulse(self.handles[index], taken.impulse, taken.angular);
+            }
+        }
+        if let Some(grab) = self.grab {
+            let handle = self.handles[grab.body];
+            let state = self.rapier.state(handle);
+            let anchor = state.position + Vec2::from_angle(state.angle).rotate(grab.local);
+            let anchor_velocity = self.rapier.point_velocity(handle, anchor);
+            let omega = std::f32::consts::TAU * GRAB_HERTZ;
+            let acceleration = (omega * omega * (grab.target - anchor)
+                - 2.0 * omega * anchor_velocity)
+                .clamp_length_max(GRAB_MAX_ACCELERATION);
+            if acceleration.is_finite() {
+                let impulse = acceleration * state.mass * dt;
+                let arm = anchor - state.centre_of_mass;
+                self.rapier
+                    .apply_impulse(handle, impulse, arm.perp_dot(impulse));
+                // Held bodies turn toward hanging from the held point rather than spinning.
+                self.rapier.damp_spin(handle, (8.0 * dt).min(1.0));
+            }
+        }
+    }
+
+    /// Keeps every particle out of every part, part by part: the particles in the grid cells
+    /// around the part's bounds (widened by a particle radius and by the farthest a particle
+    /// moved since the grid was built) are tested, in sorted order. Compound bodies get a
+    /// second sweep, which settles a particle pushed from one of their parts into another (in
+    /// the corner between them).
+    fn push_particles_out(&mut self, stage: &mut AfterMove) {
+        let margin = self.particle_radius + stage.reach;
+        let compound = self.specs.iter().any(|body| body.parts.len() > 1);
+        for sweep in 0..if compound { 2 } else { 1 } {
+            for part in 0..self.parts.len() {
+                let body = self.parts[part].body;
+                if sweep == 1 && self.specs[body].parts.len() == 1 {
+                    continue;
+                }
+                let (min, max) = self.rapier.bounds(self.parts[part].collider);
+                let (near_min, near_max) = (min - Vec2::splat(margin), max + Vec2::splat(margin));
+                stage
+                    .grid
+                    .ranges_in_box(near_min, near_max, &mut self.ranges);
+                let touch_min = min - Vec2::splat(self.particle_radius);
+                let touch_max = max + Vec2::splat(self.particle_radius);
+                for k in 0..self.ranges.len() {
+                    for index in self.ranges[k].clone() {
+                        let x = stage.particles.position[index as usize];
+                        if x.cmpge(touch_min).all() && x.cmple(touch_max).all() {
+                            self.push_out_of_part(stage, part, index as usize);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Puts particle `index` one radius outside part `part` if it is closer, hands its momentum
+    /// change to the part's body, and keeps it inside the walls.
+    fn push_out_of_part(&mut self, stage: &mut AfterMove, part: usize, index: usize) {
+        let PartRef { body, collider } = self.parts[part];
+        let particles = &mut *stage.particles;
+        let (mut x, mut v) = (particles.position[index], particles.velocity[index]);
+        // Out of the part, then back inside the walls; a particle squeezed between the two
+        // (a body pressed into a wall) goes round again, toward the way out that is left.
+        for _ in 0..3 {
+            let Some((out, normal)) =
+                (self.rapier).way_out(collider, x, self.particle_radius, v, stage.dt)
+            else {
+                break;
+            };
+            let handle = self.handles[body];
+            let state = self.rapier.state(handle);
+            let surface_velocity = velocity_at(&state, out);
+            let relative = collide(v - surface_velocity, normal, self.specs[body].friction);
+            let mut new_velocity = surface_velocity + relative;
+            let impulse = (v - new_velocity) * particles.mass[index];
+            let push = &mut self.pending[body];
+            push.impulse += impulse;
+            push.angular += (out - state.centre_of_mass).perp_dot(impulse);
+            let inside = stage.domain.clamp(out);
+            if inside != out {
+                for wall in stage.domain.walls() {
+                    if wall.distance(out) < stage.domain.particle_radius() {
+                        new_velocity = collide(new_velocity, wall.normal, stage.wall_friction);
+                    }
+                }
+            }
+            (x, v) = (inside, new_velocity);
+        }
+        particles.position[index] = x;
+        particles.velocity[index] = v;
+    }
+
+    /// FNV-1a over every body's pose and velocity bits.
+    pub fn checksum(&self) -> u64 {
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        for state in self.states() {
+            for value in [
+                state.position.x,
+                state.position.y,
+                state.angle,
+                state.velocity.x,
+                state.velocity.y,
+                state.angular_velocity,
+            ] {
+                for byte in value.to_bits().to_le_bytes() {
+                    hash ^= byte as u64;
+                    hash = hash.wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+        hash
+    }
+}
+
+impl Subsystem for Bodies {
+    fn name(&self) -> &'static str {
+        "bodies"
+    }
+
+    fn is_active(&self) -> bool {
+        !self.specs.is_empty()
+    }
+
+    fn occupies(&self, point: Vec2) -> bool {
+        self.parts
+            .iter()
+            .any(|part| self.rapier.distance(part.collider, point) < self.particle_radius)
+    }
+
+    fn stir(&mut self, stir: &Stir) {
+        // The stir's hand pushes a body it passes through as it pushes the liquid: the body's
+        // velocity at its centre blends toward the stir's by the same fall-off.
+        let usable = stir.radius.is_finite() && stir.radius > 0.0;
+        if !usable || !stir.position.is_finite() || !stir.velocity.is_finite() {
+            return;
+        }
+        for &handle in &self.handles {
+            let state = self.rapier.state(handle);
+            let q2 = (state.centre_of_mass - stir.position).length_squared()
+                / (stir.radius * stir.radius);
+            if q2 < 1.0 {
+                let weight = (1.0 - q2) * (1.0 - q2);
+                let velocity = state.velocity + (stir.velocity - state.velocity) * weight;
+                self.rapier
+                    .set_velocity(handle, velocity, state.angular_velocity);
+            }
+        }
+    }
+
+    fn max_speed(&self) -> f32 {
+        Bodies::max_speed(self)
+    }
+
+    fn moves_after_the_move(&self) -> bool {
+        true
+    }
+
+    fn after_move(&mut self, stage: &mut AfterMove) {
+        self.couple(stage);
+    }
+}
+
+/// The velocity of a state's rigid motion at `point`.
+pub(crate) fn velocity_at(state: &BodyState, point: Vec2) -> Vec2 {
+    state.velocity + (point - state.centre_of_mass).perp() * state.angular_velocity
+}
+
+/// The world pose of `part` of `body` at the body's starting pose, as rapier's.
+fn start_pose(body: &Body, part: &Part) -> rapier2d::math::Pose {
+    let centre = body.to_world(part.offset);
+    rapier2d::math::Pose::new(rapier::to_vector(centre), body.angle + part.angle)
+}
+
+/// Surface-to-surface distance between two bodies at their starting poses (0 when they touch
+/// or overlap).
+pub fn distance_between(a: &Body, b: &Body) -> f32 {
+    let mut least = f32::INFINITY;
+    for pa in &a.parts {
+        for pb in &b.parts {
+            let (Some(sa), Some(sb)) = (pa.rapier_shape(), pb.rapier_shape()) else {
+                continue;
+            };
+            let gap = rapier2d::parry::query::distance(
+                &start_pose(a, pa),
+                sa.as_ref(),
+                &start_pose(b, pb),
+                sb.as_ref(),
+            )
+            .map(|d| d.distance)
+            .unwrap_or(0.0);
+            least = least.min(gap);
+        }
+    }
+    least
+}
+
+/// Surface-to-surface distance between a body at its starting pose and an obstacle.
+pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f32 {
+    let (core, pose) = rapier::obstacle_shape(obstacle, 0.0);
+    body.parts
+        .iter()
+        .filter_map(|part| {
+            let shape = part.rapier_shape()?;
+            rapier2d::parry::query::distance(
+                &start_pose(body, part),
+                shape.as_ref(),
+                &pose,
+                core.as_ref(),
+            )
+            .ok()
+            .map(|d| d.distance)
+        })
+        .fold(f32::INFINITY, f32::min)
+}
+
+/// Why a body at its starting pose does not fit inside the walls with `gap` to spare, if it
+/// does not.
+pub fn wall_problem(body: &Body, domain: &Domain, gap: f32) -> Option<String> {
+    for (k, wall) in domain.walls().iter().enumerate() {
+        let room = body
+            .outlines(64)
+            .iter()
+            .flatten()
+            .map(|&p| wall.distance(p))
+            .fold(f32::INFINITY, f32::min);
+        if room < gap {
+            return Some(if room < 0.0 {
+                format!(
+                    "lies (partly) outside the walls: walls[{k}] cuts it by {}",
+                    -room
+                )
+            } else {
+                format!(
+                    "must keep {gap} (2 particle radii) from every wall, \
+                     but its surface is {room} from walls[{k}]"
+                )
+            });
+        }
+    }
+    None
+}
