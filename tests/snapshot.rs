@@ -380,3 +380,13 @@ fn a_preset_that_does_not_give_the_world_is_refused_on_save() {
     assert!(error.contains("does not give this world"), "{error}");
     assert!(!path.exists());
 }
+
+#[test]
+fn a_scene_with_bodies_is_refused_with_a_message_not_saved_half() {
+    let preset = Preset::load("bath").unwrap();
+    let world = preset.build_world(1);
+    let path = temp_file("bath");
+    let error = save(&path, &preset, &world).unwrap_err();
+    assert!(error.contains("rigid bodies"), "{error}");
+    assert!(!path.exists(), "nothing written");
+}

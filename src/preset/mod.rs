@@ -75,6 +75,19 @@
 //! | `air.sources[i].velocity` | each component within ±50 (default [0, 0]) |
 //! | `air.sources[i].start` | 0 to 1,000,000 seconds (default 0) |
 //! | `air.sources[i].duration` (optional) | above 0, at most 1,000,000 seconds (default: forever) |
+//! | `bodies[i].name` | non-empty, one line, unique |
+//! | `bodies[i].position` | the whole body inside the walls, at least 2 r from every wall, obstacle and earlier body |
+//! | `bodies[i].angle`, `.shapes[k].angle` | within ±1000 radians (default 0) |
+//! | `bodies[i].velocity` | each component within ±100 (default [0, 0]) |
+//! | `bodies[i].angular_velocity` | within ±100 radians per second (default 0) |
+//! | `bodies[i].density` | above 0, at most 100, relative to a material of mass 1 |
+//! | `bodies[i].friction` | 0 to 10 (default 0.5) |
+//! | `bodies[i].restitution` | 0 to 1 (default 0) |
+//! | `bodies[i].colour` | three channels, each 0 to 1 |
+//! | `bodies[i].shapes` | 1 to 64 parts: `"circle"` (`radius`), `"box"` (`half_size`), `"capsule"` (`half_length`, `radius`) or `"polygon"` (3 to 64 `points`, convex, counter-clockwise); sizes above 0, at most 1000; each part at least r from its middle to every side |
+//! | `bodies[i].shapes[k].offset` | within ±10,000 (default [0, 0]) |
+//! | `hinges[i].body`, `.to` (optional) | names from `bodies`, not the same |
+//! | `hinges[i].anchor` | inside the walls |
 //!
 //! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
 //! means a particle is never squeezed between two solids: pushing it out of one obstacle never
