@@ -374,7 +374,7 @@ fn a_missing_file_is_refused() {
 #[test]
 fn a_preset_that_does_not_give_the_world_is_refused_on_save() {
     let preset = Preset::load("seed").unwrap();
-    let world = Preset::load("dam").unwrap().build_world(1);
+    let world = Preset::load("layers").unwrap().build_world(1);
     let path = temp_file("mismatch");
     let error = save(&path, &preset, &world).unwrap_err();
     assert!(error.contains("does not give this world"), "{error}");

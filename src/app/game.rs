@@ -27,8 +27,8 @@ const WATCH_INTERVAL: f64 = 0.5;
 const MESSAGE_SECONDS: f64 = 2.5;
 
 /// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
-/// (`Command::SwitchPreset(10)`), then Shift with 1 and 2 for the eleventh and twelfth.
-pub const PRESET_KEYS: usize = 12;
+/// (`Command::SwitchPreset(10)`), then Shift with 1 to 4 for the eleventh to the fourteenth.
+pub const PRESET_KEYS: usize = 14;
 
 /// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`, 11 is
 /// `Shift+1`, 12 is `Shift+2` (and so on, were there more).
@@ -331,6 +331,8 @@ pub struct Game {
     save_requested: Option<Command>,
     /// Positions of the previous frame by particle id, to draw between frames.
     previous_by_id: Vec<Vec2>,
+    /// The bodies' poses (position, angle) at the previous frame, to draw between frames.
+    previous_bodies: Vec<(Vec2, f32)>,
     /// What the left mouse button does.
     pub tool: Tool,
     /// The material poured.
@@ -401,6 +403,7 @@ impl Game {
             screenshot_requested: false,
             save_requested: None,
             previous_by_id: Vec::new(),
+            previous_bodies: Vec::new(),
             tool: Tool::Stir,
             material: 0,
             tilt: 0.0,
@@ -526,6 +529,7 @@ impl Game {
             Command::Screenshot => self.screenshot_requested = true,
             Command::Quit => self.quit = true,
             Command::SelectTool(tool) => {
+                self.release_body();
                 self.tool = tool;
                 self.say(format!("tool: {}", tool.name()));
             }
@@ -587,6 +591,9 @@ impl Game {
                 let radius = self.stir_radius;
                 self.input(Input::Erase { centre, radius }).ok();
             }
+            if let Some(target) = input.drag {
+                self.drag_body(target);
+            }
         }
         self.remember_positions();
         let start = Instant::now();
@@ -629,6 +636,44 @@ impl Game {
         if full(&self.world) {
             self.say(format!("the particle cap ({cap}) stops the pour"));
         }
+    }
+
+    /// The grab tool pressed at `point`: takes hold of the body there. A press beside every body
+    /// (or in a scene without bodies) changes nothing and says so.
+    pub fn grab_body(&mut self, point: Vec2) {
+        if self.world.bodies().is_none() {
+            self.say("no bodies in this scene (try bath, mill or dam)");
+            return;
+        }
+        self.release_body();
+        if let Err(error) = self.input(Input::Grab(point)) {
+            self.say(error.to_string());
+        }
+    }
+
+    /// Pulls the held body toward `target` (nothing while none is held, or when it is pulled
+    /// there already).
+    pub fn drag_body(&mut self, target: Vec2) {
+        let held = self.world.bodies().and_then(|bodies| bodies.held());
+        if let Some((_, _, cursor)) = held {
+            if cursor != target {
+                self.input(Input::Drag(target)).ok();
+            }
+        }
+    }
+
+    /// Lets go of the held body, if any: it flies on with the velocity it has.
+    pub fn release_body(&mut self) {
+        if self.holds_body() {
+            self.input(Input::Release).ok();
+        }
+    }
+
+    /// True while the grab tool holds a body.
+    pub fn holds_body(&self) -> bool {
+        self.world
+            .bodies()
+            .is_some_and(|bodies| bodies.held().is_some())
     }
 
     /// Lays a wall from `a` to `b` of the draw thickness (a circle for a click), shortened to
@@ -745,6 +790,7 @@ impl Game {
                 if rebuilt {
                     self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
                     self.previous_by_id.clear();
+                    self.previous_bodies.clear();
                     self.stir_radius = default_stir_radius(&self.world);
                 }
             }
@@ -795,6 +841,7 @@ impl Game {
         self.world = world;
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.previous_by_id.clear();
+        self.previous_bodies.clear();
         self.remember_build();
         self.watcher = None;
         let (low, high) = stir_radius_range(&self.world);
@@ -840,7 +887,36 @@ impl Game {
         }
     }
 
+    /// Where body `index` is drawn: its position and angle between the previous frame's and
+    /// the current ones by `fraction` of a frame (the current ones when it has no previous).
+    pub fn drawn_body_pose(&self, index: usize, fraction: f32) -> (Vec2, f32) {
+        let Some(bodies) = self.world.bodies() else {
+            return (Vec2::ZERO, 0.0);
+        };
+        let now = bodies.state(index);
+        match self.previous_bodies.get(index) {
+            Some(&(position, angle)) if position.is_finite() && angle.is_finite() => {
+                // The shorter way round, so that a body passing ±π does not spin back.
+                let turn = (now.angle - angle + std::f32::consts::PI)
+                    .rem_euclid(std::f32::consts::TAU)
+                    - std::f32::consts::PI;
+                (
+                    position.lerp(now.position, fraction),
+                    angle + turn * fraction,
+                )
+            }
+            _ => (now.position, now.angle),
+        }
+    }
+
     fn remember_positions(&mut self) {
+        self.previous_bodies.clear();
+        if let Some(bodies) = self.world.bodies() {
+            self.previous_bodies.extend((0..bodies.len()).map(|index| {
+                let state = bodies.state(index);
+                (state.position, state.angle)
+            }));
+        }
         let p = self.world.particles();
         let highest = p.id.iter().copied().max().map_or(0, |id| id as usize + 1);
         self.previous_by_id.clear();
@@ -958,6 +1034,7 @@ impl Game {
         if self.feed.is_some() {
             return;
         }
+        self.release_body();
         self.world = self.preset.build_world(self.seed);
         self.tilt = 0.0;
         self.material = 0;
@@ -965,6 +1042,7 @@ impl Game {
         self.record_preset();
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.previous_by_id.clear();
+        self.previous_bodies.clear();
         let (low, high) = stir_radius_range(&self.world);
         self.stir_radius = self.stir_radius.clamp(low, high);
     }
@@ -1045,10 +1123,15 @@ mod tests {
         assert_eq!(game.message(), Some("Shift+1: smoke"));
         game.apply(Command::SwitchPreset(12));
         assert_eq!(game.preset.name, "lava");
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(13));
-        assert_eq!(game.preset.name, "lava");
-        assert!(game.message().unwrap().contains("no preset on key Shift+3"));
+        assert_eq!(game.preset.name, "bath");
+        assert_eq!(game.message(), Some("Shift+3: bath"));
+        game.apply(Command::SwitchPreset(14));
+        assert_eq!(game.preset.name, "mill");
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(15));
+        assert_eq!(game.preset.name, "mill");
+        assert!(game.message().unwrap().contains("no preset on key Shift+5"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));
@@ -1173,6 +1256,106 @@ mod tests {
             player.step().unwrap();
         }
         assert_eq!(player.world.checksum(), checksum);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_grab_tool_through_the_game_replays_to_the_same_checksum() {
+        use crate::replay::{Player, Recorder, Replay};
+        let dir = std::env::temp_dir().join(format!("slosh-game-grab-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("grab.replay");
+        let preset = Preset::load("bath").unwrap();
+        let source = PresetSource::Builtin {
+            name: "bath".into(),
+            key: 0,
+        };
+        let recorder = Recorder::create(&path, 3).unwrap();
+        let mut game = Game::with_inputs(
+            preset,
+            source,
+            3,
+            Resolution::Own,
+            None,
+            Some(recorder),
+            None,
+        );
+        game.apply(Command::SelectTool(Tool::Grab));
+        let crate_at = |game: &Game| game.world.bodies().unwrap().state(0).position;
+        for _ in 0..20 {
+            game.step(FrameInput::default());
+        }
+        // A press on empty air holds nothing and records nothing.
+        game.grab_body(Vec2::new(6.0, 7.5));
+        assert!(!game.holds_body());
+        assert_eq!(game.message(), Some("no body there"));
+        // Take the crate by its centre and lift it out of the bath.
+        let start = crate_at(&game);
+        game.grab_body(start);
+        assert!(game.holds_body(), "the crate at {start}");
+        let target = Vec2::new(4.0, 6.0);
+        for frame in 0..30 {
+            let cursor = start.lerp(target, (frame as f32 / 10.0).min(1.0));
+            game.step(FrameInput {
+                drag: Some(cursor),
+                ..FrameInput::default()
+            });
+        }
+        let lifted = crate_at(&game);
+        assert!(
+            lifted.distance(target) < 0.5 * start.distance(target),
+            "the crate followed the cursor from {start} toward {target}: at {lifted}"
+        );
+        // Let go: it falls back.
+        game.release_body();
+        assert!(!game.holds_body());
+        for _ in 0..10 {
+            game.step(FrameInput::default());
+        }
+        assert!(crate_at(&game).y < lifted.y, "the released crate falls");
+        // Switching tools, and resetting, let go too.
+        game.grab_body(crate_at(&game));
+        assert!(game.holds_body());
+        game.apply(Command::SelectTool(Tool::Stir));
+        assert!(!game.holds_body());
+        game.apply(Command::SelectTool(Tool::Grab));
+        game.grab_body(crate_at(&game));
+        game.step(FrameInput {
+            drag: Some(crate_at(&game) + Vec2::new(1.0, 1.0)),
+            ..FrameInput::default()
+        });
+        game.apply(Command::Reset);
+        assert!(!game.holds_body());
+        for _ in 0..5 {
+            game.step(FrameInput {
+                drag: Some(Vec2::new(6.0, 6.0)),
+                ..FrameInput::default()
+            });
+        }
+        assert!(!game.holds_body(), "a drag holds nothing after a reset");
+        let checksum = game.world.checksum();
+        game.finish_recording().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.matches(" grab ").count(), 3, "{text}");
+        assert!(text.contains(" drag "), "{text}");
+        assert_eq!(text.matches(" release").count(), 3, "{text}");
+        let mut player = Player::new(Replay::load(&path).unwrap()).unwrap();
+        while !player.finished() {
+            player.step().unwrap();
+        }
+        assert_eq!(player.world.checksum(), checksum);
+
+        // A scene without bodies: the tool does nothing and says why.
+        let preset = Preset::load("seed").unwrap();
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let mut game = Game::new(preset, source, 1, Resolution::Own);
+        game.apply(Command::SelectTool(Tool::Grab));
+        game.grab_body(Vec2::new(5.0, 1.0));
+        assert!(!game.holds_body());
+        assert!(game.message().unwrap().contains("no bodies"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

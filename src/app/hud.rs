@@ -24,6 +24,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "use the tool (stir: drag through the liquid)",
     ),
     ("Q W E D", "tool: stir, pour, erase, draw"),
+    (
+        "F",
+        "grab & throw: press on a body, drag, let go (bodies in bath, mill, dam)",
+    ),
     ("Tab", "next material to pour (and to tune)"),
     ("right button", "pull liquid toward the cursor"),
     (
@@ -238,7 +242,17 @@ fn tool_line(game: &Game) -> String {
     let materials = game.world.materials();
     let material = &materials[game.material.min(materials.len() - 1)].name;
     let mut line = format!("tool: {}", game.tool.name());
-    if game.tool == Tool::Pour || materials.len() > 1 {
+    if game.tool == Tool::Grab {
+        match game.world.bodies() {
+            None => line.push_str("  (no bodies in this scene: try bath, mill, dam)"),
+            Some(bodies) => match bodies.held() {
+                Some((index, _, _)) => {
+                    line.push_str(&format!("  holding the {}", bodies.specs()[index].name));
+                }
+                None => line.push_str("  press on a body, drag, let go to throw"),
+            },
+        }
+    } else if game.tool == Tool::Pour || materials.len() > 1 {
         line.push_str(&format!("  material: {material} (Tab)"));
     }
     if game.tilt != 0.0 {
@@ -309,12 +323,16 @@ fn draw_help(presets: &[Preset]) {
     for key in presets.len() + 1..=PRESET_KEYS {
         lines.push((format!("{}  (no preset on this key)", key_label(key)), DIM));
     }
+    // More lines than the window is tall: smaller type rather than lines off the bottom.
+    let scale = ((sh - 8.0) / (lines.len() as f32 * LINE + 20.0)).clamp(0.6, 1.0);
+    let font = ((f32::from(FONT) * scale).floor() as u16).max(10);
+    let line = LINE * scale;
     let width = lines
         .iter()
-        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
+        .map(|(text, _)| measure_text(text, None, font, 1.0).width)
         .fold(0.0, f32::max)
         .min(sw - 40.0);
-    let height = lines.len() as f32 * LINE + 20.0;
+    let height = lines.len() as f32 * line + 20.0 * scale;
     let (x, y) = (
         ((sw - width) * 0.5 - 16.0).max(4.0),
         ((sh - height) * 0.5).max(4.0),
@@ -322,10 +340,11 @@ fn draw_help(presets: &[Preset]) {
     draw_rectangle(x, y, width + 32.0, height, Color::new(0.0, 0.0, 0.0, 0.8));
     for (row, (text, colour)) in lines.iter().enumerate() {
         draw_text(
-            fit(text, width, FONT),
-            x + 16.0,
-            y + 26.0 + row as f32 * LINE,
-            FONT as f32,
+            fit(text, width, font),
+            (x + 16.0).round(),
+            // Whole pixels: smaller type drawn between them smears.
+            (y + 26.0 * scale + row as f32 * line).round(),
+            f32::from(font),
             *colour,
         );
     }
@@ -359,4 +378,22 @@ pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: boo
         Color::new(1.0, 1.0, 1.0, 0.35)
     };
     draw_circle_lines(centre.x, centre.y, radius * view.scale, 1.5, colour);
+}
+
+/// The grab tool's cursor: a small ring, bright with a dot over a body it can take (or while it
+/// holds one), faint elsewhere.
+pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
+    let Some(position) = position else {
+        return;
+    };
+    let bodies = game.world.bodies();
+    let live =
+        bodies.is_some_and(|bodies| bodies.held().is_some() || bodies.body_at(position).is_some());
+    let centre = view.to_screen(position);
+    let (ring, alpha) = if live { (7.0, 0.9) } else { (5.0, 0.35) };
+    let colour = Color::new(1.0, 1.0, 1.0, alpha);
+    draw_circle_lines(centre.x, centre.y, ring, 1.5, colour);
+    if live {
+        draw_circle(centre.x, centre.y, 2.0, colour);
+    }
 }

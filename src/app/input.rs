@@ -1,5 +1,6 @@
 //! Keys and mouse: key presses become `Command`s; the mouse becomes a stir (left drag, with its
-//! smoothed world-space velocity) or a pull (right button held).
+//! smoothed world-space velocity), a pull (right button held), or a press and drag of the other
+//! tools (pour, erase, draw, grab).
 
 use super::game::Command;
 use super::render::View;
@@ -60,6 +61,7 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::W, Command::SelectTool(Tool::Pour)),
         (KeyCode::E, Command::SelectTool(Tool::Erase)),
         (KeyCode::D, Command::SelectTool(Tool::Draw)),
+        (KeyCode::F, Command::SelectTool(Tool::Grab)),
         (KeyCode::Tab, Command::NextMaterial),
         (KeyCode::G, Command::TiltBack),
         (KeyCode::Up, Command::TiltBack),
@@ -103,6 +105,8 @@ pub struct Mouse {
     pub stirring: bool,
     /// Right button held (pulling).
     pub pulling: bool,
+    /// The left button went down this frame.
+    pub pressed: bool,
     /// Where the left button went down, while it is held (the start of a drawn wall).
     pub pressed_at: Option<Vec2>,
     /// Start and end of a left drag that ended this frame.
@@ -130,6 +134,7 @@ impl Mouse {
             _ => Vec2::ZERO,
         };
         self.released = None;
+        self.pressed = fresh_press;
         if fresh_press {
             self.pressed_at = now;
         }
@@ -149,6 +154,7 @@ impl Mouse {
     pub fn release(&mut self) {
         self.stirring = false;
         self.pulling = false;
+        self.pressed = false;
         self.pressed_at = None;
         self.released = None;
     }

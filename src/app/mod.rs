@@ -155,10 +155,18 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
             mouse.release();
         }
-        if game.tool == Tool::Draw {
-            if let Some((start, end)) = mouse.released {
-                game.draw(start, end);
+        match game.tool {
+            Tool::Draw => {
+                if let Some((start, end)) = mouse.released {
+                    game.draw(start, end);
+                }
             }
+            Tool::Grab => match mouse.position {
+                Some(at) if mouse.pressed => game.grab_body(at),
+                _ if !mouse.stirring => game.release_body(),
+                _ => {}
+            },
+            _ => {}
         }
         save_if_asked(&mut game);
         // Screenshot mode steps once per rendered frame, so the picture does not depend on how
@@ -185,12 +193,16 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
-            hud::draw_cursor(
-                &view,
-                mouse.position,
-                game.stir_radius,
-                mouse.stirring || mouse.pulling,
-            );
+            if game.tool == Tool::Grab && !mouse.pulling {
+                hud::draw_grab_cursor(&view, &game, mouse.position);
+            } else {
+                hud::draw_cursor(
+                    &view,
+                    mouse.position,
+                    game.stir_radius,
+                    mouse.stirring || mouse.pulling,
+                );
+            }
             if game.tool == Tool::Draw {
                 hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
@@ -261,6 +273,7 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
         Tool::Erase => input.erase = held,
         Tool::Draw => {}
+        Tool::Grab => input.drag = held,
     }
     input
 }

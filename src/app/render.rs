@@ -1,12 +1,13 @@
 //! Drawing the world: the box, the metaball liquid (Gaussian splats added into an offscreen field,
-//! then a threshold pass to the screen) and the plain particle view. All particles go out as one
-//! instanced draw call per frame (`splats`); contexts without instancing get batched meshes.
+//! then a threshold pass to the screen), the plain particle view and the rigid bodies. All
+//! particles go out as one instanced draw call per frame (`splats`); contexts without instancing
+//! get batched meshes.
 
 use super::game::{Game, Shading};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::clock::Instant;
-use crate::sim::{Shape, World};
+use crate::sim::{BodyShape, Shape, World};
 use macroquad::miniquad::{
     BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
 };
@@ -58,6 +59,14 @@ const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
 const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
 /// Obstacles (circles and capsules), solid.
 const OBSTACLE: Color = Color::new(0.42, 0.44, 0.5, 1.0);
+/// A body's outline: its colour times this.
+const BODY_EDGE: f32 = 0.45;
+/// Straight pieces per full turn of a body's curved outline.
+const BODY_SEGMENTS: usize = 48;
+/// Hinge axles.
+const AXLE: Color = Color::new(0.85, 0.87, 0.9, 1.0);
+/// The grab line from the held point to the cursor.
+const GRAB_LINE: Color = Color::new(1.0, 1.0, 1.0, 0.8);
 
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -272,7 +281,7 @@ impl Renderer {
         self.prepare_times.median()
     }
 
-    /// Draws the box and its liquid (or particles) into the window.
+    /// Draws the box, its liquid (or particles), bodies, walls and obstacles into the window.
     pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
         clear_background(OUTSIDE);
         let camera = view.camera(None);
@@ -292,6 +301,9 @@ impl Renderer {
         } else {
             self.draw_liquid(game, view, fraction);
         }
+        // Over the liquid: its surface is opaque and would eat a particle radius of every
+        // submerged body's rim (the particles keep that far out), shrinking the shapes.
+        draw_bodies(game, view, fraction);
         draw_walls(&game.world, view);
         draw_obstacles(&game.world);
         set_default_camera();
@@ -591,5 +603,89 @@ fn draw_obstacles(world: &World) {
                 draw_circle(b.x, b.y, radius, OBSTACLE);
             }
         }
+    }
+}
+
+/// A world point of a body's frame, at the drawn pose `(position, angle)`.
+fn posed(pose: (Vec2, f32), point: Vec2) -> Vec2 {
+    pose.0 + Vec2::from_angle(pose.1).rotate(point)
+}
+
+/// `colour` (linear RGB as the scene gives it, drawn as is like the materials' colours) times
+/// `factor`, opaque.
+fn shade(colour: [f32; 3], factor: f32) -> Color {
+    Color::new(
+        (colour[0] * factor).clamp(0.0, 1.0),
+        (colour[1] * factor).clamp(0.0, 1.0),
+        (colour[2] * factor).clamp(0.0, 1.0),
+        1.0,
+    )
+}
+
+/// The rigid bodies at their drawn poses (between the last two frames by `fraction`), then
+/// their hinges' axles and the grab line. Each body: every part's outline as a thick dark line
+/// first, then every part filled over it, so that the parts merge into one solid with one
+/// outline; a lone disc gets a spoke so that a rolling ball shows its turn. Drawn over the
+/// liquid and the particle view.
+fn draw_bodies(game: &Game, view: &View, fraction: f32) {
+    let Some(bodies) = game.world.bodies() else {
+        return;
+    };
+    let edge = 1.5 / view.scale;
+    for (index, body) in bodies.specs().iter().enumerate() {
+        let pose = game.drawn_body_pose(index, fraction);
+        if !(pose.0.is_finite() && pose.1.is_finite()) {
+            continue;
+        }
+        let outlines: Vec<Vec<Vec2>> = body
+            .parts
+            .iter()
+            .map(|part| {
+                part.outline(BODY_SEGMENTS)
+                    .into_iter()
+                    .map(|p| posed(pose, p))
+                    .collect()
+            })
+            .collect();
+        let dark = shade(body.colour, BODY_EDGE);
+        for outline in &outlines {
+            for (k, &a) in outline.iter().enumerate() {
+                let b = outline[(k + 1) % outline.len()];
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * edge, dark);
+                draw_circle(a.x, a.y, edge, dark);
+            }
+        }
+        let fill = shade(body.colour, 1.0);
+        for outline in &outlines {
+            let centre = outline.iter().copied().sum::<Vec2>() / outline.len().max(1) as f32;
+            for (k, &a) in outline.iter().enumerate() {
+                draw_triangle(centre, a, outline[(k + 1) % outline.len()], fill);
+            }
+        }
+        // A lone disc shows no turn by its outline: a spoke does.
+        if let [part] = &body.parts[..] {
+            if let BodyShape::Circle { radius } = part.shape {
+                let centre = posed(pose, part.to_body(Vec2::ZERO));
+                let rim = posed(pose, part.to_body(Vec2::new(0.7 * radius, 0.0)));
+                draw_line(centre.x, centre.y, rim.x, rim.y, 1.5 * edge, dark);
+                draw_circle(centre.x, centre.y, 1.5 * edge, dark);
+            }
+        }
+    }
+    for hinge in bodies.hinges() {
+        let spec = &bodies.specs()[hinge.body];
+        let local = Vec2::from_angle(-spec.angle).rotate(hinge.anchor - spec.position);
+        let axle = posed(game.drawn_body_pose(hinge.body, fraction), local);
+        let radius = 4.0 / view.scale;
+        draw_circle(axle.x, axle.y, radius, AXLE);
+        draw_circle(axle.x, axle.y, 0.5 * radius, shade(spec.colour, BODY_EDGE));
+    }
+    if let Some((index, held, cursor)) = bodies.held() {
+        // The held point as drawn, not where the body is a fraction of a frame ahead.
+        let state = bodies.state(index);
+        let local = Vec2::from_angle(-state.angle).rotate(held - state.position);
+        let held = posed(game.drawn_body_pose(index, fraction), local);
+        draw_line(held.x, held.y, cursor.x, cursor.y, edge, GRAB_LINE);
+        draw_circle(held.x, held.y, 2.5 / view.scale, GRAB_LINE);
     }
 }

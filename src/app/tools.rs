@@ -15,6 +15,8 @@ pub enum Tool {
     Erase,
     /// Drag to lay a capsule wall; click an obstacle to remove it.
     Draw,
+    /// Press on a rigid body to take hold of it, drag to pull it along, let go to throw it.
+    Grab,
 }
 
 impl Tool {
@@ -25,6 +27,7 @@ impl Tool {
             Tool::Pour => "pour",
             Tool::Erase => "erase",
             Tool::Draw => "draw",
+            Tool::Grab => "grab",
         }
     }
 }
@@ -49,6 +52,8 @@ pub struct FrameInput {
     pub pour: Option<(Vec2, Vec2)>,
     /// Erase at this point (erase tool).
     pub erase: Option<Vec2>,
+    /// Pull the held body toward this point (grab tool, while a body is held).
+    pub drag: Option<Vec2>,
 }
 
 /// The segment `a`–`b` shortened at either end so that a capsule of `radius` around it keeps two
