@@ -17,6 +17,11 @@ fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
 
 /// An 8 × 6 box with a pool about 2.5 deep and one body, `shapes` and `density`, at `position`.
 fn pool_with(shapes: &str, density: f32, position: Vec2) -> World {
+    pool_preset(shapes, density, position).build_world(1)
+}
+
+/// The preset of `pool_with`.
+fn pool_preset(shapes: &str, density: f32, position: Vec2) -> Preset {
     let text = format!(
         r#"
 name = "pool"
@@ -52,7 +57,7 @@ shapes = [{shapes}]
 "#,
         position.x, position.y
     );
-    Preset::parse("pool.toml", &text).unwrap().build_world(1)
+    Preset::parse("pool.toml", &text).unwrap()
 }
 
 fn run(world: &mut World, frames: usize) {
@@ -73,26 +78,49 @@ fn surface_away_from(world: &World, x: f32) -> f32 {
     heights[heights.len() * 95 / 100] + world.params().particle_radius
 }
 
-#[test]
-fn a_box_of_half_the_liquids_density_floats_half_under() {
+/// The fraction of a flat raft (half size 0.8 × 0.3) of half the water's density under the
+/// surface after 15 simulated seconds, with the pool's particles `finer` times as many.
+fn raft_under(finer: usize) -> f32 {
     let (half_width, half_height) = (0.8, 0.3);
     let shape = format!(r#"{{ kind = "box", half_size = [{half_width}, {half_height}] }}"#);
-    let mut world = pool_with(&shape, 0.5, Vec2::new(4.0, 3.2));
+    let preset = pool_preset(&shape, 0.5, Vec2::new(4.0, 3.2));
+    let particles = preset.particles() * finer;
+    let mut world = preset.with_particles(particles).unwrap().build_world(1);
     run(&mut world, 300);
     let state = world.bodies().unwrap().state(0);
     let surface = surface_away_from(&world, state.position.x);
     let bottom = state.position.y - half_height;
     let under = ((surface - bottom) / (2.0 * half_height)).clamp(0.0, 1.0);
-    eprintln!("raft: {:.1}% under the surface", under * 100.0);
+    eprintln!(
+        "raft, {finer}× particles: {:.1}% under the surface",
+        under * 100.0
+    );
     assert!(
         state.angle.abs() < 0.2,
         "a wide raft floats flat: {}",
         state.angle
     );
+    under
+}
+
+#[test]
+fn a_box_of_half_the_liquids_density_floats_half_under() {
+    let under = raft_under(1);
     assert!(
         (under - 0.5).abs() <= 0.5 * 0.15,
-        "{:.0}% of the raft under the surface at {surface} (bottom {bottom})",
+        "{:.0}% of the raft under the surface",
         under * 100.0
+    );
+}
+
+#[test]
+fn the_raft_floats_alike_with_four_times_the_particles() {
+    let (coarse, fine) = (raft_under(1), raft_under(4));
+    assert!(
+        (fine - 0.5).abs() <= 0.5 * 0.15 && (fine - coarse).abs() < 0.05,
+        "{:.1}% under at 4× particles, {:.1}% at 1×",
+        fine * 100.0,
+        coarse * 100.0
     );
 }
 

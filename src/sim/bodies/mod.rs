@@ -349,12 +349,6 @@ impl Bodies {
             .fold(0.0, f32::max)
     }
 
-    /// Gravity changed (the box was tilted): nothing to store, rapier reads it every step;
-    /// sleeping bodies are woken so they feel it.
-    pub fn wake(&mut self) {
-        self.rapier.wake_all();
-    }
-
     /// Kinetic energy of the bodies (½ m v² + ½ I ω²).
     pub fn kinetic_energy(&self) -> f64 {
         self.handles

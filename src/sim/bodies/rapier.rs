@@ -323,13 +323,6 @@ impl Rapier {
         self.bodies[handle].kinetic_energy() as f64
     }
 
-    /// Wakes every body.
-    pub fn wake_all(&mut self) {
-        for (_, body) in self.bodies.iter_mut() {
-            body.wake_up(true);
-        }
-    }
-
     /// Lower-left and upper-right corners of a collider's bounds now.
     pub fn bounds(&self, collider: ColliderHandle) -> (Vec2, Vec2) {
         let aabb = self.colliders[collider].compute_aabb();
