@@ -1176,21 +1176,19 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    #[test]
-    fn what_the_tools_do_through_the_game_replays_to_the_same_checksum() {
-        use crate::replay::{Player, Recorder, Replay};
-        use crate::sim::Stir;
-        let dir = std::env::temp_dir().join(format!("slosh-game-record-{}", std::process::id()));
+    /// A game of the embedded preset `name` (on `key`) at its own resolution, recording to a
+    /// replay in a fresh temporary folder: (folder, replay path, game).
+    fn recording(name: &str, key: usize) -> (std::path::PathBuf, std::path::PathBuf, Game) {
+        let dir = std::env::temp_dir().join(format!("slosh-game-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("game.replay");
-        let preset = Preset::load("seed").unwrap();
+        let path = dir.join(format!("{name}.replay"));
+        let recorder = crate::replay::Recorder::create(&path, 3).unwrap();
         let source = PresetSource::Builtin {
-            name: "seed".into(),
-            key: 1,
+            name: name.into(),
+            key,
         };
-        let recorder = Recorder::create(&path, 3).unwrap();
-        let mut game = Game::with_inputs(
-            preset,
+        let game = Game::with_inputs(
+            Preset::load(name).unwrap(),
             source,
             3,
             Resolution::Own,
@@ -1198,6 +1196,14 @@ mod tests {
             Some(recorder),
             None,
         );
+        (dir, path, game)
+    }
+
+    #[test]
+    fn what_the_tools_do_through_the_game_replays_to_the_same_checksum() {
+        use crate::replay::{Player, Replay};
+        use crate::sim::Stir;
+        let (dir, path, mut game) = recording("seed", 1);
         let at = Vec2::new(5.0, 5.0);
         for frame in 0..120 {
             let input = match frame % 40 {
@@ -1261,25 +1267,8 @@ mod tests {
 
     #[test]
     fn the_grab_tool_through_the_game_replays_to_the_same_checksum() {
-        use crate::replay::{Player, Recorder, Replay};
-        let dir = std::env::temp_dir().join(format!("slosh-game-grab-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("grab.replay");
-        let preset = Preset::load("bath").unwrap();
-        let source = PresetSource::Builtin {
-            name: "bath".into(),
-            key: 0,
-        };
-        let recorder = Recorder::create(&path, 3).unwrap();
-        let mut game = Game::with_inputs(
-            preset,
-            source,
-            3,
-            Resolution::Own,
-            None,
-            Some(recorder),
-            None,
-        );
+        use crate::replay::{Player, Replay};
+        let (dir, path, mut game) = recording("bath", 13);
         game.apply(Command::SelectTool(Tool::Grab));
         let crate_at = |game: &Game| game.world.bodies().unwrap().state(0).position;
         for _ in 0..20 {
