@@ -8,7 +8,9 @@
 //!   gives the walls, the emitters and the air's settings;
 //! - `"checksum"`: `World::checksum` of the saved world, as 16 hex digits;
 //! - `"world"`: the `WorldState`, one field per line, one particle per line (`[id, material, x,
-//!   y, vx, vy]`), every float as the integer of its IEEE bits.
+//!   y, vx, vy]`), every float as the integer of its IEEE bits; in scenes with rigid bodies,
+//!   `"bodies"` holds rapier's world as rapier serializes it (its floats as the shortest JSON
+//!   numbers that read back to the same bits).
 //!
 //! Loading checks the format and version, parses the preset, rebuilds the world with
 //! `World::from_state` and compares the checksum. Every error is one line, `FILE:LINE: message`
@@ -62,11 +64,6 @@ struct Header {
 /// does not give the world's walls, emitters and air, so that the file would not reopen.
 pub fn save(path: &Path, preset: &Preset, world: &World) -> Result<(), String> {
     let file = path.display();
-    if world.bodies().is_some() {
-        return Err(format!(
-            "{file}: not saved: snapshots do not hold rigid bodies yet (this scene has some)"
-        ));
-    }
     let state = world.state();
     let text = preset.to_toml();
     let reread = Preset::parse("the preset", &text)

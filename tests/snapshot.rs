@@ -382,11 +382,75 @@ fn a_preset_that_does_not_give_the_world_is_refused_on_save() {
 }
 
 #[test]
-fn a_scene_with_bodies_is_refused_with_a_message_not_saved_half() {
+fn bodies_mid_throw_and_held_continue_bit_for_bit_at_any_thread_count() {
     let preset = Preset::load("bath").unwrap();
-    let world = preset.build_world(1);
+    let mut world = preset.build_world(2);
+    steps(&mut world, 40);
+    // One body flying, one held by the grab spring, the particles owing them impulses.
+    world.throw_body(1, Vec2::new(-3.0, 6.0), 2.0).unwrap();
+    let duck = world.bodies().unwrap().state(3).position;
+    world.grab_body(duck).unwrap();
+    world.drag_body(duck + Vec2::new(-1.0, 2.0)).unwrap();
+    steps(&mut world, 3);
     let path = temp_file("bath");
-    let error = save(&path, &preset, &world).unwrap_err();
-    assert!(error.contains("rigid bodies"), "{error}");
-    assert!(!path.exists(), "nothing written");
+    save(&path, &preset, &world).unwrap();
+    let expected = with_threads(1, || {
+        let mut world = world.clone();
+        steps(&mut world, 30);
+        world.checksum()
+    });
+    for threads in [1, 2, 3] {
+        let checksum = with_threads(threads, || {
+            let (_, mut loaded) = load(&path).unwrap();
+            assert_eq!(loaded.checksum(), world.checksum(), "on load");
+            assert!(loaded.bodies().unwrap().held().is_some(), "still held");
+            steps(&mut loaded, 30);
+            loaded.checksum()
+        });
+        assert_eq!(checksum, expected, "{threads} threads, 30 frames on");
+    }
+    std::fs::remove_file(&path).unwrap();
+    round_trip("bath", &preset, &mut world);
+}
+
+#[test]
+fn the_mill_keeps_its_hinge_and_its_pour() {
+    let preset = Preset::load("mill").unwrap();
+    let mut world = preset.build_world(5);
+    steps(&mut world, 50);
+    let loaded = round_trip("mill", &preset, &mut world);
+    let axle = loaded.bodies().unwrap().state(0).position;
+    assert!(
+        (axle - Vec2::new(6.0, 4.6)).length() < 0.05,
+        "on its axle: {axle}"
+    );
+}
+
+#[test]
+fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
+    let bath = Preset::load("bath").unwrap();
+    let world = bath.build_world(1);
+    let mut without = bath.scene.clone();
+    without.bodies.clear();
+    let error = World::from_state(without.clone(), world.state())
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        error.contains("bodies in a scene without bodies"),
+        "{error}"
+    );
+    let plain = World::new(without, 1);
+    let error = World::from_state(bath.scene.clone(), plain.state())
+        .map(|_| ())
+        .unwrap_err();
+    assert!(
+        error.contains("no bodies, but the scene has bodies"),
+        "{error}"
+    );
+    let mut fewer = bath.scene.clone();
+    fewer.bodies.pop();
+    let error = World::from_state(fewer, world.state())
+        .map(|_| ())
+        .unwrap_err();
+    assert!(error.contains("4 bodies, but the scene has 3"), "{error}");
 }

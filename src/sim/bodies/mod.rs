@@ -42,6 +42,7 @@ use super::subsystem::{AfterMove, Subsystem};
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
+use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// A rigid body as a scene describes it.
@@ -169,6 +170,65 @@ struct Push {
     angular: f32,
 }
 
+/// Everything the next step of the bodies depends on, for snapshots (`World::state`): rapier's
+/// whole world (bodies, colliders, joints, contact caches, islands), which body and collider
+/// handles are the scene's bodies and parts, the impulses the particles owe the bodies, and the
+/// grab. The scene gives the rest (names, shapes, colours, hinges). Serialized with rapier's own
+/// serde support (its floats as JSON numbers, which read back to the same bits); the slosh
+/// values as bits.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodiesState {
+    rapier: Rapier,
+    handles: Vec<RigidBodyHandle>,
+    colliders: Vec<ColliderHandle>,
+    /// Per body: impulse x, y and angular impulse, as bits.
+    pending: Vec<[u32; 3]>,
+    /// The held body, its held point in its frame and the cursor, as bits.
+    grab: Option<(usize, [u32; 4])>,
+}
+
+impl std::fmt::Debug for BodiesState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodiesState")
+            .field("bodies", &self.handles.len())
+            .field("pending", &self.pending)
+            .field("grab", &self.grab)
+            .finish()
+    }
+}
+
+/// Equal when the same handles hold bodies in the same poses and motions (to the bit), with
+/// the same impulses owed and the same grab; rapier's caches are not compared.
+impl PartialEq for BodiesState {
+    fn eq(&self, other: &Self) -> bool {
+        let motion = |state: &Self| -> Vec<[u32; 6]> {
+            state
+                .handles
+                .iter()
+                .filter(|&&h| state.rapier.has_body(h))
+                .map(|&h| {
+                    let s = state.rapier.state(h);
+                    [
+                        s.position.x,
+                        s.position.y,
+                        s.angle,
+                        s.velocity.x,
+                        s.velocity.y,
+                        s.angular_velocity,
+                    ]
+                    .map(f32::to_bits)
+                })
+                .collect()
+        };
+        self.handles == other.handles
+            && self.colliders == other.colliders
+            && self.pending == other.pending
+            && self.grab == other.grab
+            && motion(self) == motion(other)
+    }
+}
+
 /// The rigid bodies of a world and their coupling with the particles.
 #[derive(Clone)]
 pub struct Bodies {
@@ -236,6 +296,95 @@ impl Bodies {
             particle_radius,
             ranges: Vec::new(),
         }
+    }
+
+    /// Everything the bodies' next step depends on (see `BodiesState`).
+    pub fn save_state(&self) -> BodiesState {
+        BodiesState {
+            rapier: self.rapier.clone(),
+            handles: self.handles.clone(),
+            colliders: self.parts.iter().map(|part| part.collider).collect(),
+            pending: self
+                .pending
+                .iter()
+                .map(|push| [push.impulse.x, push.impulse.y, push.angular].map(f32::to_bits))
+                .collect(),
+            grab: self.grab.map(|grab| {
+                let values = [grab.local.x, grab.local.y, grab.target.x, grab.target.y];
+                (grab.body, values.map(f32::to_bits))
+            }),
+        }
+    }
+
+    /// The bodies `bodies` and `hinges` of a scene as `state` left them, for particles of
+    /// `particle_radius`; refused (with what does not fit) when the state is not of such bodies.
+    pub fn restore(
+        bodies: Vec<Body>,
+        hinges: Vec<Hinge>,
+        particle_radius: f32,
+        state: BodiesState,
+    ) -> Result<Self, String> {
+        let parts: usize = bodies.iter().map(|body| body.parts.len()).sum();
+        if state.handles.len() != bodies.len() || state.pending.len() != bodies.len() {
+            return Err(format!(
+                "{} bodies, but the scene has {}",
+                state.handles.len(),
+                bodies.len()
+            ));
+        }
+        if state.colliders.len() != parts {
+            return Err(format!(
+                "{} body parts, but the scene's bodies have {parts}",
+                state.colliders.len()
+            ));
+        }
+        let mut part_refs = Vec::with_capacity(parts);
+        for (index, body) in bodies.iter().enumerate() {
+            let handle = state.handles[index];
+            if !state.rapier.has_body(handle) {
+                return Err(format!("body {index} is missing from the rigid-body world"));
+            }
+            for _ in &body.parts {
+                let collider = state.colliders[part_refs.len()];
+                if state.rapier.parent_of(collider) != Some(handle) {
+                    return Err(format!("a part of body {index} is missing from its body"));
+                }
+                part_refs.push(PartRef {
+                    body: index,
+                    collider,
+                });
+            }
+        }
+        let float = f32::from_bits;
+        let grab = match state.grab {
+            Some((body, _)) if body >= bodies.len() => {
+                return Err(format!("the held body {body} does not exist"))
+            }
+            Some((body, [x, y, tx, ty])) => Some(Grab {
+                body,
+                local: Vec2::new(float(x), float(y)),
+                target: Vec2::new(float(tx), float(ty)),
+            }),
+            None => None,
+        };
+        Ok(Self {
+            pending: state
+                .pending
+                .iter()
+                .map(|&[x, y, angular]| Push {
+                    impulse: Vec2::new(float(x), float(y)),
+                    angular: float(angular),
+                })
+                .collect(),
+            specs: bodies,
+            hinges,
+            handles: state.handles,
+            parts: part_refs,
+            rapier: state.rapier,
+            grab,
+            particle_radius,
+            ranges: Vec::new(),
+        })
     }
 
     /// The bodies as the scene gave them (names, parts, colours, starting poses).

@@ -7,6 +7,7 @@ use crate::sim::scene::Obstacle;
 use glam::Vec2;
 use rapier2d::math::{Pose, Vector};
 use rapier2d::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// slosh's vector as rapier's.
 pub(super) fn to_vector(v: Vec2) -> Vector {
@@ -25,8 +26,11 @@ pub(super) fn from_vector(v: Vector) -> Vec2 {
 /// crate stays stuck to the floor when the water comes.
 const WALL_ROOM: f32 = 3.0;
 
-/// Everything rapier steps.
+/// Everything rapier steps. Serialized whole but for the pipeline and the CCD solver, which
+/// hold only scratch space: a deserialized copy steps exactly as the original would.
+#[derive(Serialize, Deserialize)]
 pub(super) struct Rapier {
+    #[serde(skip)]
     pipeline: PhysicsPipeline,
     parameters: IntegrationParameters,
     islands: IslandManager,
@@ -37,6 +41,7 @@ pub(super) struct Rapier {
     impulse_joints: ImpulseJointSet,
     multibody_joints: MultibodyJointSet,
     soft_bodies: SoftBodySet,
+    #[serde(skip)]
     ccd: CCDSolver,
     /// The fixed body that holds the walls and obstacles (and the world's end of a hinge).
     ground: RigidBodyHandle,
@@ -87,24 +92,19 @@ impl Rapier {
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
         let ground = bodies.insert(RigidBodyBuilder::fixed());
+        // Each wall is a large box whose face is the wall's plane (moved in by `WALL_ROOM`
+        // radii), centred across from the box's middle: a half-plane would do, but its infinite
+        // extent has no place in a snapshot's numbers.
+        let (min, max) = (domain.min(), domain.max());
+        let middle = 0.5 * (min + max);
+        let half = 4.0 * (max - min).max_element() + 10.0;
         for wall in domain.walls() {
-            let at = wall.normal * (wall.offset + WALL_ROOM * particle_radius);
-            let collider = ColliderBuilder::new(SharedShape::halfspace(to_vector(wall.normal)))
-                .position(Pose::from_translation(to_vector(at)))
+            let plane = wall.offset + WALL_ROOM * particle_radius;
+            let on_plane = middle - wall.normal * (wall.normal.dot(middle) - plane);
+            let centre = on_plane - wall.normal * half;
+            let collider = ColliderBuilder::new(SharedShape::cuboid(half, half))
+                .position(Pose::new(to_vector(centre), wall.normal.to_angle()))
                 .friction(0.5);
-            colliders.insert_with_parent(collider, ground, &mut bodies);
-        }
-        for obstacle in obstacles {
-            let (a, b) = obstacle.core();
-            let radius = obstacle.radius() + WALL_ROOM * particle_radius;
-            let shape = if a == b {
-                SharedShape::ball(radius)
-            } else {
-                SharedShape::capsule(to_vector(Vec2::ZERO), to_vector(b - a), radius)
-            };
-            let collider = ColliderBuilder::new(shape)
-                .position(Pose::from_translation(to_vector(a)))
-                .friction(obstacle.friction);
             colliders.insert_with_parent(collider, ground, &mut bodies);
         }
         let mut rapier = Self {
@@ -235,6 +235,16 @@ impl Rapier {
             &(),
             &(),
         );
+    }
+
+    /// True when `handle` is a body of this world.
+    pub fn has_body(&self, handle: RigidBodyHandle) -> bool {
+        self.bodies.get(handle).is_some()
+    }
+
+    /// The body a collider is attached to, if the collider exists.
+    pub fn parent_of(&self, collider: ColliderHandle) -> Option<RigidBodyHandle> {
+        self.colliders.get(collider).and_then(|c| c.parent())
     }
 
     /// Where a body is and how it moves.

@@ -5,7 +5,9 @@
 //! changed them since the scene was built), the particles in their current array order (the
 //! grid sort breaks ties by it), every spring, the emitters' progress, the random generator,
 //! the particle ids handed out, the step counters and clocks, the orientation of the neighbour
-//! grid (chosen with hysteresis, so it remembers the past), and the air's dynamic state.
+//! grid (chosen with hysteresis, so it remembers the past), the air's dynamic state, and the
+//! rigid bodies' (`bodies::BodiesState`: rapier's whole world, serialized with rapier's own
+//! serde support, whose floats are JSON numbers that read back to the same bits).
 //! What is not: the walls, the emitters and the air's settings (the scene gives them), and
 //! everything derived (neighbour grid, lanes, liquid constants, densities, scratch buffers),
 //! which is rebuilt or recomputed by the next substep.
@@ -15,6 +17,7 @@
 
 use super::{FrameReport, StageTimes, World};
 use crate::sim::air::{AirStep, SolveReport};
+use crate::sim::bodies::{Bodies, BodiesState};
 use crate::sim::emission::Emission;
 use crate::sim::liquid::Liquid;
 use crate::sim::neighbours::Neighbours;
@@ -74,6 +77,9 @@ pub struct WorldState {
     pub springs: Vec<SpringList>,
     /// The air's dynamic state, in scenes with air.
     pub air: Option<AirState>,
+    /// The rigid bodies' state, in scenes with bodies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bodies: Option<BodiesState>,
 }
 
 /// How far one emitter has got.
@@ -319,6 +325,7 @@ impl World {
             particles,
             springs,
             air,
+            bodies: self.bodies().map(Bodies::save_state),
         }
     }
 
@@ -358,6 +365,7 @@ impl World {
             particles: saved,
             springs,
             air: saved_air,
+            bodies: saved_bodies,
         } = state;
         let mut particles = Particles::default();
         for p in &saved {
@@ -380,6 +388,11 @@ impl World {
             scene.air.map(|air| (air, &domain)),
             None,
         );
+        if let Some(saved) = saved_bodies {
+            let bodies = Bodies::restore(scene.bodies, scene.hinges, params.particle_radius, saved)
+                .or_else(|message| refuse(&[Key("bodies")], message))?;
+            subsystems.bodies = Some(bodies);
+        }
         if let (Some(air), Some(saved)) = (subsystems.air.as_mut(), saved_air) {
             let grid = air.grid_mut();
             let (nx, ny) = (grid.nx, grid.ny);
@@ -470,11 +483,10 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
             format!("particles of radius {radius}, but the scene's walls are for radius {drawn}"),
         );
     }
-    if !scene.bodies.is_empty() {
-        return refuse(
-            &[Key("params")],
-            "the scene has rigid bodies, and snapshots do not hold bodies yet",
-        );
+    match (&state.bodies, scene.bodies.is_empty()) {
+        (Some(_), true) => return refuse(&[Key("bodies")], "bodies in a scene without bodies"),
+        (None, false) => return refuse(&[Key("bodies")], "no bodies, but the scene has bodies"),
+        _ => {}
     }
     match (&state.air, &scene.air) {
         (Some(_), None) => return refuse(&[Key("air")], "air in a scene without air"),
