@@ -6,7 +6,9 @@
 //   - nothing failed: no error on the console, no uncaught error (a Rust panic is one);
 //   - the box and the liquid are drawn: the screenshot is not blank or black, and a fair share of
 //     it is liquid-coloured;
-//   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall.
+//   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall;
+//   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
+//     drag lifts it out of the water.
 // It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
 // web/out/. Exits 1 on the first failed check.
 
@@ -61,6 +63,20 @@ function look(buffer) {
   }
   const pixels = png.width * png.height;
   return { png, liquid: liquid / pixels, colours: colours.size };
+}
+
+/** Centre and count of the pixels within `tolerance` of colour `rgb` in a PNG. */
+function find(buffer, rgb, tolerance = 28) {
+  const png = PNG.sync.read(buffer);
+  let [count, sx, sy] = [0, 0, 0];
+  for (let y = 0; y < png.height; y++) {
+    for (let x = 0; x < png.width; x++) {
+      const i = 4 * (y * png.width + x);
+      const near = [0, 1, 2].every((c) => Math.abs(png.data[i + c] - rgb[c]) <= tolerance);
+      if (near) [count, sx, sy] = [count + 1, sx + x, sy + y];
+    }
+  }
+  return { count, x: sx / Math.max(count, 1), y: sy / Math.max(count, 1) };
 }
 
 /** Share of pixels that differ clearly between two same-sized PNGs. */
@@ -154,15 +170,48 @@ try {
   await writeFile(join(out, "stirred.png"), await page.screenshot());
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
-  const last = reports.slice(full - 1).map((report) => report.ms).sort((a, b) => a - b);
+  // Bodies: the bath (Shift+3). The crate (colour [0.75, 0.55, 0.3]) floats; the grab tool (F)
+  // takes it by its middle and a drag lifts it well above the water.
+  await page.keyboard.down("Shift");
+  await page.keyboard.press("Digit3");
+  await page.keyboard.up("Shift");
+  await page.waitForTimeout(4000);
+  const bath = await page.screenshot();
+  await writeFile(join(out, "bath.png"), bath);
+  const crate = [191, 140, 77];
+  const floating = find(bath, crate);
+  if (floating.count < 2000) fail(`no crate in the bath: ${floating.count} crate-coloured pixels`);
+  await page.keyboard.press("f");
+  await page.mouse.move(floating.x, floating.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 10; step++) {
+    await page.mouse.move(floating.x + 20 * step, floating.y - 25 * step);
+    await page.waitForTimeout(60);
+  }
+  await page.waitForTimeout(1500);
+  const lifted = find(await page.screenshot(), crate);
+  await writeFile(join(out, "grabbed.png"), await page.screenshot());
+  await page.mouse.up();
+  if (!(lifted.count > 1000 && lifted.y < floating.y - 120)) {
+    fail(`the grab did not lift the crate: from y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}`);
+  }
+  if (!reports.some((report) => report.preset === "bath")) {
+    await page.waitForTimeout(3500);
+    if (!reports.some((report) => report.preset === "bath")) fail("the page never ran the bath");
+  }
+  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
+
+  const seed = reports.filter((report) => report.preset === "seed");
+  const last = seed.slice(full - 1).map((report) => report.ms).sort((a, b) => a - b);
   const median = last[Math.floor(last.length / 2)];
   console.log(JSON.stringify({
     page: "ok",
-    preset: reports.at(-1).preset,
-    particles: reports.at(-1).particles,
+    preset: seed.at(-1).preset,
+    particles: seed.at(-1).particles,
     ms_per_substep: median,
     liquid_share: +seen.liquid.toFixed(3),
     drag_changed_share: +difference.toFixed(4),
+    crate_lifted_px: +(floating.y - lifted.y).toFixed(0),
     seconds: +((Date.now() - started) / 1000).toFixed(1),
   }));
 } finally {
