@@ -389,6 +389,34 @@ fn the_grab_spring_pulls_a_body_to_the_cursor() {
 }
 
 #[test]
+fn the_stir_and_the_pull_move_a_body_they_reach() {
+    let mut world = Preset::load("bath").unwrap().build_world(1);
+    run(&mut world, 40);
+    let log = world.bodies().unwrap().state(1).centre_of_mass;
+    world.stir(Stir {
+        position: log,
+        velocity: Vec2::new(3.0, 0.0),
+        radius: 1.0,
+    });
+    let stirred = world.bodies().unwrap().state(1).velocity;
+    assert!(stirred.x > 2.5, "the stir carries the log along: {stirred}");
+    let crate_at = world.bodies().unwrap().state(0).centre_of_mass;
+    world.pull(crate_at + Vec2::new(0.5, 0.0), 2.0, 4.0);
+    let pulled = world.bodies().unwrap().state(0).velocity;
+    assert!(
+        pulled.x > 0.2,
+        "the pull draws the crate toward its centre: {pulled}"
+    );
+    let far = world.bodies().unwrap().state(2).velocity;
+    world.pull(Vec2::new(0.5, 7.5), 1.0, 4.0);
+    assert_eq!(
+        world.bodies().unwrap().state(2).velocity,
+        far,
+        "out of reach"
+    );
+}
+
+#[test]
 fn bad_bodies_are_refused_with_file_line_and_field() {
     let base = Preset::load("bath").unwrap().scene.bodies.len();
     assert_eq!(base, 4);

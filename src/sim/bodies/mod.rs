@@ -673,6 +673,27 @@ impl Subsystem for Bodies {
         }
     }
 
+    fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        // As the particles are pulled (`stir::pull`): a body's centre steered toward a velocity
+        // proportional to its distance from the centre, by the same fall-off.
+        let usable = radius.is_finite() && radius > 0.0 && speed.is_finite();
+        if !usable || !centre.is_finite() {
+            return;
+        }
+        for &handle in &self.handles {
+            let state = self.rapier.state(handle);
+            let towards = centre - state.centre_of_mass;
+            let q2 = towards.length_squared() / (radius * radius);
+            if q2 < 1.0 {
+                let weight = 0.5 * (1.0 - q2) * (1.0 - q2);
+                let velocity =
+                    state.velocity + (towards * (speed / radius) - state.velocity) * weight;
+                self.rapier
+                    .set_velocity(handle, velocity, state.angular_velocity);
+            }
+        }
+    }
+
     fn max_speed(&self) -> f32 {
         Bodies::max_speed(self)
     }
