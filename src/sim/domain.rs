@@ -194,7 +194,8 @@ fn bounds(polygon: &[Vec2]) -> (Vec2, Vec2) {
     )
 }
 
-fn polygon_area(polygon: &[Vec2]) -> f32 {
+/// Area of a simple polygon, whichever way round its corners go.
+pub(crate) fn polygon_area(polygon: &[Vec2]) -> f32 {
     let twice: f32 = (0..polygon.len())
         .map(|k| polygon[k].perp_dot(polygon[(k + 1) % polygon.len()]))
         .sum();

@@ -32,7 +32,7 @@
 mod rapier;
 mod shape;
 
-pub use shape::{is_convex_counter_clockwise, polygon_area, BodyShape, Part};
+pub use shape::{is_convex_counter_clockwise, BodyShape, Part};
 
 use super::contact::collide;
 use super::domain::Domain;
@@ -73,7 +73,25 @@ pub struct Body {
 
 impl Body {
     /// A body of `parts` at `position`, with density `density` (relative to water), at rest,
-    /// friction 0.5, no bounce, grey.
+    /// friction 0.5, no bounce, wood-coloured. A scene built in code lists it in
+    /// `Scene::bodies`:
+    ///
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::preset::Preset;
+    /// use slosh::sim::{Body, BodyShape, Part, World};
+    ///
+    /// let mut scene = Preset::load("dam")?.scene;
+    /// let raft = Part::new(BodyShape::Box { half_size: Vec2::new(0.8, 0.2) });
+    /// scene.bodies.push(Body::new("raft", vec![raft], Vec2::new(3.0, 6.0), 0.5));
+    /// let mut world = World::new(scene, 1);
+    /// for _ in 0..20 {
+    ///     world.step_frame();
+    /// }
+    /// let raft = world.bodies().unwrap().state(1);
+    /// assert!(raft.position.y < 6.0, "it fell into the water");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn new(name: &str, parts: Vec<Part>, position: Vec2, density: f32) -> Self {
         Self {
             name: name.to_string(),
@@ -127,7 +145,7 @@ pub struct BodyState {
     pub position: Vec2,
     /// Turn, in radians.
     pub angle: f32,
-    /// Velocity of its frame's origin... of its centre of mass.
+    /// Velocity of its centre of mass.
     pub velocity: Vec2,
     /// Angular velocity, radians per second.
     pub angular_velocity: f32,

@@ -135,7 +135,7 @@ impl Part {
                 half_length,
                 radius,
             } => 4.0 * half_length * radius + std::f32::consts::PI * radius * radius,
-            BodyShape::Polygon { points } => polygon_area(points),
+            BodyShape::Polygon { points } => crate::sim::domain::polygon_area(points),
         }
     }
 
@@ -162,15 +162,6 @@ impl Part {
             }
         })
     }
-}
-
-/// Signed area of a polygon (positive when counter-clockwise).
-pub fn polygon_area(points: &[Vec2]) -> f32 {
-    let n = points.len();
-    (0..n)
-        .map(|k| points[k].perp_dot(points[(k + 1) % n]))
-        .sum::<f32>()
-        * 0.5
 }
 
 /// True when `points` (three or more) turn left at every corner.
