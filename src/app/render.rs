@@ -674,7 +674,7 @@ fn draw_bodies(game: &Game, view: &View, fraction: f32) {
     }
     for hinge in bodies.hinges() {
         let spec = &bodies.specs()[hinge.body];
-        let local = Vec2::from_angle(-spec.angle).rotate(hinge.anchor - spec.position);
+        let local = spec.to_local(hinge.anchor);
         let axle = posed(game.drawn_body_pose(hinge.body, fraction), local);
         let radius = 4.0 / view.scale;
         draw_circle(axle.x, axle.y, radius, AXLE);
@@ -683,7 +683,7 @@ fn draw_bodies(game: &Game, view: &View, fraction: f32) {
     if let Some((index, held, cursor)) = bodies.held() {
         // The held point as drawn, not where the body is a fraction of a frame ahead.
         let state = bodies.state(index);
-        let local = Vec2::from_angle(-state.angle).rotate(held - state.position);
+        let local = state.to_local(held);
         let held = posed(game.drawn_body_pose(index, fraction), local);
         draw_line(held.x, held.y, cursor.x, cursor.y, edge, GRAB_LINE);
         draw_circle(held.x, held.y, 2.5 / view.scale, GRAB_LINE);

@@ -3,10 +3,10 @@
 
 use super::validate::MAX_COORDINATE;
 use super::validate::{
-    check_count, check_positive, check_range, check_vector, invalid, Invalid, Step,
+    check_count, check_positive, check_range, check_text, check_vector, invalid, Invalid, Step,
 };
 use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
-use crate::sim::{Domain, Obstacle, SimParams};
+use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
@@ -90,15 +90,12 @@ pub(super) fn bodies(
     domain: &Domain,
     obstacles: &[Obstacle],
     radius: f32,
-    _params: &SimParams,
 ) -> Result<(Vec<Body>, Vec<Hinge>), Invalid> {
     let gap = 2.0 * radius;
     let mut built: Vec<Body> = Vec::with_capacity(list.len());
     for (index, file) in list.iter().enumerate() {
         let at = |field| [Key("bodies"), Index(index), Key(field)];
-        if file.name.trim().is_empty() || file.name.chars().any(char::is_control) {
-            return Err(invalid(&at("name"), "must be one line of text, not empty"));
-        }
+        check_text(&at("name"), &file.name)?;
         if built.iter().any(|b| b.name == file.name) {
             return Err(invalid(
                 &at("name"),

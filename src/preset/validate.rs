@@ -95,7 +95,7 @@ pub(super) fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result
 
 /// Checks that a name or description is non-empty, single-line text (it is printed in lists,
 /// the window title and JSON reports).
-fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
+pub(super) fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
     if value.trim().is_empty() {
         Err(invalid(path, "must not be empty"))
     } else if value.chars().any(char::is_control) {
@@ -160,14 +160,8 @@ impl PresetFile {
             .as_ref()
             .map(|air| super::air::air(air, &domain))
             .transpose()?;
-        let (bodies, hinges) = super::bodies::bodies(
-            &self.bodies,
-            &self.hinges,
-            &domain,
-            &obstacles,
-            radius,
-            &params,
-        )?;
+        let (bodies, hinges) =
+            super::bodies::bodies(&self.bodies, &self.hinges, &domain, &obstacles, radius)?;
         Ok(Checked {
             name: self.name,
             description: self.description,

@@ -1,6 +1,7 @@
 //! What happens to a particle's velocity where it touches a solid surface (walls, obstacles):
 //! Clavet et al. 2005, section 6.1, with Coulomb friction.
 
+use super::domain::Domain;
 use glam::Vec2;
 
 /// Velocity after touching a surface with unit `normal`: the part into the surface is removed
@@ -17,6 +18,22 @@ pub fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
         return Vec2::ZERO;
     }
     sliding * (1.0 - friction * -normal_speed / sliding_speed).max(0.0)
+}
+
+/// A particle at `x` moving at `velocity` put back inside the walls (`Domain::clamp`, one
+/// particle radius in): against each wall it was closer than that to, it loses the velocity it
+/// had into the wall, with Coulomb friction `friction` (`collide`).
+#[inline(always)]
+pub fn keep_inside(domain: &Domain, x: Vec2, mut velocity: Vec2, friction: f32) -> (Vec2, Vec2) {
+    let inside = domain.clamp(x);
+    if inside != x {
+        for wall in domain.walls() {
+            if wall.distance(x) < domain.particle_radius() {
+                velocity = collide(velocity, wall.normal, friction);
+            }
+        }
+    }
+    (inside, velocity)
 }
 
 #[cfg(test)]

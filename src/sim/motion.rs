@@ -2,7 +2,7 @@
 //! step (`v += g Δt`, `x += v Δt`), then the move to the relaxed positions, the velocity that move
 //! implies, and the contacts with the subsystems' solids and the walls.
 
-use super::contact::collide;
+use super::contact::keep_inside;
 use super::domain::Domain;
 use super::grid::Bounds;
 use super::particles::Particles;
@@ -113,16 +113,8 @@ pub fn move_and_collide(
             if let Some(touching) = &touching {
                 touching.push_out(&mut moving);
             }
-            let x = moving.position;
-            let inside = domain.clamp(x);
-            if inside != x {
-                for wall in domain.walls() {
-                    if wall.distance(x) < domain.particle_radius() {
-                        moving.velocity = collide(moving.velocity, wall.normal, wall_friction);
-                    }
-                }
-            }
-            moving.position = inside;
+            (moving.position, moving.velocity) =
+                keep_inside(domain, moving.position, moving.velocity, wall_friction);
             if let Some(touching) = &touching {
                 touching.after_walls(&mut moving, domain, dt);
             }

@@ -34,10 +34,10 @@ mod shape;
 
 pub use shape::{is_convex_counter_clockwise, BodyShape, Part};
 
-use super::contact::collide;
+use super::contact::{collide, keep_inside};
 use super::domain::Domain;
 use super::scene::Obstacle;
-use super::stir::Stir;
+use super::stir::{PullBlend, Stir, StirBlend};
 use super::subsystem::{AfterMove, Subsystem};
 use glam::Vec2;
 use rapier::Rapier;
@@ -112,6 +112,11 @@ impl Body {
         self.position + Vec2::from_angle(self.angle).rotate(point)
     }
 
+    /// A world point in the body's frame, at its starting pose.
+    pub fn to_local(&self, point: Vec2) -> Vec2 {
+        Vec2::from_angle(-self.angle).rotate(point - self.position)
+    }
+
     /// The outline of each part in the world at its starting pose.
     pub fn outlines(&self, segments: usize) -> Vec<Vec<Vec2>> {
         self.parts
@@ -153,6 +158,18 @@ pub struct BodyState {
     pub centre_of_mass: Vec2,
     /// Its mass (in the liquid's mass units).
     pub mass: f32,
+}
+
+impl BodyState {
+    /// A point of the body's frame in the world now.
+    pub fn to_world(&self, point: Vec2) -> Vec2 {
+        self.position + Vec2::from_angle(self.angle).rotate(point)
+    }
+
+    /// A world point in the body's frame now.
+    pub fn to_local(&self, point: Vec2) -> Vec2 {
+        Vec2::from_angle(-self.angle).rotate(point - self.position)
+    }
 }
 
 /// The mouse holds a body: a spring from a point of the body to the cursor.
@@ -260,6 +277,9 @@ pub struct Bodies {
     particle_radius: f32,
     /// Scratch: index ranges of the particles near a part.
     ranges: Vec<Range<u32>>,
+    /// Scratch: each body's state after this substep's rapier step, which every contact of the
+    /// coupling reads (the owed impulses only reach the bodies at the next step).
+    stepped: Vec<BodyState>,
 }
 
 impl std::fmt::Debug for Bodies {
@@ -313,6 +333,7 @@ impl Bodies {
             grab: None,
             particle_radius,
             ranges: Vec::new(),
+            stepped: Vec::new(),
         }
     }
 
@@ -402,6 +423,7 @@ impl Bodies {
             grab,
             particle_radius,
             ranges: Vec::new(),
+            stepped: Vec::new(),
         })
     }
 
@@ -437,8 +459,7 @@ impl Bodies {
 
     /// A point of body `index`'s frame in the world now.
     pub fn to_world(&self, index: usize, point: Vec2) -> Vec2 {
-        let state = self.state(index);
-        state.position + Vec2::from_angle(state.angle).rotate(point)
+        self.state(index).to_world(point)
     }
 
     /// The body whose solid holds `point`, if any (the last one drawn on top).
@@ -458,8 +479,7 @@ impl Bodies {
 
     /// The mouse takes hold of body `index` at world `point` (it need not be inside).
     pub fn grab(&mut self, index: usize, point: Vec2) {
-        let state = self.state(index);
-        let local = Vec2::from_angle(-state.angle).rotate(point - state.position);
+        let local = self.state(index).to_local(point);
         self.grab = Some(Grab {
             body: index,
             local,
@@ -516,6 +536,19 @@ impl Bodies {
             .fold(0.0, f32::max)
     }
 
+    /// Gives each body's centre of mass the velocity `blend` (at the centre, from its velocity)
+    /// returns, where that changes it (the mouse's stir and pull).
+    fn blend_velocities(&mut self, blend: impl Fn(Vec2, Vec2) -> Vec2) {
+        for &handle in &self.handles {
+            let state = self.rapier.state(handle);
+            let velocity = blend(state.centre_of_mass, state.velocity);
+            if velocity != state.velocity {
+                self.rapier
+                    .set_velocity(handle, velocity, state.angular_velocity);
+            }
+        }
+    }
+
     /// Kinetic energy of the bodies (½ m v² + ½ I ω²).
     pub fn kinetic_energy(&self) -> f64 {
         self.handles
@@ -532,6 +565,9 @@ impl Bodies {
         self.rapier.step(stage.gravity, stage.dt, stage.reach);
         self.rapier
             .limit_speeds(&self.handles, stage.reach / stage.dt);
+        self.stepped.clear();
+        let stepped = self.handles.iter().map(|&h| self.rapier.state(h));
+        self.stepped.extend(stepped);
         self.push_particles_out(stage);
     }
 
@@ -547,7 +583,7 @@ impl Bodies {
         if let Some(grab) = self.grab {
             let handle = self.handles[grab.body];
             let state = self.rapier.state(handle);
-            let anchor = state.position + Vec2::from_angle(state.angle).rotate(grab.local);
+            let anchor = state.to_world(grab.local);
             let anchor_velocity = self.rapier.point_velocity(handle, anchor);
             let omega = std::f32::consts::TAU * GRAB_HERTZ;
             let acceleration = (omega * omega * (grab.target - anchor)
@@ -611,24 +647,15 @@ impl Bodies {
             else {
                 break;
             };
-            let handle = self.handles[body];
-            let state = self.rapier.state(handle);
+            let state = self.stepped[body];
             let surface_velocity = velocity_at(&state, out);
             let relative = collide(v - surface_velocity, normal, self.specs[body].friction);
-            let mut new_velocity = surface_velocity + relative;
+            let new_velocity = surface_velocity + relative;
             let impulse = (v - new_velocity) * particles.mass[index];
             let push = &mut self.pending[body];
             push.impulse += impulse;
             push.angular += (out - state.centre_of_mass).perp_dot(impulse);
-            let inside = stage.domain.clamp(out);
-            if inside != out {
-                for wall in stage.domain.walls() {
-                    if wall.distance(out) < stage.domain.particle_radius() {
-                        new_velocity = collide(new_velocity, wall.normal, stage.wall_friction);
-                    }
-                }
-            }
-            (x, v) = (inside, new_velocity);
+            (x, v) = keep_inside(stage.domain, out, new_velocity, stage.wall_friction);
         }
         particles.position[index] = x;
         particles.velocity[index] = v;
@@ -672,43 +699,17 @@ impl Subsystem for Bodies {
     }
 
     fn stir(&mut self, stir: &Stir) {
-        // The stir's hand pushes a body it passes through as it pushes the liquid: the body's
-        // velocity at its centre blends toward the stir's by the same fall-off.
-        let usable = stir.radius.is_finite() && stir.radius > 0.0;
-        if !usable || !stir.position.is_finite() || !stir.velocity.is_finite() {
-            return;
-        }
-        for &handle in &self.handles {
-            let state = self.rapier.state(handle);
-            let q2 = (state.centre_of_mass - stir.position).length_squared()
-                / (stir.radius * stir.radius);
-            if q2 < 1.0 {
-                let weight = (1.0 - q2) * (1.0 - q2);
-                let velocity = state.velocity + (stir.velocity - state.velocity) * weight;
-                self.rapier
-                    .set_velocity(handle, velocity, state.angular_velocity);
-            }
+        // The hand pushes a body it passes through as it pushes the liquid: the velocity of the
+        // body's centre of mass is stirred as a particle's would be there.
+        if let Some(blend) = StirBlend::new(stir) {
+            self.blend_velocities(|at, velocity| blend.apply(at, velocity));
         }
     }
 
     fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
-        // As the particles are pulled (`stir::pull`): a body's centre steered toward a velocity
-        // proportional to its distance from the centre, by the same fall-off.
-        let usable = radius.is_finite() && radius > 0.0 && speed.is_finite();
-        if !usable || !centre.is_finite() {
-            return;
-        }
-        for &handle in &self.handles {
-            let state = self.rapier.state(handle);
-            let towards = centre - state.centre_of_mass;
-            let q2 = towards.length_squared() / (radius * radius);
-            if q2 < 1.0 {
-                let weight = 0.5 * (1.0 - q2) * (1.0 - q2);
-                let velocity =
-                    state.velocity + (towards * (speed / radius) - state.velocity) * weight;
-                self.rapier
-                    .set_velocity(handle, velocity, state.angular_velocity);
-            }
+        // As the particles are pulled (`stir::pull`), by the same fall-off.
+        if let Some(blend) = PullBlend::new(centre, radius, speed) {
+            self.blend_velocities(|at, velocity| blend.apply(at, velocity));
         }
     }
 
@@ -781,9 +782,9 @@ pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f32 {
 /// Why a body at its starting pose does not fit inside the walls with `gap` to spare, if it
 /// does not.
 pub fn wall_problem(body: &Body, domain: &Domain, gap: f32) -> Option<String> {
+    let outlines = body.outlines(64);
     for (k, wall) in domain.walls().iter().enumerate() {
-        let room = body
-            .outlines(64)
+        let room = outlines
             .iter()
             .flatten()
             .map(|&p| wall.distance(p))
