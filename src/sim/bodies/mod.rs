@@ -562,6 +562,11 @@ impl Bodies {
     /// documentation).
     pub fn couple(&mut self, stage: &mut AfterMove) {
         self.apply_pushes_and_grab(stage.dt);
+        // Before the step as well as after: a throw, a stir or the pushes may have made a body
+        // faster than the substep allows since the frame chose its substeps, and the step must
+        // not carry it deeper into the particles than they can be pushed back out.
+        self.rapier
+            .limit_speeds(&self.handles, stage.reach / stage.dt);
         self.rapier.step(stage.gravity, stage.dt, stage.reach);
         self.rapier
             .limit_speeds(&self.handles, stage.reach / stage.dt);
