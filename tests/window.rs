@@ -249,7 +249,11 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         .iter()
         .find(|(name, _)| *name == "dam")
         .unwrap();
-    let still = folder.join("dam-without-crate.toml");
+    // Outside the test's folder, where the window's own saved preset (F7) is looked for.
+    let still = std::env::temp_dir().join(format!(
+        "slosh-tools-test-{}-dam-without-crate.toml",
+        std::process::id()
+    ));
     std::fs::write(&still, &dam[..dam.find("[[bodies]]").unwrap()]).unwrap();
     let display = Display::start();
     let window = Command::new(env!("CARGO_BIN_EXE_slosh"))
@@ -397,6 +401,7 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         .filter(|entry| entry.as_ref().unwrap().path().extension() == Some("png".as_ref()))
         .count();
     assert!(pictures >= 1, "F12 saved no screenshot");
+    std::fs::remove_file(&still).unwrap();
     if std::env::var_os("SLOSH_KEEP_TEST_PICTURES").is_none() {
         std::fs::remove_dir_all(&folder).unwrap();
     } else {
