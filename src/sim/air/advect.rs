@@ -8,8 +8,8 @@
 //! shares it asks of the four cells around where it came from, scaled down where a cell is
 //! asked for more than it holds. Each pass subtracts exactly what it adds, so the total stays.
 
-use super::field::{bilinear, par_cells_mut, MacGrid};
-use glam::Vec2;
+use super::field::{par_rows_mut, Lattice, LatticePoint, MacGrid, ROWS_PER_TASK};
+use rayon::prelude::*;
 
 /// How the scalars (smoke, temperature) are advected.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,115 +27,160 @@ pub struct Advection {
     u: Vec<f32>,
     v: Vec<f32>,
     scalar: Vec<f32>,
+    old_heat: Vec<f32>,
     requested: Vec<f32>,
     to: Vec<Shares>,
     from: Vec<Shares>,
+    /// Offsets of the four cells of a share from its base.
+    corners: [usize; 4],
 }
 
 impl Advection {
     /// Semi-Lagrangian advection of the face velocities by `dt`, from frozen copies (so every
-    /// face reads the old field and rows can run in parallel).
+    /// face reads the old field and rows can run in parallel). A face at lattice position
+    /// (i, j) of its own component's lattice traces back to (i, j) − Δt/Δx · (u, v), where the
+    /// other component is the mean of the four faces around it.
     pub fn velocities(&mut self, grid: &mut MacGrid, dt: f32) {
         self.u.clone_from(&grid.u);
         self.v.clone_from(&grid.v);
-        let (nx, ny, dx, origin) = (grid.nx, grid.ny, grid.dx, grid.origin);
-        let frozen = FrozenVelocity {
-            nx,
-            ny,
-            dx,
-            origin,
-            u: &self.u,
-            v: &self.v,
-        };
-        let mut u = std::mem::take(&mut grid.u);
-        par_cells_mut(&mut u, nx + 1, |i, j, value| {
-            let at = origin + dx * Vec2::new(i as f32, j as f32 + 0.5);
-            let here = Vec2::new(frozen.u[i + (nx + 1) * j], frozen.v_around_u(i, j));
-            *value = frozen.u_at(at - dt * here);
+        let (nx, ny) = (grid.nx, grid.ny);
+        let (old_u, old_v) = (&self.u, &self.v);
+        let (u_lattice, v_lattice) = (Lattice::new(nx + 1, ny), Lattice::new(nx, ny + 1));
+        // Cells moved per m/s of velocity in `dt`.
+        let reach = dt / grid.dx;
+        par_rows_mut(&mut grid.u, nx + 1, |j, row| {
+            let (v_below, v_above) = (&old_v[nx * j..nx * (j + 1)], &old_v[nx * (j + 1)..]);
+            let here = &old_u[(nx + 1) * j..];
+            for (i, value) in row.iter_mut().enumerate() {
+                let (a, b) = (i.saturating_sub(1), i.min(nx - 1));
+                let v = 0.25 * (v_below[a] + v_below[b] + v_above[a] + v_above[b]);
+                let (x, y) = (i as f32 - reach * here[i], j as f32 - reach * v);
+                *value = u_lattice.sample(old_u, u_lattice.point(x, y));
+            }
         });
-        let mut v = std::mem::take(&mut grid.v);
-        par_cells_mut(&mut v, nx, |i, j, value| {
-            let at = origin + dx * Vec2::new(i as f32 + 0.5, j as f32);
-            let here = Vec2::new(frozen.u_around_v(i, j), frozen.v[i + nx * j]);
-            *value = frozen.v_at(at - dt * here);
+        par_rows_mut(&mut grid.v, nx, |j, row| {
+            let (below, above) = (j.saturating_sub(1), j.min(ny - 1));
+            let u_below = &old_u[(nx + 1) * below..(nx + 1) * (below + 1)];
+            let u_above = &old_u[(nx + 1) * above..(nx + 1) * (above + 1)];
+            let here = &old_v[nx * j..];
+            for (i, value) in row.iter_mut().enumerate() {
+                let u = 0.25 * (u_below[i] + u_below[i + 1] + u_above[i] + u_above[i + 1]);
+                let (x, y) = (i as f32 - reach * u, j as f32 - reach * here[i]);
+                *value = v_lattice.sample(old_v, v_lattice.point(x, y));
+            }
         });
-        grid.u = u;
-        grid.v = v;
     }
 
-    /// Advects the cell-centred `field` (taken out of `grid`: smoke or temperature) by `dt` with
-    /// `scheme`. Solid cells neither give nor receive.
-    pub fn scalar(&mut self, grid: &MacGrid, field: &mut [f32], dt: f32, scheme: ScalarAdvection) {
+    /// Advects the cell-centred smoke by `scheme` and the heat semi-Lagrangian by `dt` (both
+    /// taken out of `grid`). Each cell's trace back (and, for conservative smoke, forward) is
+    /// found once and serves both fields. Solid cells neither give nor receive.
+    pub fn scalars(
+        &mut self,
+        grid: &MacGrid,
+        smoke: &mut [f32],
+        heat: &mut [f32],
+        dt: f32,
+        scheme: ScalarAdvection,
+    ) {
+        self.old_heat.clear();
+        self.old_heat.extend_from_slice(heat);
         match scheme {
-            ScalarAdvection::SemiLagrangian => self.semi_lagrangian(grid, field, dt),
+            ScalarAdvection::SemiLagrangian => {
+                self.scalar.clear();
+                self.scalar.extend_from_slice(smoke);
+                let (old_smoke, old_heat) = (&self.scalar, &self.old_heat);
+                let (nx, cells) = (grid.nx, Lattice::new(grid.nx, grid.ny));
+                let reach = dt / grid.dx;
+                let rows = nx * ROWS_PER_TASK;
+                let tasks = smoke.par_chunks_mut(rows).zip(heat.par_chunks_mut(rows));
+                tasks.enumerate().for_each(|(task, (smoke, heat))| {
+                    let rows = smoke.chunks_mut(nx).zip(heat.chunks_mut(nx));
+                    for (r, (smoke, heat)) in rows.enumerate() {
+                        let j = task * ROWS_PER_TASK + r;
+                        let row = CellRow::new(grid, j);
+                        for i in 0..nx {
+                            if !row.solid[i] {
+                                let (sx, sy) = row.step(i, reach);
+                                let back = cells.point(i as f32 - sx, j as f32 - sy);
+                                smoke[i] = cells.sample(old_smoke, back);
+                                heat[i] = cells.sample(old_heat, back);
+                            }
+                        }
+                    }
+                });
+            }
             ScalarAdvection::Conservative => {
-                self.find_shares(grid, dt);
-                self.forward(field);
-                self.count_requests();
-                self.backward(field);
+                self.trace(grid, heat, dt);
+                self.forward_and_count(smoke);
+                self.backward(smoke);
             }
         }
-    }
-
-    /// Plain semi-Lagrangian scalar advection (parallel over rows).
-    fn semi_lagrangian(&mut self, grid: &MacGrid, field: &mut [f32], dt: f32) {
-        self.scalar.clear();
-        self.scalar.extend_from_slice(field);
-        let old = &self.scalar;
-        par_cells_mut(field, grid.nx, |i, j, value| {
-            if !grid.solid[grid.cell(i, j)] {
-                let back = grid.cell_centre(i, j) - dt * grid.centre_velocity(i, j);
-                *value = grid.sample_centred(old, back);
-            }
-        });
     }
 
     /// For every open cell, the shares of the open cells around where its content goes in `dt`
-    /// (forward) and around where it came from (backward): the geometry both accounting passes
-    /// of every scalar use, found once per step, in parallel.
-    fn find_shares(&mut self, grid: &MacGrid, dt: f32) {
-        let cells = grid.nx * grid.ny;
-        self.to.resize(cells, Shares::NONE);
-        self.from.resize(cells, Shares::NONE);
-        // `forward` is +1 for where the content goes, −1 for where it came from.
-        let shares = |forward: f32| {
-            move |i: usize, j: usize, shares: &mut Shares| {
-                *shares = if grid.solid[grid.cell(i, j)] {
-                    Shares::NONE
-                } else {
-                    let step = forward * dt * grid.centre_velocity(i, j);
-                    open_shares(grid, grid.cell_centre(i, j) + step)
-                };
+    /// (forward) and around where it came from (backward): the geometry of both accounting
+    /// passes; and, from the same trace back, the semi-Lagrangian `heat`. In parallel over rows.
+    fn trace(&mut self, grid: &MacGrid, heat: &mut [f32], dt: f32) {
+        let (nx, ny) = (grid.nx, grid.ny);
+        self.to.resize(nx * ny, Shares::NONE);
+        self.from.resize(nx * ny, Shares::NONE);
+        let cells = Lattice::new(nx, ny);
+        self.corners = [0, cells.right, cells.up, cells.up + cells.right];
+        let corners = self.corners;
+        let old_heat = &self.old_heat;
+        // Cells moved per m/s of velocity in `dt`.
+        let reach = dt / grid.dx;
+        let rows = nx * ROWS_PER_TASK;
+        let tasks = self
+            .to
+            .par_chunks_mut(rows)
+            .zip(self.from.par_chunks_mut(rows));
+        let tasks = tasks.zip(heat.par_chunks_mut(rows));
+        tasks.enumerate().for_each(|(task, ((to, from), heat))| {
+            let rows = to.chunks_mut(nx).zip(from.chunks_mut(nx));
+            for (r, ((to, from), heat)) in rows.zip(heat.chunks_mut(nx)).enumerate() {
+                let j = task * ROWS_PER_TASK + r;
+                let row = CellRow::new(grid, j);
+                for i in 0..nx {
+                    if row.solid[i] {
+                        to[i] = Shares::NONE;
+                        from[i] = Shares::NONE;
+                        continue;
+                    }
+                    let (sx, sy) = row.step(i, reach);
+                    let (x, y) = (i as f32, j as f32);
+                    to[i] = open_shares(grid, corners, cells.point(x + sx, y + sy));
+                    let back = cells.point(x - sx, y - sy);
+                    from[i] = open_shares(grid, corners, back);
+                    heat[i] = cells.sample(old_heat, back);
+                }
             }
-        };
-        par_cells_mut(&mut self.to, grid.nx, shares(1.0));
-        par_cells_mut(&mut self.from, grid.nx, shares(-1.0));
+        });
     }
 
     /// Forward accounting pass: each open cell's content moves to the open cells around the
-    /// point it reaches, in bilinear shares (shares that would land in solids stay home).
-    fn forward(&mut self, field: &mut [f32]) {
+    /// point it reaches, in bilinear shares (shares that would land in solids stay home). In
+    /// the same loop: how much of each cell the backward pass asks for in total.
+    fn forward_and_count(&mut self, field: &mut [f32]) {
         self.scalar.clear();
         self.scalar.extend_from_slice(field);
-        for (home, shares) in self.to.iter().enumerate() {
-            let amount = self.scalar[home];
-            if amount == 0.0 || shares.count == 0 {
-                continue;
-            }
-            field[home] -= amount;
-            for k in 0..shares.count as usize {
-                field[shares.cell[k] as usize] += amount * shares.weight[k];
-            }
-        }
-    }
-
-    /// How much of each cell the backward pass asks for in total.
-    fn count_requests(&mut self) {
         self.requested.clear();
         self.requested.resize(self.from.len(), 0.0);
-        for shares in &self.from {
-            for k in 0..shares.count as usize {
-                self.requested[shares.cell[k] as usize] += shares.weight[k];
+        let corners = self.corners;
+        for (home, (to, from)) in self.to.iter().zip(&self.from).enumerate() {
+            let amount = self.scalar[home];
+            if amount != 0.0 && to.base != Shares::NOWHERE {
+                field[home] -= amount;
+                let base = to.base as usize;
+                for (corner, weight) in corners.iter().zip(to.weight) {
+                    field[base + corner] += amount * weight;
+                }
+            }
+            if from.base != Shares::NOWHERE {
+                let base = from.base as usize;
+                for (corner, weight) in corners.iter().zip(from.weight) {
+                    self.requested[base + corner] += weight;
+                }
             }
         }
         // From here on: the factor each source's shares are scaled by.
@@ -150,10 +195,15 @@ impl Advection {
     fn backward(&mut self, field: &mut [f32]) {
         self.scalar.clear();
         self.scalar.extend_from_slice(field);
-        for (home, shares) in self.from.iter().enumerate() {
-            for k in 0..shares.count as usize {
-                let source = shares.cell[k] as usize;
-                let moved = self.scalar[source] * shares.weight[k] * self.requested[source];
+        let corners = self.corners;
+        for (home, from) in self.from.iter().enumerate() {
+            if from.base == Shares::NOWHERE {
+                continue;
+            }
+            let base = from.base as usize;
+            for (corner, weight) in corners.iter().zip(from.weight) {
+                let source = base + corner;
+                let moved = self.scalar[source] * weight * self.requested[source];
                 field[home] += moved;
                 field[source] -= moved;
             }
@@ -161,112 +211,88 @@ impl Advection {
     }
 }
 
-/// Up to four cells and their shares (summing to 1); `count` of them are used.
+/// One row of cells of a grid: its solids and the faces around it.
+struct CellRow<'a> {
+    solid: &'a [bool],
+    u: &'a [f32],
+    v_below: &'a [f32],
+    v_above: &'a [f32],
+}
+
+impl<'a> CellRow<'a> {
+    fn new(grid: &'a MacGrid, j: usize) -> Self {
+        let nx = grid.nx;
+        Self {
+            solid: &grid.solid[nx * j..nx * (j + 1)],
+            u: &grid.u[(nx + 1) * j..(nx + 1) * (j + 1)],
+            v_below: &grid.v[nx * j..nx * (j + 1)],
+            v_above: &grid.v[nx * (j + 1)..nx * (j + 2)],
+        }
+    }
+
+    /// How many cells the centre of cell `i` moves along x and y at its velocity (the mean
+    /// of its faces) in a time that moves `reach` cells per m/s.
+    #[inline]
+    fn step(&self, i: usize, reach: f32) -> (f32, f32) {
+        (
+            reach * 0.5 * (self.u[i] + self.u[i + 1]),
+            reach * 0.5 * (self.v_below[i] + self.v_above[i]),
+        )
+    }
+}
+
+/// The bilinear shares of the four cells around a point (lower-left, right, up, up-right, as
+/// a [`Lattice`] has them), zero for solid ones; `base` is the lower-left cell, or `NOWHERE`.
 #[derive(Clone, Copy, Debug)]
 struct Shares {
-    cell: [u32; 4],
+    base: u32,
     weight: [f32; 4],
-    count: u8,
 }
 
 impl Shares {
+    /// `base` of shares that move nothing: the point has no open cell around it.
+    const NOWHERE: u32 = u32::MAX;
     const NONE: Shares = Shares {
-        cell: [0; 4],
+        base: Self::NOWHERE,
         weight: [0.0; 4],
-        count: 0,
     };
 }
 
-/// The velocity field as it was before this advection, read by every face.
-struct FrozenVelocity<'a> {
-    nx: usize,
-    ny: usize,
-    dx: f32,
-    origin: Vec2,
-    u: &'a [f32],
-    v: &'a [f32],
-}
-
-impl FrozenVelocity<'_> {
-    fn u_at(&self, point: Vec2) -> f32 {
-        let g = (point - self.origin) / self.dx;
-        bilinear(self.u, self.nx + 1, self.ny, g.x, g.y - 0.5)
-    }
-
-    fn v_at(&self, point: Vec2) -> f32 {
-        let g = (point - self.origin) / self.dx;
-        bilinear(self.v, self.nx, self.ny + 1, g.x - 0.5, g.y)
-    }
-
-    /// y velocity at vertical face (i, j): the mean of the four horizontal faces around it
-    /// (the bilinear value there, clamped at the grid's sides).
-    fn v_around_u(&self, i: usize, j: usize) -> f32 {
-        let (a, b) = (i.saturating_sub(1), i.min(self.nx - 1));
-        let v = |i: usize, j: usize| self.v[i + self.nx * j];
-        0.25 * (v(a, j) + v(b, j) + v(a, j + 1) + v(b, j + 1))
-    }
-
-    /// x velocity at horizontal face (i, j): the mean of the four vertical faces around it.
-    fn u_around_v(&self, i: usize, j: usize) -> f32 {
-        let (a, b) = (j.saturating_sub(1), j.min(self.ny - 1));
-        let u = |i: usize, j: usize| self.u[i + (self.nx + 1) * j];
-        0.25 * (u(i, a) + u(i + 1, a) + u(i, b) + u(i + 1, b))
-    }
-}
-
-/// The bilinear shares of the (up to four) open cells whose centres surround `point`,
-/// renormalised over the open ones; none when none is open. Points beyond the outer cell
-/// centres are clamped onto them.
-fn open_shares(grid: &MacGrid, point: Vec2) -> Shares {
-    let g = (point - grid.origin) / grid.dx - Vec2::splat(0.5);
-    let gx = g.x.clamp(0.0, (grid.nx - 1) as f32);
-    let gy = g.y.clamp(0.0, (grid.ny - 1) as f32);
-    let i0 = (gx as usize).min(grid.nx.saturating_sub(2));
-    let j0 = (gy as usize).min(grid.ny.saturating_sub(2));
-    let fx = gx - i0 as f32;
-    let fy = gy - j0 as f32;
-    let i1 = (i0 + 1).min(grid.nx - 1);
-    let j1 = (j0 + 1).min(grid.ny - 1);
-    let corners = [
-        (i0, j0, (1.0 - fx) * (1.0 - fy)),
-        (i1, j0, fx * (1.0 - fy)),
-        (i0, j1, (1.0 - fx) * fy),
-        (i1, j1, fx * fy),
-    ];
-    let cells = corners.map(|(i, j, _)| grid.cell(i, j));
-    let distinct = i1 != i0 && j1 != j0;
-    if distinct && cells.iter().all(|&c| !grid.solid[c]) {
+/// The bilinear shares of the open cells among the four around `at`, renormalised over the
+/// open ones; none when none is open. `corners` are the four cells' offsets from `at.base`.
+#[inline]
+fn open_shares(grid: &MacGrid, corners: [usize; 4], at: LatticePoint) -> Shares {
+    let mut weight = at.weights();
+    let open = corners.map(|corner| !grid.solid[at.base + corner]);
+    let shares = |weight| Shares {
+        base: at.base as u32,
+        weight,
+    };
+    if open == [true; 4] {
         // Open all round: the bilinear weights as they are (they sum to 1).
-        return Shares {
-            cell: cells.map(|c| c as u32),
-            weight: corners.map(|(_, _, w)| w),
-            count: 4,
-        };
+        return shares(weight);
     }
-    let mut shares = Shares::NONE;
     let mut total = 0.0;
-    for &(i, j, weight) in &corners {
-        let cell = grid.cell(i, j);
-        if weight > 0.0 && !grid.solid[cell] {
-            let k = shares.count as usize;
-            shares.cell[k] = cell as u32;
-            shares.weight[k] = weight;
-            shares.count += 1;
-            total += weight;
+    for (weight, open) in weight.iter_mut().zip(open) {
+        if *weight > 0.0 && open {
+            total += *weight;
+        } else {
+            *weight = 0.0;
         }
     }
     if total <= 0.0 {
         return Shares::NONE;
     }
-    for weight in &mut shares.weight[..shares.count as usize] {
+    for weight in &mut weight {
         *weight /= total;
     }
-    shares
+    shares(weight)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use glam::Vec2;
 
     /// Seed 002: one unit of v on the inner face of a 2 × 2 grid, Δt 0.1, Δx 1: advection
     /// leaves 0.9 there and every other face as it was.
@@ -317,8 +343,15 @@ mod tests {
         let before = grid.smoke_total();
         let mut advection = Advection::default();
         let mut smoke = std::mem::take(&mut grid.smoke);
+        let mut heat = vec![0.0; smoke.len()];
         for _ in 0..200 {
-            advection.scalar(&grid, &mut smoke, 0.02, ScalarAdvection::Conservative);
+            advection.scalars(
+                &grid,
+                &mut smoke,
+                &mut heat,
+                0.02,
+                ScalarAdvection::Conservative,
+            );
         }
         grid.smoke = smoke;
         let after = grid.smoke_total();
@@ -341,8 +374,11 @@ mod tests {
         let cell = grid.cell(4, 2);
         grid.smoke[cell] = 1.0;
         let mut smoke = std::mem::take(&mut grid.smoke);
-        Advection::default().scalar(&grid, &mut smoke, 1.0, ScalarAdvection::SemiLagrangian);
+        let mut heat = smoke.clone();
+        let scheme = ScalarAdvection::SemiLagrangian;
+        Advection::default().scalars(&grid, &mut smoke, &mut heat, 1.0, scheme);
         assert_eq!(smoke[grid.cell(5, 2)], 1.0);
         assert_eq!(smoke[grid.cell(4, 2)], 0.0);
+        assert_eq!(heat, smoke);
     }
 }

@@ -207,10 +207,23 @@ impl MacGrid {
 }
 
 /// Rows of faces or cells per rayon task in the grid's passes.
-const ROWS_PER_TASK: usize = 8;
+pub const ROWS_PER_TASK: usize = 8;
 
 /// Cells (or faces) per rayon task of the passes over flat fields (decay, clamps).
 pub const CELLS_PER_TASK: usize = 4096;
+
+/// Calls `act(j, row)` for every row `j` of a row-major lattice `width` entries wide, in
+/// parallel over rows.
+pub fn par_rows_mut<T: Send>(values: &mut [T], width: usize, act: impl Fn(usize, &mut [T]) + Sync) {
+    values
+        .par_chunks_mut(width * ROWS_PER_TASK)
+        .enumerate()
+        .for_each(|(task, rows)| {
+            for (r, row) in rows.chunks_mut(width).enumerate() {
+                act(task * ROWS_PER_TASK + r, row);
+            }
+        });
+}
 
 /// Calls `act(i, j, value)` for every entry (i, j) of a row-major lattice `width` entries wide
 /// (cells: `nx`; vertical faces: `nx + 1`; horizontal faces: `nx`), in parallel over rows. Each
@@ -282,21 +295,87 @@ fn face_solid_velocity(
     }
 }
 
+/// A row-major lattice of `w` × `h` values (cells or faces) and the offsets from an entry to
+/// the one on its right and the one above (zero along a side of a lattice one entry wide or
+/// high), for bilinear reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lattice {
+    w: usize,
+    h: usize,
+    /// Offset from an entry to the one on its right.
+    pub right: usize,
+    /// Offset from an entry to the one above it.
+    pub up: usize,
+}
+
+impl Lattice {
+    /// The lattice `w` × `h` (both at least 1).
+    pub fn new(w: usize, h: usize) -> Self {
+        Self {
+            w,
+            h,
+            right: usize::from(w > 1),
+            up: if h > 1 { w } else { 0 },
+        }
+    }
+
+    /// The four entries around lattice coordinates (gx, gy), clamped to the lattice.
+    #[inline]
+    pub fn point(&self, gx: f32, gy: f32) -> LatticePoint {
+        let gx = gx.clamp(0.0, (self.w - 1) as f32);
+        let gy = gy.clamp(0.0, (self.h - 1) as f32);
+        let i0 = (gx as usize).min(self.w.saturating_sub(2));
+        let j0 = (gy as usize).min(self.h.saturating_sub(2));
+        LatticePoint {
+            base: i0 + self.w * j0,
+            fx: gx - i0 as f32,
+            fy: gy - j0 as f32,
+        }
+    }
+
+    /// Bilinear interpolation of `values` (this lattice's) at `at`.
+    #[inline]
+    pub fn sample(&self, values: &[f32], at: LatticePoint) -> f32 {
+        let b = at.base;
+        let (fx, fy) = (at.fx, at.fy);
+        let bottom = values[b] * (1.0 - fx) + values[b + self.right] * fx;
+        let top = values[b + self.up] * (1.0 - fx) + values[b + self.up + self.right] * fx;
+        bottom * (1.0 - fy) + top * fy
+    }
+}
+
+/// A point of a [`Lattice`]: the index of the entry at its lower left and its fractions of
+/// the way to the next entry along x and y.
+#[derive(Clone, Copy, Debug)]
+pub struct LatticePoint {
+    /// Index of the lower-left entry.
+    pub base: usize,
+    /// Fraction of the way to the entry on the right.
+    pub fx: f32,
+    /// Fraction of the way to the entry above.
+    pub fy: f32,
+}
+
+impl LatticePoint {
+    /// The bilinear weights of the lower-left, right, up and up-right entries (summing to 1).
+    #[inline]
+    pub fn weights(&self) -> [f32; 4] {
+        let (fx, fy) = (self.fx, self.fy);
+        [
+            (1.0 - fx) * (1.0 - fy),
+            fx * (1.0 - fy),
+            (1.0 - fx) * fy,
+            fx * fy,
+        ]
+    }
+}
+
 /// Bilinear interpolation of `values` (a `w` × `h` row-major lattice) at lattice coordinates
 /// (gx, gy), clamped to the lattice.
 #[inline]
 pub fn bilinear(values: &[f32], w: usize, h: usize, gx: f32, gy: f32) -> f32 {
-    let gx = gx.clamp(0.0, (w - 1) as f32);
-    let gy = gy.clamp(0.0, (h - 1) as f32);
-    let i0 = (gx as usize).min(w.saturating_sub(2));
-    let j0 = (gy as usize).min(h.saturating_sub(2));
-    let i1 = (i0 + 1).min(w - 1);
-    let j1 = (j0 + 1).min(h - 1);
-    let fx = gx - i0 as f32;
-    let fy = gy - j0 as f32;
-    let bottom = values[i0 + w * j0] * (1.0 - fx) + values[i1 + w * j0] * fx;
-    let top = values[i0 + w * j1] * (1.0 - fx) + values[i1 + w * j1] * fx;
-    bottom * (1.0 - fy) + top * fy
+    let lattice = Lattice::new(w, h);
+    lattice.sample(values, lattice.point(gx, gy))
 }
 
 #[cfg(test)]

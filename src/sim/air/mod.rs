@@ -130,6 +130,39 @@ pub struct AirStep {
     pub divergence_max: f32,
 }
 
+/// Wall-clock time spent in each stage of the air's steps, summed over all steps (for reports
+/// and benchmarks; never part of a result).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AirTimes {
+    /// Liquid to air: moving solids, heat and fumes from the liquid (coupled scenes only).
+    pub couple: Duration,
+    /// The scene's sources.
+    pub sources: Duration,
+    /// Semi-Lagrangian advection of the face velocities.
+    pub advect_velocity: Duration,
+    /// Buoyancy and vorticity confinement.
+    pub forces: Duration,
+    /// Solid velocities, the pressure solve and the velocity update.
+    pub project: Duration,
+    /// Smoke and heat advection, cooling and speed clamping.
+    pub advect_scalars: Duration,
+    /// Air to liquid: drag on spray (coupled scenes only).
+    pub drag: Duration,
+}
+
+impl AirTimes {
+    /// All stages together.
+    pub fn total(&self) -> Duration {
+        self.couple
+            + self.sources
+            + self.advect_velocity
+            + self.forces
+            + self.project
+            + self.advect_scalars
+            + self.drag
+    }
+}
+
 /// The air subsystem: a MAC grid over the walls' bounding box, stepped once per frame.
 #[derive(Debug)]
 pub struct Air {
@@ -145,7 +178,7 @@ pub struct Air {
     steps: u64,
     iterations: u64,
     last: AirStep,
-    elapsed: Duration,
+    times: AirTimes,
 }
 
 impl Clone for Air {
@@ -166,7 +199,7 @@ impl Clone for Air {
             steps: self.steps,
             iterations: self.iterations,
             last: self.last,
-            elapsed: self.elapsed,
+            times: self.times,
         }
     }
 }
@@ -192,7 +225,7 @@ impl Air {
             steps: 0,
             iterations: 0,
             last: AirStep::default(),
-            elapsed: Duration::ZERO,
+            times: AirTimes::default(),
         };
         air.set_solids(domain, obstacles);
         air
@@ -274,7 +307,12 @@ impl Air {
 
     /// Wall-clock time spent stepping, in total.
     pub fn elapsed(&self) -> Duration {
-        self.elapsed
+        self.times.total()
+    }
+
+    /// Wall-clock time spent in each stage, summed over all steps.
+    pub fn stage_times(&self) -> AirTimes {
+        self.times
     }
 
     /// One step of `dt` seconds of the air alone (no liquid), with `up` the unit vector against
@@ -287,23 +325,30 @@ impl Air {
 
     /// Steps 2 to 6 of the module's list, with the solids already set for this step.
     fn advance(&mut self, dt: f32, up: Vec2) {
-        let clock = Instant::now();
         let s = &self.settings;
+        let mut clock = Instant::now();
+        let mut lap = |stage: &mut Duration| {
+            let now = Instant::now();
+            *stage += now - clock;
+            clock = now;
+        };
+        let times = &mut self.times;
         add_sources(&mut self.grid, &s.sources, self.time, dt);
+        lap(&mut times.sources);
         self.advection.velocities(&mut self.grid, dt);
+        lap(&mut times.advect_velocity);
         forces::buoyancy(&mut self.grid, s.smoke_weight, s.heat_lift, up, dt);
         self.confinement.apply(&mut self.grid, s.vorticity, dt);
+        lap(&mut times.forces);
         self.grid.apply_solid_velocities();
         let solve = self
             .projection
             .project(&mut self.grid, dt, s.density, s.solver);
+        lap(&mut times.project);
         let mut smoke = std::mem::take(&mut self.grid.smoke);
         let mut heat = std::mem::take(&mut self.grid.temperature);
         self.advection
-            .scalar(&self.grid, &mut smoke, dt, s.advection);
-        let heat_scheme = ScalarAdvection::SemiLagrangian;
-        self.advection
-            .scalar(&self.grid, &mut heat, dt, heat_scheme);
+            .scalars(&self.grid, &mut smoke, &mut heat, dt, s.advection);
         forces::decay(&mut smoke, s.smoke_decay, dt);
         forces::decay(&mut heat, s.cooling, dt);
         self.grid.smoke = smoke;
@@ -313,10 +358,10 @@ impl Air {
             solve,
             divergence_max: self.grid.divergence_max(),
         };
+        lap(&mut times.advect_scalars);
         self.time += dt;
         self.steps += 1;
         self.iterations += u64::from(solve.iterations);
-        self.elapsed += clock.elapsed();
     }
 
     /// Blends the air's velocity near `stir.position` toward `stir.velocity`, with the same
@@ -462,6 +507,7 @@ impl Subsystem for Air {
 
     fn after_frame(&mut self, frame: &mut AfterFrame) {
         let up = (-frame.params.gravity).normalize_or_zero();
+        let clock = Instant::now();
         self.coupling.liquid_to_air(
             &mut self.grid,
             &self.static_solid,
@@ -471,7 +517,9 @@ impl Subsystem for Air {
             &self.settings,
             frame.dt,
         );
+        self.times.couple += clock.elapsed();
         self.advance(frame.dt, up);
+        let clock = Instant::now();
         coupling::drag_spray(
             &self.grid,
             frame.particles,
@@ -479,6 +527,7 @@ impl Subsystem for Air {
             self.settings.drag,
             frame.dt,
         );
+        self.times.drag += clock.elapsed();
     }
 
     fn stir(&mut self, stir: &Stir) {
