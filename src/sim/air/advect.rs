@@ -8,7 +8,7 @@
 //! shares it asks of the four cells around where it came from, scaled down where a cell is
 //! asked for more than it holds. Each pass subtracts exactly what it adds, so the total stays.
 
-use super::field::{par_rows_mut, Lattice, LatticePoint, MacGrid, ROWS_PER_TASK};
+use super::field::{par_rows_mut, Lattice, LatticePoint, MacGrid, CELLS_PER_TASK, ROWS_PER_TASK};
 use rayon::prelude::*;
 
 /// How the scalars (smoke, temperature) are advected.
@@ -33,6 +33,10 @@ pub struct Advection {
     from: Vec<Shares>,
     /// Offsets of the four cells of a share from its base.
     corners: [usize; 4],
+    /// Cells across the grid of the last trace.
+    nx: usize,
+    /// Rows between a cell and the farthest row its shares reach, in the last trace.
+    reach_rows: usize,
 }
 
 impl Advection {
@@ -126,6 +130,7 @@ impl Advection {
         self.from.resize(nx * ny, Shares::NONE);
         let cells = Lattice::new(nx, ny);
         self.corners = [0, cells.right, cells.up, cells.up + cells.right];
+        self.nx = nx;
         let corners = self.corners;
         let old_heat = &self.old_heat;
         // Cells moved per m/s of velocity in `dt`.
@@ -136,26 +141,43 @@ impl Advection {
             .par_chunks_mut(rows)
             .zip(self.from.par_chunks_mut(rows));
         let tasks = tasks.zip(heat.par_chunks_mut(rows));
-        tasks.enumerate().for_each(|(task, ((to, from), heat))| {
-            let rows = to.chunks_mut(nx).zip(from.chunks_mut(nx));
-            for (r, ((to, from), heat)) in rows.zip(heat.chunks_mut(nx)).enumerate() {
-                let j = task * ROWS_PER_TASK + r;
-                let row = CellRow::new(grid, j);
-                for i in 0..nx {
-                    if row.solid[i] {
-                        to[i] = Shares::NONE;
-                        from[i] = Shares::NONE;
-                        continue;
+        let farthest = tasks
+            .enumerate()
+            .map(|(task, ((to, from), heat))| {
+                let mut farthest = 0.0f32;
+                let rows = to.chunks_mut(nx).zip(from.chunks_mut(nx));
+                for (r, ((to, from), heat)) in rows.zip(heat.chunks_mut(nx)).enumerate() {
+                    let j = task * ROWS_PER_TASK + r;
+                    let row = CellRow::new(grid, j);
+                    for i in 0..nx {
+                        if row.solid[i] {
+                            to[i] = Shares::NONE;
+                            from[i] = Shares::NONE;
+                            continue;
+                        }
+                        let (sx, sy) = row.step(i, reach);
+                        // A NaN step counts as infinitely far.
+                        farthest = if sy.is_nan() {
+                            f32::INFINITY
+                        } else {
+                            farthest.max(sy.abs())
+                        };
+                        let (x, y) = (i as f32, j as f32);
+                        to[i] = open_shares(grid, corners, cells.point(x + sx, y + sy));
+                        let back = cells.point(x - sx, y - sy);
+                        from[i] = open_shares(grid, corners, back);
+                        heat[i] = cells.sample(old_heat, back);
                     }
-                    let (sx, sy) = row.step(i, reach);
-                    let (x, y) = (i as f32, j as f32);
-                    to[i] = open_shares(grid, corners, cells.point(x + sx, y + sy));
-                    let back = cells.point(x - sx, y - sy);
-                    from[i] = open_shares(grid, corners, back);
-                    heat[i] = cells.sample(old_heat, back);
                 }
-            }
-        });
+                farthest
+            })
+            .reduce(|| 0.0, f32::max);
+        // A share of a cell in row j lies in rows j − ⌈|sy|⌉ to j + ⌈|sy|⌉ + 1.
+        self.reach_rows = if farthest < ny as f32 {
+            farthest.ceil() as usize + 1
+        } else {
+            ny
+        };
     }
 
     /// Forward accounting pass: each open cell's content moves to the open cells around the
@@ -166,27 +188,37 @@ impl Advection {
         self.scalar.extend_from_slice(field);
         self.requested.clear();
         self.requested.resize(self.from.len(), 0.0);
-        let corners = self.corners;
-        for (home, (to, from)) in self.to.iter().zip(&self.from).enumerate() {
-            let amount = self.scalar[home];
-            if amount != 0.0 && to.base != Shares::NOWHERE {
-                field[home] -= amount;
-                let base = to.base as usize;
-                for (corner, weight) in corners.iter().zip(to.weight) {
-                    field[base + corner] += amount * weight;
+        let (corners, old, to, from) = (self.corners, &self.scalar, &self.to, &self.from);
+        let nx = self.nx;
+        in_bands(
+            field,
+            &mut self.requested,
+            nx,
+            self.reach_rows,
+            |rows, first, field, requested| {
+                let offset = first * nx;
+                for home in rows.start * nx..rows.end * nx {
+                    let (to, from) = (&to[home], &from[home]);
+                    let amount = old[home];
+                    if amount != 0.0 && to.base != Shares::NOWHERE {
+                        field[home - offset] -= amount;
+                        let base = to.base as usize - offset;
+                        for (corner, weight) in corners.iter().zip(to.weight) {
+                            field[base + corner] += amount * weight;
+                        }
+                    }
+                    if from.base != Shares::NOWHERE {
+                        let base = from.base as usize - offset;
+                        for (corner, weight) in corners.iter().zip(from.weight) {
+                            requested[base + corner] += weight;
+                        }
+                    }
                 }
-            }
-            if from.base != Shares::NOWHERE {
-                let base = from.base as usize;
-                for (corner, weight) in corners.iter().zip(from.weight) {
-                    self.requested[base + corner] += weight;
-                }
-            }
-        }
+            },
+        );
         // From here on: the factor each source's shares are scaled by.
-        for asked in &mut self.requested {
-            *asked = if *asked > 1.0 { 1.0 / *asked } else { 1.0 };
-        }
+        let factors = self.requested.par_iter_mut().with_min_len(CELLS_PER_TASK);
+        factors.for_each(|asked| *asked = if *asked > 1.0 { 1.0 / *asked } else { 1.0 });
     }
 
     /// Backward accounting pass: each open cell takes from the open cells around the point it
@@ -195,19 +227,86 @@ impl Advection {
     fn backward(&mut self, field: &mut [f32]) {
         self.scalar.clear();
         self.scalar.extend_from_slice(field);
-        let corners = self.corners;
-        for (home, from) in self.from.iter().enumerate() {
-            if from.base == Shares::NOWHERE {
-                continue;
-            }
-            let base = from.base as usize;
-            for (corner, weight) in corners.iter().zip(from.weight) {
-                let source = base + corner;
-                let moved = self.scalar[source] * weight * self.requested[source];
-                field[home] += moved;
-                field[source] -= moved;
-            }
-        }
+        let (corners, old, from) = (self.corners, &self.scalar, &self.from);
+        let nx = self.nx;
+        // `requested` is only read here; it travels in bands beside the field.
+        in_bands(
+            field,
+            &mut self.requested,
+            nx,
+            self.reach_rows,
+            |rows, first, field, factor| {
+                let offset = first * nx;
+                for home in rows.start * nx..rows.end * nx {
+                    let from = &from[home];
+                    if from.base == Shares::NOWHERE {
+                        continue;
+                    }
+                    let base = from.base as usize;
+                    for (corner, weight) in corners.iter().zip(from.weight) {
+                        let source = base + corner;
+                        let moved = old[source] * weight * factor[source - offset];
+                        field[home - offset] += moved;
+                        field[source - offset] -= moved;
+                    }
+                }
+            },
+        );
+    }
+}
+
+/// Fewest rows in a band of [`in_bands`].
+const MIN_BAND_ROWS: usize = 8;
+
+/// Runs `act(rows, first, a, b)` once for each band of rows of two row-major fields `width`
+/// entries wide, where `act` may write to entries up to `reach` rows beyond its band: `a` and
+/// `b` then hold the rows from `first` on, far enough on both sides. Bands are at least twice
+/// `reach` rows high, so even bands never reach one another: they run in parallel, then the
+/// odd ones do. Each entry thus receives its writes in one fixed order, the same at any thread
+/// count (scatters that add in parallel, deterministically).
+fn in_bands<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    width: usize,
+    reach: usize,
+    act: impl Fn(std::ops::Range<usize>, usize, &mut [A], &mut [B]) + Sync,
+) {
+    let rows = a.len() / width.max(1);
+    let band = (2 * reach).max(MIN_BAND_ROWS);
+    if band >= rows {
+        act(0..rows, 0, a, b);
+        return;
+    }
+    let half = band / 2;
+    let band_rows = |k: usize| (k * band).min(rows)..((k + 1) * band).min(rows);
+    for phase in 0..2 {
+        // A head piece, then pieces of two bands' rows, each with one band of this phase in
+        // its middle and `half` ≥ `reach` rows on either side of it.
+        let head = if phase == 0 {
+            2 * band - half
+        } else {
+            band - half
+        };
+        let head = head.min(rows);
+        let (head_a, rest_a) = a.split_at_mut(head * width);
+        let (head_b, rest_b) = b.split_at_mut(head * width);
+        let piece = 2 * band * width;
+        let pieces = rest_a
+            .par_chunks_mut(piece)
+            .zip(rest_b.par_chunks_mut(piece));
+        rayon::join(
+            || {
+                if phase == 0 {
+                    act(band_rows(0), 0, head_a, head_b);
+                }
+            },
+            || {
+                pieces.enumerate().for_each(|(c, (a, b))| {
+                    let k = 2 * c + 2 - phase;
+                    act(band_rows(k), head + 2 * band * c, a, b);
+                });
+            },
+        );
     }
 }
 
@@ -365,6 +464,43 @@ mod tests {
             (moved - Vec2::new(0.41, 0.25)).length() > 0.05,
             "the swirl moved nothing: {moved}"
         );
+    }
+
+    /// The banded scatter runs every row once, and an act may write anywhere within `reach`
+    /// rows of its band (a write outside the rows it holds would panic).
+    #[test]
+    fn bands_cover_every_row_once_within_reach() {
+        for (rows, reach) in [
+            (1, 1),
+            (7, 1),
+            (40, 1),
+            (40, 3),
+            (41, 5),
+            (100, 7),
+            (64, 31),
+        ] {
+            let width = 3;
+            let mut visits = vec![0u32; rows * width];
+            let mut touched = vec![0u32; rows * width];
+            in_bands(
+                &mut visits,
+                &mut touched,
+                width,
+                reach,
+                |band, first, visits, touched| {
+                    for row in band.clone() {
+                        visits[(row - first) * width] += 1;
+                        let lowest = row.saturating_sub(reach);
+                        let highest = (row + reach).min(rows - 1);
+                        for reached in lowest..=highest {
+                            touched[(reached - first) * width + 1] += 1;
+                        }
+                    }
+                },
+            );
+            let once = visits.chunks(width).all(|row| row[0] == 1);
+            assert!(once, "rows {rows}, reach {reach}: {visits:?}");
+        }
     }
 
     #[test]

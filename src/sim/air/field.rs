@@ -253,8 +253,8 @@ pub fn for_each_inner_u_face(
     nx: usize,
     act: impl Fn(&mut f32, usize, usize) + Sync,
 ) {
-    par_cells_mut(u, nx + 1, |i, j, face| {
-        if i > 0 && i < nx {
+    par_rows_mut(u, nx + 1, |j, row| {
+        for (i, face) in row.iter_mut().enumerate().take(nx).skip(1) {
             act(face, i - 1 + nx * j, i + nx * j);
         }
     });
@@ -268,8 +268,11 @@ pub fn for_each_inner_v_face(
     ny: usize,
     act: impl Fn(&mut f32, usize, usize) + Sync,
 ) {
-    par_cells_mut(v, nx, |i, j, face| {
-        if j > 0 && j < ny {
+    par_rows_mut(v, nx, |j, row| {
+        if j == 0 || j == ny {
+            return;
+        }
+        for (i, face) in row.iter_mut().enumerate() {
             act(face, i + nx * (j - 1), i + nx * j);
         }
     });

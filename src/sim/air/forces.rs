@@ -1,128 +1,154 @@
 //! Body forces on the air (Fedkiw, Stam and Jensen 2001, "Visual Simulation of Smoke"):
 //! buoyancy from smoke and heat, and vorticity confinement, which gives back the small swirls
-//! that semi-Lagrangian advection smooths away.
+//! that semi-Lagrangian advection smooths away. Both are found from the same velocity and
+//! added to the faces in one pass over each kind of face.
 
 use super::field::{
-    for_each_inner_u_face, for_each_inner_v_face, par_cells_mut, MacGrid, CELLS_PER_TASK,
+    for_each_inner_u_face, for_each_inner_v_face, par_rows_mut, MacGrid, CELLS_PER_TASK,
 };
 use glam::Vec2;
 use rayon::prelude::*;
 
-/// Buoyancy f = (−α s + β T) up (Fedkiw et al. 2001, eq. 8), on every face between two open
-/// cells, with s and T the mean of the two cells: smoke weighs the air down (`alpha` per unit of
-/// smoke, m/s²), heat lifts it (`beta` per degree, m/s²). `up` is the unit vector against
-/// gravity.
-pub fn buoyancy(grid: &mut MacGrid, alpha: f32, beta: f32, up: Vec2, dt: f32) {
-    if (alpha == 0.0 && beta == 0.0) || up == Vec2::ZERO {
-        return;
-    }
-    let (nx, ny) = (grid.nx, grid.ny);
-    let MacGrid {
-        u,
-        v,
-        smoke,
-        temperature,
-        solid,
-        ..
-    } = grid;
-    let (smoke, temperature, solid) = (&*smoke, &*temperature, &*solid);
-    // The lift on the face between cells a and b, when both are open.
-    let lift = |a: usize, b: usize| {
-        if solid[a] || solid[b] {
-            return 0.0;
-        }
-        let s = 0.5 * (smoke[a] + smoke[b]);
-        let t = 0.5 * (temperature[a] + temperature[b]);
-        dt * (beta * t - alpha * s)
-    };
-    if up.x != 0.0 {
-        for_each_inner_u_face(u, nx, |face, a, b| *face += lift(a, b) * up.x);
-    }
-    if up.y != 0.0 {
-        for_each_inner_v_face(v, nx, ny, |face, a, b| *face += lift(a, b) * up.y);
-    }
+/// The constants of the body forces.
+#[derive(Clone, Copy, Debug)]
+pub struct ForceConstants {
+    /// Buoyancy α: downward acceleration per unit of smoke, m/s².
+    pub smoke_weight: f32,
+    /// Buoyancy β: upward acceleration per degree, m/s².
+    pub heat_lift: f32,
+    /// Vorticity confinement ε.
+    pub vorticity: f32,
+    /// The unit vector against gravity.
+    pub up: Vec2,
 }
 
-/// Scratch buffers of vorticity confinement.
+/// Scratch buffers of the body forces (vorticity confinement's curl and force per cell).
 #[derive(Clone, Debug, Default)]
-pub struct Confinement {
+pub struct Forces {
     curl: Vec<f32>,
     force: Vec<Vec2>,
 }
 
-impl Confinement {
-    /// Vorticity confinement (Fedkiw et al. 2001, eq. 9–11): with ω the curl at cell centres
-    /// and N = ∇|ω| / |∇|ω||, adds ε Δx (N × ω) Δt to the faces between open cells.
-    pub fn apply(&mut self, grid: &mut MacGrid, epsilon: f32, dt: f32) {
-        if epsilon == 0.0 {
+impl Forces {
+    /// Adds Δt times the body forces to every face between two open cells:
+    /// - buoyancy f = (−α s + β T) up (Fedkiw et al. 2001, eq. 8), with s and T the mean of
+    ///   the two cells: smoke weighs the air down, heat lifts it;
+    /// - vorticity confinement (eq. 9–11): with ω the curl at cell centres and
+    ///   N = ∇|ω| / |∇|ω||, ε Δx (N × ω), the mean of the two cells'.
+    pub fn apply(&mut self, grid: &mut MacGrid, constants: ForceConstants, dt: f32) {
+        let ForceConstants {
+            smoke_weight: alpha,
+            heat_lift: beta,
+            vorticity: epsilon,
+            up,
+        } = constants;
+        let buoyant = !(alpha == 0.0 && beta == 0.0) && up != Vec2::ZERO;
+        if !buoyant && epsilon == 0.0 {
             return;
         }
         let (nx, ny) = (grid.nx, grid.ny);
-        let cells = nx * ny;
-        self.curl.resize(cells, 0.0);
-        self.force.resize(cells, Vec2::ZERO);
-        {
-            let g = &*grid;
-            par_cells_mut(&mut self.curl, nx, |i, j, curl| *curl = cell_curl(g, i, j));
+        let confined = epsilon != 0.0;
+        if confined {
+            self.confine(grid, epsilon, dt);
+        } else {
+            self.force.clear();
+            self.force.resize(nx * ny, Vec2::ZERO);
         }
-        {
-            let g = &*grid;
-            let curl = &self.curl;
-            let scale = epsilon * g.dx * dt;
-            par_cells_mut(&mut self.force, nx, |i, j, force| {
-                let c = i + nx * j;
-                *force = Vec2::ZERO;
-                if g.solid[c] || i == 0 || j == 0 || i + 1 == nx || j + 1 == ny {
-                    return;
-                }
-                let magnitude = |i: usize, j: usize| curl[i + nx * j].abs();
-                let gradient = Vec2::new(
-                    magnitude(i + 1, j) - magnitude(i - 1, j),
-                    magnitude(i, j + 1) - magnitude(i, j - 1),
-                ) / (2.0 * g.dx);
-                let length = gradient.length();
-                if length > 1e-12 {
-                    let n = gradient / length;
-                    *force = scale * curl[c] * Vec2::new(n.y, -n.x);
+        let lift = if buoyant { dt * up } else { Vec2::ZERO };
+        let MacGrid {
+            u,
+            v,
+            smoke,
+            temperature,
+            solid,
+            ..
+        } = grid;
+        let (smoke, temperature, solid, force) = (&*smoke, &*temperature, &*solid, &self.force);
+        // Δt times the force on the face between open cells a and b, as (x, y).
+        let face_force = |a: usize, b: usize| {
+            let s = 0.5 * (smoke[a] + smoke[b]);
+            let t = 0.5 * (temperature[a] + temperature[b]);
+            (beta * t - alpha * s) * lift + 0.5 * (force[a] + force[b])
+        };
+        if lift.x != 0.0 || confined {
+            for_each_inner_u_face(u, nx, |face, a, b| {
+                if !solid[a] && !solid[b] {
+                    *face += face_force(a, b).x;
                 }
             });
         }
-        let force = &self.force;
-        let solid = &grid.solid;
-        let open = |a: usize, b: usize| !solid[a] && !solid[b];
-        for_each_inner_u_face(&mut grid.u, nx, |face, a, b| {
-            if open(a, b) {
-                *face += 0.5 * (force[a].x + force[b].x);
+        if lift.y != 0.0 || confined {
+            for_each_inner_v_face(v, nx, ny, |face, a, b| {
+                if !solid[a] && !solid[b] {
+                    *face += face_force(a, b).y;
+                }
+            });
+        }
+    }
+
+    /// Vorticity confinement's Δt ε Δx (N × ω) per open cell inside the grid's border (zero
+    /// elsewhere), into `force`.
+    fn confine(&mut self, grid: &MacGrid, epsilon: f32, dt: f32) {
+        let (nx, ny) = (grid.nx, grid.ny);
+        self.curl.resize(nx * ny, 0.0);
+        self.force.resize(nx * ny, Vec2::ZERO);
+        par_rows_mut(&mut self.curl, nx, |j, curl| curl_row(grid, j, curl));
+        let curl = &self.curl;
+        let scale = epsilon * grid.dx * dt;
+        par_rows_mut(&mut self.force, nx, |j, force| {
+            force.fill(Vec2::ZERO);
+            if j == 0 || j + 1 == ny {
+                return;
             }
-        });
-        for_each_inner_v_face(&mut grid.v, nx, ny, |face, a, b| {
-            if open(a, b) {
-                *face += 0.5 * (force[a].y + force[b].y);
+            let solid = &grid.solid[nx * j..][..nx];
+            let (below, here, above) = (
+                &curl[nx * (j - 1)..][..nx],
+                &curl[nx * j..][..nx],
+                &curl[nx * (j + 1)..][..nx],
+            );
+            for i in 1..nx.saturating_sub(1) {
+                if solid[i] {
+                    continue;
+                }
+                // ∇|ω| (up to a factor 2 Δx, which N does not see).
+                let gradient = Vec2::new(
+                    here[i + 1].abs() - here[i - 1].abs(),
+                    above[i].abs() - below[i].abs(),
+                );
+                let length = gradient.length();
+                if length > 1e-12 * 2.0 * grid.dx {
+                    let n = gradient / length;
+                    force[i] = scale * here[i] * Vec2::new(n.y, -n.x);
+                }
             }
         });
     }
 }
 
-/// Curl ∂v/∂x − ∂u/∂y at the centre of cell (i, j), from the cell-centred velocities of its
-/// neighbours (one-sided at the grid's edge).
-fn cell_curl(grid: &MacGrid, i: usize, j: usize) -> f32 {
-    let centred_u =
-        |i: usize, j: usize| 0.5 * (grid.u[grid.u_face(i, j)] + grid.u[grid.u_face(i + 1, j)]);
-    let centred_v =
-        |i: usize, j: usize| 0.5 * (grid.v[grid.v_face(i, j)] + grid.v[grid.v_face(i, j + 1)]);
-    let (left, right) = (i.saturating_sub(1), (i + 1).min(grid.nx - 1));
-    let (down, up) = (j.saturating_sub(1), (j + 1).min(grid.ny - 1));
-    let dvdx = if right > left {
-        (centred_v(right, j) - centred_v(left, j)) / ((right - left) as f32 * grid.dx)
+/// Curl ∂v/∂x − ∂u/∂y at the centres of row `j`'s cells, from the cell-centred velocities of
+/// their neighbours (one-sided at the grid's edge).
+fn curl_row(grid: &MacGrid, j: usize, curl: &mut [f32]) {
+    let (nx, ny, dx) = (grid.nx, grid.ny, grid.dx);
+    let (down, up) = (j.saturating_sub(1), (j + 1).min(ny - 1));
+    let u_down = &grid.u[(nx + 1) * down..][..nx + 1];
+    let u_up = &grid.u[(nx + 1) * up..][..nx + 1];
+    let (v_below, v_above) = (&grid.v[nx * j..][..nx], &grid.v[nx * (j + 1)..][..nx]);
+    let centred_v = |i: usize| 0.5 * (v_below[i] + v_above[i]);
+    let per_dy = if up > down {
+        1.0 / ((up - down) as f32 * dx)
     } else {
         0.0
     };
-    let dudy = if up > down {
-        (centred_u(i, up) - centred_u(i, down)) / ((up - down) as f32 * grid.dx)
-    } else {
-        0.0
-    };
-    dvdx - dudy
+    for (i, curl) in curl.iter_mut().enumerate() {
+        let (left, right) = (i.saturating_sub(1), (i + 1).min(nx - 1));
+        let dvdx = if right > left {
+            (centred_v(right) - centred_v(left)) / ((right - left) as f32 * dx)
+        } else {
+            0.0
+        };
+        let dudy = (0.5 * (u_up[i] + u_up[i + 1]) - 0.5 * (u_down[i] + u_down[i + 1])) * per_dy;
+        *curl = dvdx - dudy;
+    }
 }
 
 /// Exponential decay of a cell field toward zero at `rate` per second (smoke thinning, heat
@@ -146,12 +172,18 @@ mod tests {
         let mut grid = MacGrid::new(3, 3, 1.0, Vec2::ZERO);
         let middle = grid.cell(1, 1);
         grid.temperature[middle] = 2.0;
-        buoyancy(&mut grid, 0.0, 1.0, Vec2::Y, 0.5);
+        let lift = |alpha, beta| ForceConstants {
+            smoke_weight: alpha,
+            heat_lift: beta,
+            vorticity: 0.0,
+            up: Vec2::Y,
+        };
+        Forces::default().apply(&mut grid, lift(0.0, 1.0), 0.5);
         assert!(grid.v[grid.v_face(1, 2)] > 0.0 && grid.v[grid.v_face(1, 1)] > 0.0);
         assert_eq!(grid.v[grid.v_face(1, 0)], 0.0, "the floor face stays");
         let mut grid = MacGrid::new(3, 3, 1.0, Vec2::ZERO);
         grid.smoke[middle] = 2.0;
-        buoyancy(&mut grid, 1.0, 0.0, Vec2::Y, 0.5);
+        Forces::default().apply(&mut grid, lift(1.0, 0.0), 0.5);
         assert!(grid.v[grid.v_face(1, 2)] < 0.0);
     }
 
@@ -178,7 +210,13 @@ mod tests {
             }
         }
         let before = grid.clone();
-        Confinement::default().apply(&mut grid, 1.0, 0.1);
+        let swirling = ForceConstants {
+            smoke_weight: 0.0,
+            heat_lift: 0.0,
+            vorticity: 1.0,
+            up: Vec2::Y,
+        };
+        Forces::default().apply(&mut grid, swirling, 0.1);
         let probe = Vec2::new(n as f32 / 2.0 + 2.0, n as f32 / 2.0);
         let change = grid.velocity_at(probe) - before.velocity_at(probe);
         assert!(change.y > 0.0, "not along the swirl: {change}");

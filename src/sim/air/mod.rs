@@ -37,7 +37,7 @@ use super::subsystem::{AfterFrame, Subsystem};
 use crate::sim::clock::Instant;
 use advect::Advection;
 use coupling::Coupling;
-use forces::Confinement;
+use forces::{ForceConstants, Forces};
 use glam::Vec2;
 use projection::Projection;
 use rayon::prelude::*;
@@ -171,7 +171,7 @@ pub struct Air {
     /// Cells inside a wall or an obstacle, fixed for the scene.
     static_solid: Vec<bool>,
     advection: Advection,
-    confinement: Confinement,
+    forces: Forces,
     projection: Projection,
     coupling: Coupling,
     time: f32,
@@ -188,7 +188,7 @@ impl Clone for Air {
             grid: self.grid.clone(),
             static_solid: self.static_solid.clone(),
             advection: Advection::default(),
-            confinement: Confinement::default(),
+            forces: Forces::default(),
             projection: Projection::starting_from(
                 self.grid.nx,
                 self.grid.ny,
@@ -219,7 +219,7 @@ impl Air {
             grid,
             static_solid: Vec::new(),
             advection: Advection::default(),
-            confinement: Confinement::default(),
+            forces: Forces::default(),
             coupling: Coupling::default(),
             time: 0.0,
             steps: 0,
@@ -337,8 +337,13 @@ impl Air {
         lap(&mut times.sources);
         self.advection.velocities(&mut self.grid, dt);
         lap(&mut times.advect_velocity);
-        forces::buoyancy(&mut self.grid, s.smoke_weight, s.heat_lift, up, dt);
-        self.confinement.apply(&mut self.grid, s.vorticity, dt);
+        let constants = ForceConstants {
+            smoke_weight: s.smoke_weight,
+            heat_lift: s.heat_lift,
+            vorticity: s.vorticity,
+            up,
+        };
+        self.forces.apply(&mut self.grid, constants, dt);
         lap(&mut times.forces);
         self.grid.apply_solid_velocities();
         let solve = self
