@@ -40,6 +40,14 @@ pub const DEFAULT_SCREENSHOT_FRAMES: u64 = 120;
 pub fn run(options: &WindowOptions) -> Result<(), String> {
     // A web page has no `std::time`: the clock reads the page's.
     crate::sim::clock::set_source(macroquad::miniquad::date::now);
+    // The simulation's parallel passes start from this thread. As one of the pool's threads it
+    // works on them itself, instead of handing each one to the pool and sleeping until it is
+    // done (a wake-up per pass, which the air's many short passes felt most). Fails only if
+    // the pool already exists, and then it stays as it is.
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = rayon::ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build_global();
     // A page runs every preset at its own resolution: one thread, and figures comparable with
     // the native program's.
     let auto = options.auto_particles && !WEB;
