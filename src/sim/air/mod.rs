@@ -15,8 +15,10 @@
 //! 6. **advect scalars**: smoke conservative or semi-Lagrangian, heat semi-Lagrangian; cooling;
 //! 7. **drag**: the air pulls light spray particles along (`coupling.rs`).
 //!
-//! Every pass computes each face or cell from frozen inputs, or runs in a fixed serial order,
-//! so the air is bit-identical at any thread count, like the particles.
+//! Every pass computes each face or cell from frozen inputs, or adds in a fixed order (the
+//! accounting scatters run in bands that cannot reach one another, even bands then odd), so the
+//! air is bit-identical at any thread count, like the particles. [`AirTimes`] has each stage's
+//! wall-clock time.
 
 mod advect;
 mod coupling;
