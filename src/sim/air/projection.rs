@@ -8,8 +8,9 @@
 //! keep the solid's velocity (Neumann walls). Then every face between two open cells loses
 //! Δt / (ρ Δx) × (p_ahead − p_behind).
 
-use super::field::{for_each_inner_u_face, for_each_inner_v_face, par_cells_mut, MacGrid};
+use super::field::{for_each_inner_u_face, for_each_inner_v_face, MacGrid, ROWS_PER_TASK};
 use super::pressure::{Poisson, Report, Settings};
+use rayon::prelude::*;
 
 /// The pressure solve's workspace and last result.
 pub struct Projection {
@@ -59,16 +60,26 @@ impl Projection {
         let (nx, ny, dx) = (grid.nx, grid.ny, grid.dx);
         let scale = -dx / (dt * density);
         {
+            // The open cells and the right-hand side −Δx/(Δt ρ) · outflow, in one pass.
             let g = &*grid;
-            par_cells_mut(&mut self.open, nx, |i, j, open| {
-                *open = !g.solid[g.cell(i, j)]
-            });
-            par_cells_mut(&mut self.rhs, nx, |i, j, rhs| {
-                *rhs = if g.solid[g.cell(i, j)] {
-                    0.0
-                } else {
-                    scale * g.outflow(i, j)
-                };
+            let rows = nx * ROWS_PER_TASK;
+            let tasks = self
+                .open
+                .par_chunks_mut(rows)
+                .zip(self.rhs.par_chunks_mut(rows));
+            tasks.enumerate().for_each(|(task, (open, rhs))| {
+                let rows = open.chunks_mut(nx).zip(rhs.chunks_mut(nx)).enumerate();
+                for (r, (open, rhs)) in rows {
+                    let j = task * ROWS_PER_TASK + r;
+                    let solid = &g.solid[nx * j..][..nx];
+                    let u = &g.u[(nx + 1) * j..][..nx + 1];
+                    let (v_below, v_above) = (&g.v[nx * j..][..nx], &g.v[nx * (j + 1)..][..nx]);
+                    for i in 0..nx {
+                        open[i] = !solid[i];
+                        let outflow = u[i + 1] - u[i] + v_above[i] - v_below[i];
+                        rhs[i] = if solid[i] { 0.0 } else { scale * outflow };
+                    }
+                }
             });
         }
         let report = self
