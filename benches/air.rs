@@ -2,12 +2,12 @@
 //! projection to a relative residual of 1e-4, conservative scalar advection) on 256 × 256 and
 //! 512 × 512 grids: a hot plume rising in a closed box around a round beam, warmed up for 30
 //! steps so the solve starts from the last step's pressure as in a running scene. Beside it the
-//! same step with Stam's Gauss–Seidel at the same residual (capped; the report says where it
-//! stopped). Run with `cargo bench --bench air`; set the threads with `RAYON_NUM_THREADS`.
+//! same step with plain semi-Lagrangian scalar advection (the other selectable scheme), and with
+//! Stam's Gauss–Seidel at the same residual (capped; the report says where it stopped). Run with `cargo bench --bench air`; set the threads with `RAYON_NUM_THREADS`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::Vec2;
-use slosh::sim::air::{Air, AirSettings, AirSource, Method};
+use slosh::sim::air::{Air, AirSettings, AirSource, Method, ScalarAdvection};
 use slosh::sim::{Domain, Obstacle, Wall};
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ const WARM_UP_STEPS: usize = 30;
 const GAUSS_SEIDEL_CAP: u32 = 2_000;
 
 /// A 16 × 16 box of air with a plume source and a beam, at `cells` × `cells`.
-fn plume(cells: usize, method: Method) -> Air {
+fn plume(cells: usize, method: Method, advection: ScalarAdvection) -> Air {
     let walls = vec![
         Wall::new(Vec2::X, 0.0),
         Wall::new(Vec2::Y, 0.0),
@@ -39,6 +39,7 @@ fn plume(cells: usize, method: Method) -> Air {
         ..AirSettings::default()
     };
     settings.solver.method = method;
+    settings.advection = advection;
     settings.solver.max_iterations = match method {
         Method::MultigridPcg => 200,
         Method::GaussSeidel => GAUSS_SEIDEL_CAP,
@@ -63,15 +64,28 @@ fn air_step(c: &mut Criterion) {
         .build()
         .expect("a thread pool");
     for cells in [256, 512] {
-        for (name, method) in [
-            ("multigrid", Method::MultigridPcg),
-            ("gauss-seidel", Method::GaussSeidel),
+        for (name, method, advection) in [
+            (
+                "multigrid",
+                Method::MultigridPcg,
+                ScalarAdvection::Conservative,
+            ),
+            (
+                "multigrid-semi-lagrangian",
+                Method::MultigridPcg,
+                ScalarAdvection::SemiLagrangian,
+            ),
+            (
+                "gauss-seidel",
+                Method::GaussSeidel,
+                ScalarAdvection::Conservative,
+            ),
         ] {
             // Made on first use, so a filtered run builds only the scenes it times.
             let mut scene: Option<Air> = None;
             group.bench_function(BenchmarkId::new(name, cells), |b| {
                 pool.install(|| {
-                    let air = scene.get_or_insert_with(|| plume(cells, method));
+                    let air = scene.get_or_insert_with(|| plume(cells, method, advection));
                     b.iter(|| air.step(1.0 / 60.0, Vec2::Y))
                 })
             });

@@ -27,7 +27,7 @@ pub struct Advection {
     u: Vec<f32>,
     v: Vec<f32>,
     scalar: Vec<f32>,
-    old_heat: Vec<f32>,
+    heat: Vec<f32>,
     requested: Vec<f32>,
     to: Vec<Shares>,
     from: Vec<Shares>,
@@ -40,19 +40,20 @@ pub struct Advection {
 }
 
 impl Advection {
-    /// Semi-Lagrangian advection of the face velocities by `dt`, from frozen copies (so every
-    /// face reads the old field and rows can run in parallel). A face at lattice position
-    /// (i, j) of its own component's lattice traces back to (i, j) − Δt/Δx · (u, v), where the
-    /// other component is the mean of the four faces around it.
+    /// Semi-Lagrangian advection of the face velocities by `dt`: the new faces are written to
+    /// scratch buffers while the old field is read (so rows can run in parallel), then the
+    /// buffers are swapped in. A face at lattice position (i, j) of its own component's
+    /// lattice traces back to (i, j) − Δt/Δx · (u, v), where the other component is the mean
+    /// of the four faces around it.
     pub fn velocities(&mut self, grid: &mut MacGrid, dt: f32) {
-        self.u.clone_from(&grid.u);
-        self.v.clone_from(&grid.v);
         let (nx, ny) = (grid.nx, grid.ny);
-        let (old_u, old_v) = (&self.u, &self.v);
+        self.u.resize(grid.u.len(), 0.0);
+        self.v.resize(grid.v.len(), 0.0);
+        let (old_u, old_v) = (&grid.u, &grid.v);
         let (u_lattice, v_lattice) = (Lattice::new(nx + 1, ny), Lattice::new(nx, ny + 1));
         // Cells moved per m/s of velocity in `dt`.
         let reach = dt / grid.dx;
-        par_rows_mut(&mut grid.u, nx + 1, |j, row| {
+        par_rows_mut(&mut self.u, nx + 1, |j, row| {
             let (v_below, v_above) = (&old_v[nx * j..nx * (j + 1)], &old_v[nx * (j + 1)..]);
             let here = &old_u[(nx + 1) * j..];
             for (i, value) in row.iter_mut().enumerate() {
@@ -62,7 +63,7 @@ impl Advection {
                 *value = u_lattice.sample(old_u, u_lattice.point(x, y));
             }
         });
-        par_rows_mut(&mut grid.v, nx, |j, row| {
+        par_rows_mut(&mut self.v, nx, |j, row| {
             let (below, above) = (j.saturating_sub(1), j.min(ny - 1));
             let u_below = &old_u[(nx + 1) * below..(nx + 1) * (below + 1)];
             let u_above = &old_u[(nx + 1) * above..(nx + 1) * (above + 1)];
@@ -73,6 +74,8 @@ impl Advection {
                 *value = v_lattice.sample(old_v, v_lattice.point(x, y));
             }
         });
+        std::mem::swap(&mut grid.u, &mut self.u);
+        std::mem::swap(&mut grid.v, &mut self.v);
     }
 
     /// Advects the cell-centred smoke by `scheme` and the heat semi-Lagrangian by `dt` (both
@@ -81,29 +84,32 @@ impl Advection {
     pub fn scalars(
         &mut self,
         grid: &MacGrid,
-        smoke: &mut [f32],
-        heat: &mut [f32],
+        smoke: &mut Vec<f32>,
+        heat: &mut Vec<f32>,
         dt: f32,
         scheme: ScalarAdvection,
     ) {
-        self.old_heat.clear();
-        self.old_heat.extend_from_slice(heat);
+        // New values go to scratch buffers while the old ones are read, then swap in.
+        self.heat.resize(heat.len(), 0.0);
         match scheme {
             ScalarAdvection::SemiLagrangian => {
-                self.scalar.clear();
-                self.scalar.extend_from_slice(smoke);
-                let (old_smoke, old_heat) = (&self.scalar, &self.old_heat);
+                self.scalar.resize(smoke.len(), 0.0);
+                let (old_smoke, old_heat) = (&*smoke, &*heat);
                 let (nx, cells) = (grid.nx, Lattice::new(grid.nx, grid.ny));
                 let reach = dt / grid.dx;
                 let rows = nx * ROWS_PER_TASK;
-                let tasks = smoke.par_chunks_mut(rows).zip(heat.par_chunks_mut(rows));
+                let tasks = self.scalar.par_chunks_mut(rows);
+                let tasks = tasks.zip(self.heat.par_chunks_mut(rows));
                 tasks.enumerate().for_each(|(task, (smoke, heat))| {
                     let rows = smoke.chunks_mut(nx).zip(heat.chunks_mut(nx));
                     for (r, (smoke, heat)) in rows.enumerate() {
                         let j = task * ROWS_PER_TASK + r;
                         let row = CellRow::new(grid, j);
                         for i in 0..nx {
-                            if !row.solid[i] {
+                            if row.solid[i] {
+                                smoke[i] = old_smoke[nx * j + i];
+                                heat[i] = old_heat[nx * j + i];
+                            } else {
                                 let (sx, sy) = row.step(i, reach);
                                 let back = cells.point(i as f32 - sx, j as f32 - sy);
                                 smoke[i] = cells.sample(old_smoke, back);
@@ -112,6 +118,7 @@ impl Advection {
                         }
                     }
                 });
+                std::mem::swap(smoke, &mut self.scalar);
             }
             ScalarAdvection::Conservative => {
                 self.trace(grid, heat, dt);
@@ -119,12 +126,13 @@ impl Advection {
                 self.backward(smoke);
             }
         }
+        std::mem::swap(heat, &mut self.heat);
     }
 
     /// For every open cell, the shares of the open cells around where its content goes in `dt`
     /// (forward) and around where it came from (backward): the geometry of both accounting
     /// passes; and, from the same trace back, the semi-Lagrangian `heat`. In parallel over rows.
-    fn trace(&mut self, grid: &MacGrid, heat: &mut [f32], dt: f32) {
+    fn trace(&mut self, grid: &MacGrid, old_heat: &[f32], dt: f32) {
         let (nx, ny) = (grid.nx, grid.ny);
         self.to.resize(nx * ny, Shares::NONE);
         self.from.resize(nx * ny, Shares::NONE);
@@ -132,7 +140,6 @@ impl Advection {
         self.corners = [0, cells.right, cells.up, cells.up + cells.right];
         self.nx = nx;
         let corners = self.corners;
-        let old_heat = &self.old_heat;
         // Cells moved per m/s of velocity in `dt`.
         let reach = dt / grid.dx;
         let rows = nx * ROWS_PER_TASK;
@@ -140,7 +147,7 @@ impl Advection {
             .to
             .par_chunks_mut(rows)
             .zip(self.from.par_chunks_mut(rows));
-        let tasks = tasks.zip(heat.par_chunks_mut(rows));
+        let tasks = tasks.zip(self.heat.par_chunks_mut(rows));
         let farthest = tasks
             .enumerate()
             .map(|(task, ((to, from), heat))| {
@@ -153,6 +160,7 @@ impl Advection {
                         if row.solid[i] {
                             to[i] = Shares::NONE;
                             from[i] = Shares::NONE;
+                            heat[i] = old_heat[nx * j + i];
                             continue;
                         }
                         let (sx, sy) = row.step(i, reach);
@@ -184,10 +192,10 @@ impl Advection {
     /// point it reaches, in bilinear shares (shares that would land in solids stay home). In
     /// the same loop: how much of each cell the backward pass asks for in total.
     fn forward_and_count(&mut self, field: &mut [f32]) {
-        self.scalar.clear();
-        self.scalar.extend_from_slice(field);
-        self.requested.clear();
-        self.requested.resize(self.from.len(), 0.0);
+        par_copy(&mut self.scalar, field);
+        self.requested.resize(field.len(), 0.0);
+        let zero = self.requested.par_chunks_mut(CELLS_PER_TASK);
+        zero.for_each(|asked| asked.fill(0.0));
         let (corners, old, to, from) = (self.corners, &self.scalar, &self.to, &self.from);
         let nx = self.nx;
         in_bands(
@@ -225,8 +233,7 @@ impl Advection {
     /// came from their bilinear shares of their content, each source scaled so that it never
     /// gives more than it holds.
     fn backward(&mut self, field: &mut [f32]) {
-        self.scalar.clear();
-        self.scalar.extend_from_slice(field);
+        par_copy(&mut self.scalar, field);
         let (corners, old, from) = (self.corners, &self.scalar, &self.from);
         let nx = self.nx;
         // `requested` is only read here; it travels in bands beside the field.
@@ -253,6 +260,14 @@ impl Advection {
             },
         );
     }
+}
+
+/// Makes `copy` a copy of `values`, in parallel.
+fn par_copy(copy: &mut Vec<f32>, values: &[f32]) {
+    copy.resize(values.len(), 0.0);
+    let pieces = copy.par_chunks_mut(CELLS_PER_TASK);
+    let pieces = pieces.zip(values.par_chunks(CELLS_PER_TASK));
+    pieces.for_each(|(copy, values)| copy.copy_from_slice(values));
 }
 
 /// Fewest rows in a band of [`in_bands`].
@@ -362,15 +377,17 @@ impl Shares {
 #[inline]
 fn open_shares(grid: &MacGrid, corners: [usize; 4], at: LatticePoint) -> Shares {
     let mut weight = at.weights();
-    let open = corners.map(|corner| !grid.solid[at.base + corner]);
     let shares = |weight| Shares {
         base: at.base as u32,
         weight,
     };
-    if open == [true; 4] {
+    let solid = &grid.solid[at.base..];
+    let any_solid = solid[corners[0]] | solid[corners[1]] | solid[corners[2]] | solid[corners[3]];
+    if !any_solid {
         // Open all round: the bilinear weights as they are (they sum to 1).
         return shares(weight);
     }
+    let open = corners.map(|corner| !solid[corner]);
     let mut total = 0.0;
     for (weight, open) in weight.iter_mut().zip(open) {
         if *weight > 0.0 && open {

@@ -304,7 +304,12 @@ fn face_solid_velocity(
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lattice {
     w: usize,
-    h: usize,
+    /// Largest coordinates inside the lattice: w − 1 and h − 1.
+    last_x: f32,
+    last_y: f32,
+    /// Largest lower-left entry of a bilinear read: w − 2 and h − 2 (0 for a side of one).
+    last_i0: u32,
+    last_j0: u32,
     /// Offset from an entry to the one on its right.
     pub right: usize,
     /// Offset from an entry to the one above it.
@@ -316,19 +321,27 @@ impl Lattice {
     pub fn new(w: usize, h: usize) -> Self {
         Self {
             w,
-            h,
+            last_x: (w - 1) as f32,
+            last_y: (h - 1) as f32,
+            last_i0: w.saturating_sub(2) as u32,
+            last_j0: h.saturating_sub(2) as u32,
             right: usize::from(w > 1),
             up: if h > 1 { w } else { 0 },
         }
     }
 
-    /// The four entries around lattice coordinates (gx, gy), clamped to the lattice.
+    /// The four entries around lattice coordinates (gx, gy), clamped to the lattice (a NaN
+    /// coordinate counts as 0).
     #[inline]
     pub fn point(&self, gx: f32, gy: f32) -> LatticePoint {
-        let gx = gx.clamp(0.0, (self.w - 1) as f32);
-        let gy = gy.clamp(0.0, (self.h - 1) as f32);
-        let i0 = (gx as usize).min(self.w.saturating_sub(2));
-        let j0 = (gy as usize).min(self.h.saturating_sub(2));
+        // `max` first: it turns NaN into 0, so the truncations below see finite values in
+        // range and need no saturation.
+        let gx = gx.max(0.0).min(self.last_x);
+        let gy = gy.max(0.0).min(self.last_y);
+        // SAFETY: gx and gy are finite, in [0, w − 1] and [0, h − 1], so they fit in u32.
+        let (i0, j0) = unsafe { (gx.to_int_unchecked::<u32>(), gy.to_int_unchecked::<u32>()) };
+        let (i0, j0) = (i0.min(self.last_i0), j0.min(self.last_j0));
+        let (i0, j0) = (i0 as usize, j0 as usize);
         LatticePoint {
             base: i0 + self.w * j0,
             fx: gx - i0 as f32,
