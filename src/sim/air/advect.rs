@@ -374,19 +374,28 @@ impl Shares {
 
 /// The bilinear shares of the open cells among the four around `at`, renormalised over the
 /// open ones; none when none is open. `corners` are the four cells' offsets from `at.base`.
-#[inline]
+#[inline(always)]
 fn open_shares(grid: &MacGrid, corners: [usize; 4], at: LatticePoint) -> Shares {
+    let solid = &grid.solid[at.base..];
+    let any_solid = solid[corners[0]] | solid[corners[1]] | solid[corners[2]] | solid[corners[3]];
+    if any_solid {
+        return open_shares_beside_solids(solid, corners, at);
+    }
+    // Open all round: the bilinear weights as they are (they sum to 1).
+    Shares {
+        base: at.base as u32,
+        weight: at.weights(),
+    }
+}
+
+/// [`open_shares`] where some of the four cells are solid.
+#[cold]
+fn open_shares_beside_solids(solid: &[bool], corners: [usize; 4], at: LatticePoint) -> Shares {
     let mut weight = at.weights();
     let shares = |weight| Shares {
         base: at.base as u32,
         weight,
     };
-    let solid = &grid.solid[at.base..];
-    let any_solid = solid[corners[0]] | solid[corners[1]] | solid[corners[2]] | solid[corners[3]];
-    if !any_solid {
-        // Open all round: the bilinear weights as they are (they sum to 1).
-        return shares(weight);
-    }
     let open = corners.map(|corner| !solid[corner]);
     let mut total = 0.0;
     for (weight, open) in weight.iter_mut().zip(open) {

@@ -479,8 +479,16 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
             continue;
         }
         let r2 = source.radius * source.radius;
-        for j in 0..grid.ny {
-            for i in 0..grid.nx {
+        // The cells whose centres may lie in the disc: its bounding box, a cell wider all round.
+        let span = |centre: f32, origin: f32, cells: usize| {
+            let low = (centre - source.radius - origin) / grid.dx - 1.5;
+            let high = (centre + source.radius - origin) / grid.dx + 1.5;
+            // Saturating casts: a NaN or negative end gives 0, a huge one the grid's size.
+            (low.max(0.0) as usize).min(cells)..(high.max(0.0) as usize).min(cells)
+        };
+        let columns = span(source.position.x, grid.origin.x, grid.nx);
+        for j in span(source.position.y, grid.origin.y, grid.ny) {
+            for i in columns.clone() {
                 let c = grid.cell(i, j);
                 if grid.solid[c] || (grid.cell_centre(i, j) - source.position).length_squared() > r2
                 {
