@@ -246,38 +246,6 @@ pub fn par_cells_mut<T: Send>(
         });
 }
 
-/// Calls `act(face, left cell, right cell)` for every vertical face between two cells, in
-/// parallel over rows.
-pub fn for_each_inner_u_face(
-    u: &mut [f32],
-    nx: usize,
-    act: impl Fn(&mut f32, usize, usize) + Sync,
-) {
-    par_rows_mut(u, nx + 1, |j, row| {
-        for (i, face) in row.iter_mut().enumerate().take(nx).skip(1) {
-            act(face, i - 1 + nx * j, i + nx * j);
-        }
-    });
-}
-
-/// Calls `act(face, cell below, cell above)` for every horizontal face between two cells, in
-/// parallel over rows.
-pub fn for_each_inner_v_face(
-    v: &mut [f32],
-    nx: usize,
-    ny: usize,
-    act: impl Fn(&mut f32, usize, usize) + Sync,
-) {
-    par_rows_mut(v, nx, |j, row| {
-        if j == 0 || j == ny {
-            return;
-        }
-        for (i, face) in row.iter_mut().enumerate() {
-            act(face, i + nx * (j - 1), i + nx * j);
-        }
-    });
-}
-
 /// The velocity a face between cells `a` and `b` (either may be outside the grid) must have,
 /// or `None` when both are open air.
 #[inline]
