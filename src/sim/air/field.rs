@@ -138,11 +138,15 @@ impl MacGrid {
             .into_par_iter()
             .with_min_len(ROWS_PER_TASK)
             .map(|j| {
+                let nx = self.nx;
+                let solid = &self.solid[nx * j..][..nx];
+                let u = &self.u[(nx + 1) * j..][..nx + 1];
+                let (v_below, v_above) = (&self.v[nx * j..][..nx], &self.v[nx * (j + 1)..][..nx]);
                 let mut largest = 0.0f32;
-                for i in 0..self.nx {
-                    if !self.solid[self.cell(i, j)] {
-                        largest = largest.max(self.outflow(i, j).abs());
-                    }
+                for i in 0..nx {
+                    let outflow = u[i + 1] - u[i] + v_above[i] - v_below[i];
+                    let size = if solid[i] { 0.0 } else { outflow.abs() };
+                    largest = largest.max(size);
                 }
                 largest
             })
