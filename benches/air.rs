@@ -3,7 +3,8 @@
 //! 512 × 512 grids: a hot plume rising in a closed box around a round beam, warmed up for 30
 //! steps so the solve starts from the last step's pressure as in a running scene. Beside it the
 //! same step with plain semi-Lagrangian scalar advection (the other selectable scheme), and with
-//! Stam's Gauss–Seidel at the same residual (capped; the report says where it stopped). Run with `cargo bench --bench air`; set the threads with `RAYON_NUM_THREADS`.
+//! Stam's Gauss–Seidel at the same residual (capped; the report says where it stopped). Run
+//! with `cargo bench --bench air`; set the threads with `RAYON_NUM_THREADS`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::Vec2;

@@ -8,7 +8,9 @@
 //! shares it asks of the four cells around where it came from, scaled down where a cell is
 //! asked for more than it holds. Each pass subtracts exactly what it adds, so the total stays.
 
-use super::field::{par_rows_mut, Lattice, LatticePoint, MacGrid, CELLS_PER_TASK, ROWS_PER_TASK};
+use super::field::{
+    par_rows_mut, CellRow, Lattice, LatticePoint, MacGrid, CELLS_PER_TASK, ROWS_PER_TASK,
+};
 use rayon::prelude::*;
 
 /// How the scalars (smoke, temperature) are advected.
@@ -322,36 +324,6 @@ fn in_bands<A: Send, B: Send>(
                 });
             },
         );
-    }
-}
-
-/// One row of cells of a grid: its solids and the faces around it.
-struct CellRow<'a> {
-    solid: &'a [bool],
-    u: &'a [f32],
-    v_below: &'a [f32],
-    v_above: &'a [f32],
-}
-
-impl<'a> CellRow<'a> {
-    fn new(grid: &'a MacGrid, j: usize) -> Self {
-        let nx = grid.nx;
-        Self {
-            solid: &grid.solid[nx * j..nx * (j + 1)],
-            u: &grid.u[(nx + 1) * j..(nx + 1) * (j + 1)],
-            v_below: &grid.v[nx * j..nx * (j + 1)],
-            v_above: &grid.v[nx * (j + 1)..nx * (j + 2)],
-        }
-    }
-
-    /// How many cells the centre of cell `i` moves along x and y at its velocity (the mean
-    /// of its faces) in a time that moves `reach` cells per m/s.
-    #[inline]
-    fn step(&self, i: usize, reach: f32) -> (f32, f32) {
-        (
-            reach * 0.5 * (self.u[i] + self.u[i + 1]),
-            reach * 0.5 * (self.v_below[i] + self.v_above[i]),
-        )
     }
 }
 

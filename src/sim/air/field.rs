@@ -4,6 +4,7 @@
 
 use glam::Vec2;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// The air's state on an `nx` × `ny` grid of square cells of side `dx`, whose lower-left corner
 /// is `origin`. Cell (i, j) spans `origin + dx (i..i+1, j..j+1)`; arrays are row-major, y up.
@@ -128,8 +129,7 @@ impl MacGrid {
     /// bottom); divided by `dx` it is the divergence.
     #[inline]
     pub fn outflow(&self, i: usize, j: usize) -> f32 {
-        self.u[self.u_face(i + 1, j)] - self.u[self.u_face(i, j)] + self.v[self.v_face(i, j + 1)]
-            - self.v[self.v_face(i, j)]
+        CellRow::new(self, j).outflow(i)
     }
 
     /// Largest |divergence| over the open cells, in 1/s.
@@ -138,14 +138,14 @@ impl MacGrid {
             .into_par_iter()
             .with_min_len(ROWS_PER_TASK)
             .map(|j| {
-                let nx = self.nx;
-                let solid = &self.solid[nx * j..][..nx];
-                let u = &self.u[(nx + 1) * j..][..nx + 1];
-                let (v_below, v_above) = (&self.v[nx * j..][..nx], &self.v[nx * (j + 1)..][..nx]);
+                let row = CellRow::new(self, j);
                 let mut largest = 0.0f32;
-                for i in 0..nx {
-                    let outflow = u[i + 1] - u[i] + v_above[i] - v_below[i];
-                    let size = if solid[i] { 0.0 } else { outflow.abs() };
+                for i in 0..self.nx {
+                    let size = if row.solid[i] {
+                        0.0
+                    } else {
+                        row.outflow(i).abs()
+                    };
                     largest = largest.max(size);
                 }
                 largest
@@ -250,6 +250,40 @@ pub fn par_cells_mut<T: Send>(
         });
 }
 
+/// Calls `act(faces, behind, ahead)` for every row of vertical faces between two cells, in
+/// parallel over rows: `faces` are the row's inner faces, `behind` and `ahead` the index
+/// ranges of the cells left and right of them, each as long as `faces`.
+pub fn inner_u_face_rows(
+    u: &mut [f32],
+    nx: usize,
+    act: impl Fn(&mut [f32], Range<usize>, Range<usize>) + Sync,
+) {
+    par_rows_mut(u, nx + 1, |j, row| {
+        let cells = nx * j;
+        act(
+            &mut row[1..nx],
+            cells..cells + nx - 1,
+            cells + 1..cells + nx,
+        );
+    });
+}
+
+/// Calls `act(faces, behind, ahead)` for every row of horizontal faces between two cells, in
+/// parallel over rows: `faces` are the row's faces, `behind` and `ahead` the index ranges of
+/// the cells below and above them.
+pub fn inner_v_face_rows(
+    v: &mut [f32],
+    nx: usize,
+    ny: usize,
+    act: impl Fn(&mut [f32], Range<usize>, Range<usize>) + Sync,
+) {
+    par_rows_mut(v, nx, |j, row| {
+        if j > 0 && j < ny {
+            act(row, nx * (j - 1)..nx * j, nx * j..nx * (j + 1));
+        }
+    });
+}
+
 /// The velocity a face between cells `a` and `b` (either may be outside the grid) must have,
 /// or `None` when both are open air.
 #[inline]
@@ -267,6 +301,47 @@ fn face_solid_velocity(
         (true, false) => Some(speed(a)),
         (false, true) => Some(speed(b)),
         (true, true) => Some(0.5 * (speed(a) + speed(b))),
+    }
+}
+
+/// One row of cells of a grid, as slices: its solids and the faces around it.
+pub struct CellRow<'a> {
+    /// Whether each cell is solid.
+    pub solid: &'a [bool],
+    /// The row's vertical faces (nx + 1: left of each cell, then the last right one).
+    pub u: &'a [f32],
+    /// The horizontal faces below the cells.
+    pub v_below: &'a [f32],
+    /// The horizontal faces above the cells.
+    pub v_above: &'a [f32],
+}
+
+impl<'a> CellRow<'a> {
+    /// Row `j` of `grid`.
+    pub fn new(grid: &'a MacGrid, j: usize) -> Self {
+        let nx = grid.nx;
+        Self {
+            solid: &grid.solid[nx * j..nx * (j + 1)],
+            u: &grid.u[(nx + 1) * j..(nx + 1) * (j + 1)],
+            v_below: &grid.v[nx * j..nx * (j + 1)],
+            v_above: &grid.v[nx * (j + 1)..nx * (j + 2)],
+        }
+    }
+
+    /// Net outflow of cell `i`, as [`MacGrid::outflow`].
+    #[inline]
+    pub fn outflow(&self, i: usize) -> f32 {
+        self.u[i + 1] - self.u[i] + self.v_above[i] - self.v_below[i]
+    }
+
+    /// How many cells the centre of cell `i` moves along x and y at its velocity (the mean
+    /// of its faces) in a time that moves `reach` cells per m/s.
+    #[inline]
+    pub fn step(&self, i: usize, reach: f32) -> (f32, f32) {
+        (
+            reach * 0.5 * (self.u[i] + self.u[i + 1]),
+            reach * 0.5 * (self.v_below[i] + self.v_above[i]),
+        )
     }
 }
 

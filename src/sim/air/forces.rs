@@ -3,9 +3,10 @@
 //! that semi-Lagrangian advection smooths away. Both are found from the same velocity and
 //! added to the faces in one pass over each kind of face.
 
-use super::field::{par_rows_mut, MacGrid, CELLS_PER_TASK};
+use super::field::{inner_u_face_rows, inner_v_face_rows, par_rows_mut, MacGrid, CELLS_PER_TASK};
 use glam::Vec2;
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// The constants of the body forces.
 #[derive(Clone, Copy, Debug)]
@@ -61,54 +62,20 @@ impl Forces {
             solid,
             ..
         } = grid;
-        let (smoke, temperature, solid, force) = (&*smoke, &*temperature, &*solid, &self.force);
-        // Δt times the force on the face between open cells a and b, as (x, y), from the two
-        // cells' smoke, heat and confinement force; row by row on slices, without branches.
-        let face_force = |s: [f32; 2], t: [f32; 2], f: [Vec2; 2]| {
-            let s = 0.5 * (s[0] + s[1]);
-            let t = 0.5 * (t[0] + t[1]);
-            (beta * t - alpha * s) * lift + 0.5 * (f[0] + f[1])
-        };
-        let push = |face: f32, open: bool, added: f32| {
-            let pushed = face + added;
-            if open {
-                pushed
-            } else {
-                face
-            }
+        let cells = FaceForceCells {
+            smoke,
+            temperature,
+            solid,
+            force: &self.force,
+            alpha,
+            beta,
+            lift,
         };
         if lift.x != 0.0 || confined {
-            par_rows_mut(u, nx + 1, |j, faces| {
-                let row = nx * j..nx * (j + 1);
-                let (s, t) = (&smoke[row.clone()], &temperature[row.clone()]);
-                let (solid, f) = (&solid[row.clone()], &force[row]);
-                for i in 1..nx {
-                    let open = !solid[i - 1] && !solid[i];
-                    let added = face_force([s[i - 1], s[i]], [t[i - 1], t[i]], [f[i - 1], f[i]]);
-                    faces[i] = push(faces[i], open, added.x);
-                }
-            });
+            inner_u_face_rows(u, nx, |faces, a, b| cells.push(faces, a, b, |f| f.x));
         }
         if lift.y != 0.0 || confined {
-            par_rows_mut(v, nx, |j, faces| {
-                if j == 0 || j == ny {
-                    return;
-                }
-                let (below, above) = (nx * (j - 1)..nx * j, nx * j..nx * (j + 1));
-                let (s_below, s_above) = (&smoke[below.clone()], &smoke[above.clone()]);
-                let (t_below, t_above) = (&temperature[below.clone()], &temperature[above.clone()]);
-                let (solid_below, solid_above) = (&solid[below.clone()], &solid[above.clone()]);
-                let (f_below, f_above) = (&force[below], &force[above]);
-                for i in 0..nx {
-                    let open = !solid_below[i] && !solid_above[i];
-                    let added = face_force(
-                        [s_below[i], s_above[i]],
-                        [t_below[i], t_above[i]],
-                        [f_below[i], f_above[i]],
-                    );
-                    faces[i] = push(faces[i], open, added.y);
-                }
-            });
+            inner_v_face_rows(v, nx, ny, |faces, a, b| cells.push(faces, a, b, |f| f.y));
         }
     }
 
@@ -148,6 +115,55 @@ impl Forces {
                 }
             }
         });
+    }
+}
+
+/// What the body forces on a face are found from: the cells' smoke, heat and confinement
+/// force, and the buoyancy constants (`lift` is Δt times the up vector).
+struct FaceForceCells<'a> {
+    smoke: &'a [f32],
+    temperature: &'a [f32],
+    solid: &'a [bool],
+    force: &'a [Vec2],
+    alpha: f32,
+    beta: f32,
+    lift: Vec2,
+}
+
+impl FaceForceCells<'_> {
+    /// Adds to each of `faces` that lies between two open cells (`behind[k]` and `ahead[k]`)
+    /// the `pick`ed component of Δt times the force there: buoyancy from the two cells' mean
+    /// smoke and heat, and the mean of their confinement forces. Without branches, so the
+    /// loop vectorises.
+    #[inline(always)]
+    fn push(
+        &self,
+        faces: &mut [f32],
+        behind: Range<usize>,
+        ahead: Range<usize>,
+        pick: impl Fn(Vec2) -> f32,
+    ) {
+        let n = faces.len();
+        let (a, b) = (behind, ahead);
+        let (s_a, s_b) = (&self.smoke[a.clone()][..n], &self.smoke[b.clone()][..n]);
+        let (t_a, t_b) = (
+            &self.temperature[a.clone()][..n],
+            &self.temperature[b.clone()][..n],
+        );
+        let (solid_a, solid_b) = (&self.solid[a.clone()][..n], &self.solid[b.clone()][..n]);
+        let (f_a, f_b) = (&self.force[a][..n], &self.force[b][..n]);
+        let (alpha, beta, lift) = (self.alpha, self.beta, self.lift);
+        for (k, face) in faces.iter_mut().enumerate() {
+            let s = 0.5 * (s_a[k] + s_b[k]);
+            let t = 0.5 * (t_a[k] + t_b[k]);
+            let added = pick((beta * t - alpha * s) * lift + 0.5 * (f_a[k] + f_b[k]));
+            let pushed = *face + added;
+            *face = if !solid_a[k] && !solid_b[k] {
+                pushed
+            } else {
+                *face
+            };
+        }
     }
 }
 

@@ -8,9 +8,10 @@
 //! keep the solid's velocity (Neumann walls). Then every face between two open cells loses
 //! Δt / (ρ Δx) × (p_ahead − p_behind).
 
-use super::field::{par_rows_mut, MacGrid, ROWS_PER_TASK};
+use super::field::{inner_u_face_rows, inner_v_face_rows, CellRow, MacGrid, ROWS_PER_TASK};
 use super::pressure::{Poisson, Report, Settings};
 use rayon::prelude::*;
+use std::ops::Range;
 
 /// The pressure solve's workspace and last result.
 pub struct Projection {
@@ -70,14 +71,14 @@ impl Projection {
             tasks.enumerate().for_each(|(task, (open, rhs))| {
                 let rows = open.chunks_mut(nx).zip(rhs.chunks_mut(nx)).enumerate();
                 for (r, (open, rhs)) in rows {
-                    let j = task * ROWS_PER_TASK + r;
-                    let solid = &g.solid[nx * j..][..nx];
-                    let u = &g.u[(nx + 1) * j..][..nx + 1];
-                    let (v_below, v_above) = (&g.v[nx * j..][..nx], &g.v[nx * (j + 1)..][..nx]);
+                    let row = CellRow::new(g, task * ROWS_PER_TASK + r);
                     for i in 0..nx {
-                        open[i] = !solid[i];
-                        let outflow = u[i + 1] - u[i] + v_above[i] - v_below[i];
-                        rhs[i] = if solid[i] { 0.0 } else { scale * outflow };
+                        open[i] = !row.solid[i];
+                        rhs[i] = if row.solid[i] {
+                            0.0
+                        } else {
+                            scale * row.outflow(i)
+                        };
                     }
                 }
             });
@@ -89,31 +90,21 @@ impl Projection {
         let (p, open) = (&self.pressure, &self.open);
         // Faces between two open cells lose the pressure gradient (others keep the solid's);
         // row by row on slices, without branches, so the loops vectorise.
-        let push = |face: f32, open_a: bool, open_b: bool, p_a: f32, p_b: f32| {
-            let pushed = face - gain * (p_b - p_a);
-            if open_a && open_b {
-                pushed
-            } else {
-                face
+        let push = |faces: &mut [f32], behind: Range<usize>, ahead: Range<usize>| {
+            let n = faces.len();
+            let (p_a, p_b) = (&p[behind.clone()][..n], &p[ahead.clone()][..n]);
+            let (open_a, open_b) = (&open[behind][..n], &open[ahead][..n]);
+            for (k, face) in faces.iter_mut().enumerate() {
+                let pushed = *face - gain * (p_b[k] - p_a[k]);
+                *face = if open_a[k] && open_b[k] {
+                    pushed
+                } else {
+                    *face
+                };
             }
         };
-        par_rows_mut(&mut grid.u, nx + 1, |j, faces| {
-            let (p, open) = (&p[nx * j..][..nx], &open[nx * j..][..nx]);
-            for i in 1..nx {
-                faces[i] = push(faces[i], open[i - 1], open[i], p[i - 1], p[i]);
-            }
-        });
-        par_rows_mut(&mut grid.v, nx, |j, faces| {
-            if j == 0 || j == ny {
-                return;
-            }
-            let (p_below, p_above) = (&p[nx * (j - 1)..][..nx], &p[nx * j..][..nx]);
-            let (open_below, open_above) = (&open[nx * (j - 1)..][..nx], &open[nx * j..][..nx]);
-            for i in 0..nx {
-                let (a, b) = (open_below[i], open_above[i]);
-                faces[i] = push(faces[i], a, b, p_below[i], p_above[i]);
-            }
-        });
+        inner_u_face_rows(&mut grid.u, nx, push);
+        inner_v_face_rows(&mut grid.v, nx, ny, push);
         report
     }
 }
