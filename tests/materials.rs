@@ -11,14 +11,19 @@ use slosh::sim::springs::{SpringCounts, MAX_SPRINGS};
 use slosh::sim::RandomStirrer;
 use slosh::sim::World;
 
-/// A 6 × 4 box with one block of `material` lines, 1.5 wide and 1 high, held 0.5 above the floor.
+/// Walls that grip, as the jelly, pachinko and slime presets set them: jelly and slime hold on
+/// by Coulomb friction, where a plain liquid slides (`SimParams::wall_friction`, 0 by default).
+const GRIPPING_WALLS: &str = "[params]\nwall_friction = 0.5\n";
+
+/// A 6 × 4 box with gripping walls and one block of `material` lines, 1.5 wide and 1 high, held
+/// 0.5 above the floor.
 fn drop_scene(material: &str) -> String {
     let walls = box_walls(6.0, 4.0);
     format!(
         r#"
 name = "drop"
 description = "a block dropped on the floor"
-{walls}[[materials]]
+{GRIPPING_WALLS}{walls}[[materials]]
 name = "stuff"
 colour = [0.8, 0.2, 0.3]
 mass = 1.0
@@ -75,7 +80,7 @@ fn jelly_keeps_its_shape_where_liquid_spreads() {
         jelly_end.y
     );
     assert!(
-        liquid_end.x > 2.0 * start.x && liquid_end.y < 0.5 * start.y,
+        liquid_end.x > 2.0 * start.x && liquid_end.y < 0.6 * start.y,
         "the liquid did not spread: {start} → {liquid_end}"
     );
 }
@@ -115,14 +120,15 @@ fn zero_springs_and_stickiness_change_nothing() {
     assert_eq!(explicit.spring_counts(), SpringCounts::default());
 }
 
-/// A 4 × 6 box with a 0.2-wide column (two particles) of `material` lines against its left wall.
+/// A 4 × 6 box with gripping walls and a 0.2-wide column (two particles) of `material` lines
+/// against its left wall.
 fn wall_scene(material: &str) -> String {
     let walls = box_walls(4.0, 6.0);
     format!(
         r#"
 name = "wall"
 description = "a column against a wall"
-{walls}[[materials]]
+{GRIPPING_WALLS}{walls}[[materials]]
 name = "stuff"
 colour = [0.3, 0.8, 0.3]
 mass = 1.0
@@ -256,7 +262,7 @@ fn per_material_stiffness_and_viscosity_change_that_material() {
         "stiffer liquid compresses less: {stiff_density} vs {plain_density}"
     );
     assert!(
-        viscous_energy < 0.7 * plain_energy,
+        viscous_energy < 0.8 * plain_energy,
         "more viscous liquid splashes less: {viscous_energy} vs {plain_energy}"
     );
 }
@@ -309,11 +315,7 @@ fn sticky_material_clings_to_an_obstacle_where_liquid_runs_off() {
 
 /// The drop scene without gravity.
 fn floating_scene(material: &str) -> String {
-    drop_scene(material).replacen(
-        "[[walls]]",
-        "[params]\ngravity = [0.0, 0.0]\n\n[[walls]]",
-        1,
-    )
+    drop_scene(material).replacen("[params]\n", "[params]\ngravity = [0.0, 0.0]\n", 1)
 }
 
 /// Springs formed, springs left and width of a floating block after pulling its halves apart.

@@ -22,7 +22,7 @@
 //! | `params.substeps` | 1 to 100 per frame (default 7) |
 //! | `params.max_substeps` | `substeps` to 400 (default 4 × `substeps`) |
 //! | `params.cfl` | 0.05 to 1: most travel per substep, in h (default 0.5) |
-//! | `params.wall_friction` | 0 to 10 (default 0.5) |
+//! | `params.wall_friction` | 0 to 10 (default 0) |
 //! | `params.max_particles` | 1 to 2,000,000 (default 3000) |
 //! | `walls[i].normal` | non-zero, components within ±10,000 |
 //! | `walls[i].offset` | within ±10,000; fluid lives where `normal · x > offset` |

@@ -18,6 +18,10 @@ pub struct MaterialConstants {
     pub linear_viscosity: f32,
     /// Quadratic viscosity β (a pair of materials uses the mean).
     pub quadratic_viscosity: f32,
+    /// The walls carry this material's density, pressure and viscosity (`wall_density`): true
+    /// for a liquid; false for a material with springs or stickiness, which holds on to the walls
+    /// by contact and friction (jelly, goo, slime).
+    pub walls_carry: bool,
 }
 
 impl MaterialConstants {
@@ -31,6 +35,7 @@ impl MaterialConstants {
             quadratic_viscosity: material
                 .quadratic_viscosity
                 .unwrap_or(params.quadratic_viscosity),
+            walls_carry: material.spring_stiffness == 0.0 && material.stickiness == 0.0,
         }
     }
 }

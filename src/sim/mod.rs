@@ -27,6 +27,7 @@ pub mod springs;
 pub mod stir;
 pub mod subsystem;
 mod subsystems;
+pub mod wall_density;
 pub mod world;
 
 /// Elements per rayon task in the light per-element passes (bounds, copies, reorders): small

@@ -23,8 +23,9 @@ pub struct SimParams {
     /// Interaction radius h: pairs closer than h interact; also the grid cell size (seed 6 × radius).
     pub interaction_radius: f32,
     /// Coulomb friction of the walls: a particle pressed into a wall loses up to this times the
-    /// pressing speed from its sliding speed (0.5; 0 gives frictionless walls). Without it, floor
-    /// particles squeezed by a deep pool can only separate sideways and race along the floor.
+    /// pressing speed from its sliding speed (0, as in the seed: a liquid slides along a wall,
+    /// which carries the liquid's density and pressure, `wall_density`). Sticky materials grip
+    /// with it (the `slime` preset sets 0.5).
     pub wall_friction: f32,
     /// Gravity acceleration (seed (0, −9.8)).
     pub gravity: Vec2,
@@ -53,7 +54,7 @@ impl Default for SimParams {
             quadratic_viscosity: 1.0,
             particle_radius,
             interaction_radius: 6.0 * particle_radius,
-            wall_friction: 0.5,
+            wall_friction: 0.0,
             gravity: Vec2::new(0.0, -9.8),
             frame_rate: 20.0,
             substeps: 7,

@@ -31,6 +31,7 @@ use super::springs::SpringCounts;
 use super::stir::{self, Stir};
 use super::subsystem::{AfterFrame, AfterMove, Frozen};
 use super::subsystems::Subsystems;
+use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
@@ -92,6 +93,8 @@ pub struct World {
     /// The materials' constants as the neighbour stages read them.
     liquid: Liquid,
     domain: Domain,
+    /// The liquid the walls stand for, in the density and relaxation stages.
+    wall_density: WallDensity,
     emission: Emission,
     particles: Particles,
     neighbours: Neighbours,
@@ -152,6 +155,7 @@ impl World {
             ),
             emission: Emission::new(emitters),
             dt: params.dt(),
+            wall_density: wall_density(&domain, &params),
             params,
             materials,
             domain,
@@ -390,6 +394,7 @@ impl World {
             self.params.interaction_radius,
             self.params.rest_density,
             &self.liquid,
+            &self.wall_density,
             &folding,
         );
     }
@@ -402,6 +407,7 @@ impl World {
             &self.particles.id,
             self.params.interaction_radius,
             &self.liquid,
+            &self.wall_density,
             &folding,
         );
     }
@@ -513,6 +519,16 @@ impl World {
         }
         hash
     }
+}
+
+/// The liquid the walls of `domain` stand for, at the resolution and rest density of `params`.
+pub(crate) fn wall_density(domain: &Domain, params: &SimParams) -> WallDensity {
+    WallDensity::new(
+        domain.walls(),
+        params.interaction_radius,
+        params.particle_radius,
+        params.rest_density,
+    )
 }
 
 /// Mass per area of a liquid of `mass = 1` at rest: the particles per area of a hexagonal

@@ -104,6 +104,8 @@ pub fn fill_padded(
 /// The factors of one substep folded into the lanes (see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Folding {
+    /// The substep Δt.
+    pub dt: f32,
     /// ½ Δt².
     pub half_dt2: f32,
     /// Density kernel normalisation N.
@@ -121,6 +123,7 @@ impl Folding {
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         let half_dt2 = 0.5 * dt * dt;
         Self {
+            dt,
             half_dt2,
             norm,
             near_norm,

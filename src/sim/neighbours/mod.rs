@@ -30,6 +30,7 @@ use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
 use super::particles::Particles;
 use super::physics::{near_pressure, pressure};
+use super::wall_density::{WallDensity, WallSums};
 use super::LIGHT_CHUNK;
 use bands::{for_each_band, run_phase, Band, PairSums};
 use density::DensityStage;
@@ -43,11 +44,11 @@ use std::ops::Range;
 const BAND: usize = 128;
 
 /// A band's window of the density stage's outputs: (density, near density) sums, then
-/// (pressure, near pressure), then their lanes.
+/// (pressure, near pressure), then their lanes and how full the walls' liquid is.
 type DensityOutputs<'a> = (
     (&'a mut [f32], &'a mut [f32]),
     (&'a mut [f32], &'a mut [f32]),
-    (&'a mut [f32], &'a mut [f32]),
+    ((&'a mut [f32], &'a mut [f32]), &'a mut [f32]),
 );
 
 /// The grid and the buffers the neighbour stages reuse every substep (a steady particle count
@@ -69,6 +70,9 @@ pub struct Neighbours {
     displacement_y: Vec<f32>,
     /// σs N of each material (the tension lane is this × m).
     tension_per_mass: Vec<f32>,
+    /// How full of liquid the walls near each particle are (`WallSums::fullness`; 0 away from
+    /// the walls).
+    wall_fullness: Vec<f32>,
 }
 
 /// Targets of the reorder into cell order, one per particle array that moves.
@@ -225,20 +229,23 @@ impl Neighbours {
     }
 
     /// The density stage: every particle's density and near density from the particles within
-    /// h (itself excluded, as in the seed; counted, then times the particle's own mass), its
-    /// pressures by the equation of state, and the pressure lanes of the relaxation. Needs the grid of a `sort` of these particles.
+    /// h (itself excluded, as in the seed) and the liquid the walls stand for (counted, then
+    /// times the particle's own mass), its pressures by the equation of state, and the pressure
+    /// lanes of the relaxation. Needs the grid of a `sort` of these particles.
     pub fn densities(
         &mut self,
         particles: &mut Particles,
         h: f32,
         rest_density: f32,
         liquid: &Liquid,
+        walls: &WallDensity,
         folding: &Folding,
     ) {
         let (norm, near_norm) = (folding.norm, folding.near_norm);
         let count = particles.len();
         particles.density.resize(count, 0.0);
         particles.near_density.resize(count, 0.0);
+        self.wall_fullness.resize(count, 0.0);
         // The pressure lanes are written here while the others are read.
         let mut lane_pressure = std::mem::take(&mut self.lanes.pressure);
         let mut lane_near_pressure = std::mem::take(&mut self.lanes.near_pressure);
@@ -249,17 +256,24 @@ impl Neighbours {
         };
         let p = particles;
         let (mass, material) = (&p.mass, &p.material);
+        let (x, y) = (&self.lanes.x, &self.lanes.y);
         // Densities, pressures and pressure lanes of particles `done` (window positions from
         // `start`), once their sums are complete.
         let finish = |done: Range<usize>, start: usize, outputs: &mut DensityOutputs| {
-            let (sums, pressures, pressure_lanes) = outputs;
+            let (sums, pressures, (pressure_lanes, fullness)) = outputs;
             for i in done {
                 let local = i - start;
                 let constants = &liquid.materials[material[i] as usize];
+                let wall = if constants.walls_carry {
+                    walls.sums(Vec2::new(x[i], y[i]), sums.0[local])
+                } else {
+                    WallSums::default()
+                };
+                fullness[local] = wall.fullness;
                 // The particle's own mass times the neighbours it counts (Solenthaler and
                 // Pajarola 2008): liquids of very different mass meet without a gap.
-                let density = sums.0[local] * (norm * mass[i]);
-                let near_density = sums.1[local] * (near_norm * mass[i]);
+                let density = (sums.0[local] + wall.sum) * (norm * mass[i]);
+                let near_density = (sums.1[local] + wall.near_sum) * (near_norm * mass[i]);
                 let pressure = pressure(constants.stiffness, density, mass[i], rest_density);
                 let near_pressure = near_pressure(constants.near_stiffness, near_density);
                 (sums.0[local], sums.1[local]) = (density, near_density);
@@ -274,8 +288,11 @@ impl Neighbours {
                 (&mut p.density, &mut p.near_density),
                 (&mut p.pressure, &mut p.near_pressure),
                 (
-                    &mut lane_pressure[..count],
-                    &mut lane_near_pressure[..count],
+                    (
+                        &mut lane_pressure[..count],
+                        &mut lane_near_pressure[..count],
+                    ),
+                    &mut self.wall_fullness[..count],
                 ),
             );
             run_phase(
@@ -303,9 +320,17 @@ impl Neighbours {
     }
 
     /// The relaxation stage: pressure and near pressure pushes, surface tension and viscosity,
-    /// written as a displacement (Jacobi: every pair reads the same frozen positions). Needs the
-    /// densities of this grid; `id` is each particle's stable id (sorted order).
-    pub fn relax(&mut self, id: &[u32], h: f32, liquid: &Liquid, folding: &Folding) {
+    /// and the walls' push, written as a displacement (Jacobi: every pair reads the same frozen
+    /// positions). Needs the densities of this grid; `id` is each particle's stable id (sorted
+    /// order).
+    pub fn relax(
+        &mut self,
+        id: &[u32],
+        h: f32,
+        liquid: &Liquid,
+        walls: &WallDensity,
+        folding: &Folding,
+    ) {
         let first = liquid.materials[0];
         let coincident = |i: usize, j: usize| coincident_direction(id[i], id[j]);
         let stage = RelaxStage {
@@ -329,6 +354,36 @@ impl Neighbours {
             &mut self.displacement_y,
             &|band, sums| loops.relaxation_band(band, &stage, sums),
         );
+        let (lanes, fullness) = (&self.lanes, &self.wall_fullness);
+        (&mut self.displacement_x, &mut self.displacement_y)
+            .into_par_iter()
+            .with_min_len(LIGHT_CHUNK)
+            .enumerate()
+            .for_each(|(i, (x, y))| {
+                let position = Vec2::new(lanes.x[i], lanes.y[i]);
+                let velocity = Vec2::new(lanes.velocity_x[i], lanes.velocity_y[i]);
+                let pressures = (lanes.pressure[i], lanes.near_pressure[i]);
+                let material = &liquid.materials[lanes.material[i] as usize];
+                let viscosity = (
+                    folding.viscosity(material.linear_viscosity),
+                    folding.viscosity(material.quadratic_viscosity),
+                );
+                if fullness[i] == 0.0 {
+                    return;
+                }
+                let inverse_mass = lanes.inverse_mass[i];
+                let push = walls.relaxation(
+                    position,
+                    velocity,
+                    pressures,
+                    fullness[i],
+                    inverse_mass,
+                    viscosity,
+                    folding.dt,
+                );
+                *x += push.x;
+                *y += push.y;
+            });
     }
 }
 

@@ -459,6 +459,7 @@ impl World {
             subsystems,
             neighbours,
             emission: Emission::restored(scene.emitters, rows, emitted),
+            wall_density: super::wall_density(&domain, &params),
             params,
             materials,
             domain,
