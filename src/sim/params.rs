@@ -24,8 +24,8 @@ pub struct SimParams {
     pub interaction_radius: f32,
     /// Coulomb friction of the walls: a particle pressed into a wall loses up to this times the
     /// pressing speed from its sliding speed (0, as in the seed: a liquid slides along a wall,
-    /// which carries the liquid's density and pressure, `wall_density`). Sticky materials grip
-    /// with it (the `slime` preset sets 0.5).
+    /// which carries the liquid's density and pressure, `wall_density`). Jelly, goo and slime
+    /// grip with it (the `jelly`, `pachinko` and `slime` presets set 0.5).
     pub wall_friction: f32,
     /// Gravity acceleration (seed (0, −9.8)).
     pub gravity: Vec2,

@@ -19,11 +19,9 @@
 //! - relaxation: the wall's liquid has the particle's own pressure and near pressure, and the
 //!   pair pressure pushes only (a wall never pulls a sparse particle onto itself), so the
 //!   particle moves away from the wall by n_w h² [2 max(L, 0) G₂(q) + 2 L_near G₃(q)] / m along
-//!   the wall's normal, where L and
-//!   L_near are its pressure lanes (½ Δt² N P and ½ Δt² N_near P_near, `neighbours::lanes`) and
-//!   G_k(q) = ∫ (1 − ρ)^k cos θ over the same part of the disc (the normal part of the pair
-//!   pushes summed over it).
-//!
+//!   the wall's normal, where L and L_near are its pressure lanes (½ Δt² N P and
+//!   ½ Δt² N_near P_near, `neighbours::lanes`) and G_k(q) = ∫ (1 − ρ)^k cos θ over the same
+//!   part of the disc (the normal part of the pair pushes summed over it);
 //! - viscosity: the wall's liquid is at rest, and the particle's viscosity acts on it as on a
 //!   neighbour (Clavet et al. algorithm 5, the same material on both sides): each part of the
 //!   cut-off disc that the particle approaches takes the impulse ½ Δt a (σ u + β u²). Summed
@@ -115,6 +113,27 @@ impl Tables {
     }
 }
 
+/// What the walls' part of the relaxation reads of one particle (`WallDensity::relaxation`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NearWall {
+    /// Position.
+    pub position: Vec2,
+    /// Velocity (for the viscosity).
+    pub velocity: Vec2,
+    /// Pressure lane ½ Δt² N P.
+    pub pressure: f32,
+    /// Near-pressure lane ½ Δt² N_near P_near.
+    pub near_pressure: f32,
+    /// `WallSums::fullness` of its density stage.
+    pub fullness: f32,
+    /// 1 / m.
+    pub inverse_mass: f32,
+    /// Its material's linear viscosity, folded as ½ Δt² σ.
+    pub linear_viscosity: f32,
+    /// Its material's quadratic viscosity, folded as ½ Δt² β.
+    pub quadratic_viscosity: f32,
+}
+
 /// What the walls add to one particle's density sums.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WallSums {
@@ -184,23 +203,21 @@ impl WallDensity {
         }
     }
 
-    /// The walls' part of the relaxation of a particle at `position` moving at `velocity`, with
-    /// pressure lanes `pressure` (½ Δt² N P) and `near_pressure` (½ Δt² N_near P_near), inverse
-    /// mass `inverse_mass` and its material's viscosities folded as ½ Δt² σ and ½ Δt² β: a
-    /// displacement away from the walls within h, and against its motion relative to them. The
-    /// viscous part never more than stops the particle in the substep `dt`.
+    /// The walls' part of the relaxation of `particle`: a displacement away from the walls
+    /// within h, and against its motion relative to them. The viscous part never more than
+    /// stops the particle in the substep `dt`.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)] // one particle's values, as the relaxation lanes hold them
-    pub fn relaxation(
-        &self,
-        position: Vec2,
-        velocity: Vec2,
-        (pressure, near_pressure): (f32, f32),
-        fullness: f32,
-        inverse_mass: f32,
-        (linear_viscosity, quadratic_viscosity): (f32, f32),
-        dt: f32,
-    ) -> Vec2 {
+    pub fn relaxation(&self, particle: &NearWall, dt: f32) -> Vec2 {
+        let NearWall {
+            position,
+            velocity,
+            pressure,
+            near_pressure,
+            fullness,
+            inverse_mass,
+            linear_viscosity,
+            quadratic_viscosity,
+        } = *particle;
         let tables = Tables::get();
         let viscosity = ViscosityTables::get();
         let (mut push, mut drag) = (Vec2::ZERO, Vec2::ZERO);
@@ -333,10 +350,8 @@ impl ViscosityTables {
 /// row, which rests one particle radius `radius` from the wall, give its Σ a³; the wall gives the
 /// same over the part of the disc beyond the wall.
 pub fn wall_particles_per_area(h: f32, radius: f32, rest_density: f32) -> f32 {
-    let per_area = super::physics::rest_particles_per_area(h, rest_density) as f64;
+    let (spacing, row) = resting_packing(h, rest_density);
     let h = h as f64;
-    let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();
-    let row = spacing * 3f64.sqrt() / 2.0;
     let rows = (h / row).ceil() as i64;
     let columns = (h / spacing).ceil() as i64 + 1;
     let mut below = 0.0;
@@ -355,10 +370,39 @@ pub fn wall_particles_per_area(h: f32, radius: f32, rest_density: f32) -> f32 {
     (below / (f3 * h * h)) as f32
 }
 
+/// The spacing of a resting hexagonal packing at `rest_density`, and the height between its
+/// rows.
+fn resting_packing(h: f32, rest_density: f32) -> (f64, f64) {
+    let per_area = super::physics::rest_particles_per_area(h, rest_density) as f64;
+    let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();
+    (spacing, spacing * 3f64.sqrt() / 2.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::f64::consts::PI;
+
+    /// A particle at `position` moving at `velocity` with pressure lanes `pressures`, walls as
+    /// full as `fullness`, mass 1 and viscosities `viscosities` (folded).
+    fn near_wall(
+        position: Vec2,
+        velocity: Vec2,
+        pressures: (f32, f32),
+        fullness: f32,
+        viscosities: (f32, f32),
+    ) -> NearWall {
+        NearWall {
+            position,
+            velocity,
+            pressure: pressures.0,
+            near_pressure: pressures.1,
+            fullness,
+            inverse_mass: 1.0,
+            linear_viscosity: viscosities.0,
+            quadratic_viscosity: viscosities.1,
+        }
+    }
 
     #[test]
     fn the_tables_match_the_half_disc_integrals_at_the_wall_and_vanish_at_h() {
@@ -387,9 +431,7 @@ mod tests {
         let (h, radius, rest_density) = (0.3f32, 0.05f32, 82.0f32);
         let walls = [Wall::new(Vec2::Y, 0.0)];
         let wall = WallDensity::new(&walls, h, radius, rest_density);
-        let per_area = super::super::physics::rest_particles_per_area(h, rest_density) as f64;
-        let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();
-        let row = spacing * 3f64.sqrt() / 2.0;
+        let (spacing, row) = resting_packing(h, rest_density);
         let mut sum = 0.0f64;
         for j in 0..=4 {
             for i in -5i64..=5 {
@@ -415,12 +457,7 @@ mod tests {
         let wall = WallDensity::new(&walls, 0.3, 0.05, 82.0);
         let still = |position, pressures| {
             wall.relaxation(
-                position,
-                Vec2::ZERO,
-                pressures,
-                1.0,
-                1.0,
-                (1e-4, 1e-4),
+                &near_wall(position, Vec2::ZERO, pressures, 1.0, (1e-4, 1e-4)),
                 0.01,
             )
         };
@@ -437,12 +474,7 @@ mod tests {
         assert_eq!(wall.sums(Vec2::new(1.0, 0.31), 10.0), WallSums::default());
         let far = |velocity| {
             wall.relaxation(
-                Vec2::new(1.0, 0.31),
-                velocity,
-                (1.0, 1.0),
-                1.0,
-                1.0,
-                (1.0, 1.0),
+                &near_wall(Vec2::new(1.0, 0.31), velocity, (1.0, 1.0), 1.0, (1.0, 1.0)),
                 1.0,
             )
         };
@@ -465,8 +497,12 @@ mod tests {
         assert!((half.fullness - 0.5).abs() < 1e-5, "{half:?}");
         assert!((half.sum - 0.5 * full.sum).abs() < 1e-5 * full.sum);
         // The push and the drag follow the fullness.
-        let relax =
-            |fullness| wall.relaxation(at, Vec2::X, (1e-5, 1e-5), fullness, 1.0, (1e-4, 1e-4), 1.0);
+        let relax = |fullness| {
+            wall.relaxation(
+                &near_wall(at, Vec2::X, (1e-5, 1e-5), fullness, (1e-4, 1e-4)),
+                1.0,
+            )
+        };
         assert_eq!(relax(0.0), Vec2::ZERO);
         assert!((relax(0.5) * 2.0 - relax(1.0)).length() < 1e-6 * relax(1.0).length());
     }
@@ -477,7 +513,10 @@ mod tests {
         let wall = WallDensity::new(&floor, 0.3, 0.05, 82.0);
         let at = Vec2::new(1.0, 0.05);
         let drag = |velocity: Vec2, linear: f32| {
-            wall.relaxation(at, velocity, (0.0, 0.0), 1.0, 1.0, (linear, 0.0), 1.0)
+            wall.relaxation(
+                &near_wall(at, velocity, (0.0, 0.0), 1.0, (linear, 0.0)),
+                1.0,
+            )
         };
         for sliding in [Vec2::X, -Vec2::X] {
             let d = drag(sliding, 1e-4);
@@ -494,7 +533,7 @@ mod tests {
         assert_eq!(drag(Vec2::Y, 1e-4), Vec2::ZERO);
         // Never more than stops the particle: a huge viscosity at most cancels the substep's
         // travel.
-        let huge = wall.relaxation(at, Vec2::X, (0.0, 0.0), 1.0, 1.0, (1e6, 0.0), 0.01);
+        let huge = wall.relaxation(&near_wall(at, Vec2::X, (0.0, 0.0), 1.0, (1e6, 0.0)), 0.01);
         assert!(
             (huge.length() - 0.01).abs() < 1e-6 && huge.x < 0.0,
             "{huge}"

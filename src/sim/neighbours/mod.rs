@@ -30,7 +30,7 @@ use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
 use super::particles::Particles;
 use super::physics::{near_pressure, pressure};
-use super::wall_density::{WallDensity, WallSums};
+use super::wall_density::{NearWall, WallDensity, WallSums};
 use super::LIGHT_CHUNK;
 use bands::{for_each_band, run_phase, Band, PairSums};
 use density::DensityStage;
@@ -360,27 +360,21 @@ impl Neighbours {
             .with_min_len(LIGHT_CHUNK)
             .enumerate()
             .for_each(|(i, (x, y))| {
-                let position = Vec2::new(lanes.x[i], lanes.y[i]);
-                let velocity = Vec2::new(lanes.velocity_x[i], lanes.velocity_y[i]);
-                let pressures = (lanes.pressure[i], lanes.near_pressure[i]);
-                let material = &liquid.materials[lanes.material[i] as usize];
-                let viscosity = (
-                    folding.viscosity(material.linear_viscosity),
-                    folding.viscosity(material.quadratic_viscosity),
-                );
                 if fullness[i] == 0.0 {
                     return;
                 }
-                let inverse_mass = lanes.inverse_mass[i];
-                let push = walls.relaxation(
-                    position,
-                    velocity,
-                    pressures,
-                    fullness[i],
-                    inverse_mass,
-                    viscosity,
-                    folding.dt,
-                );
+                let material = &liquid.materials[lanes.material[i] as usize];
+                let particle = NearWall {
+                    position: Vec2::new(lanes.x[i], lanes.y[i]),
+                    velocity: Vec2::new(lanes.velocity_x[i], lanes.velocity_y[i]),
+                    pressure: lanes.pressure[i],
+                    near_pressure: lanes.near_pressure[i],
+                    fullness: fullness[i],
+                    inverse_mass: lanes.inverse_mass[i],
+                    linear_viscosity: folding.viscosity(material.linear_viscosity),
+                    quadratic_viscosity: folding.viscosity(material.quadratic_viscosity),
+                };
+                let push = walls.relaxation(&particle, folding.dt);
                 *x += push.x;
                 *y += push.y;
             });
