@@ -67,6 +67,15 @@ struct Args {
     /// --headless, run on from it)
     #[arg(long, value_name = "FILE", value_parser = non_empty_path)]
     load: Option<PathBuf>,
+
+    /// Run every case of a golden checksum file (tests/golden/checksums.tsv) and check that each
+    /// ends with its checksum; exit code 2 unless all do
+    #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["headless", "replay", "load", "record", "screenshot"])]
+    golden: Option<PathBuf>,
+
+    /// With --golden: write the checksums this build computes into the file instead
+    #[arg(long, requires = "golden")]
+    update: bool,
 }
 
 /// What `--particles` asked for.
@@ -126,6 +135,15 @@ pub enum Job {
         /// Worker threads (default: one per core).
         threads: Option<usize>,
     },
+    /// Check (or update) a golden checksum file.
+    Golden {
+        /// The file.
+        path: PathBuf,
+        /// Worker threads (default: one per core).
+        threads: Option<usize>,
+        /// Write the checksums found instead of checking them.
+        update: bool,
+    },
     /// Print the presets, one per line.
     ListPresets,
     /// Print this text (usage) and exit 0.
@@ -164,6 +182,12 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
     }
     Ok(if args.list_presets {
         Job::ListPresets
+    } else if let Some(path) = args.golden {
+        Job::Golden {
+            path,
+            threads,
+            update: args.update,
+        }
     } else if let (true, Some(path)) = (args.headless, &args.replay) {
         Job::Replay {
             path: path.clone(),

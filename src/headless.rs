@@ -4,10 +4,10 @@
 use crate::preset::{one_line, Preset};
 use crate::replay::{Input, Recorder};
 use crate::sim::air::{Air, Method};
-use crate::sim::{RandomStirrer, World, WorldStats};
+use crate::sim::{RandomStirrer, StageTimes, World, WorldStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Frames a headless run takes when none are asked for.
 pub const DEFAULT_FRAMES: u64 = 200;
@@ -65,7 +65,7 @@ pub struct Report {
     pub preset: String,
     /// Frames run.
     pub frames: u64,
-    /// Substeps run in total.
+    /// Substeps this run took (not those a loaded snapshot ran before it was saved).
     pub substeps: u64,
     /// Particles at the end.
     pub particles: usize,
@@ -75,6 +75,9 @@ pub struct Report {
     pub substeps_per_frame: u32,
     /// Worker threads used.
     pub threads: usize,
+    /// What ran the pair loops' eight lanes ("avx", "2x4 sse2", "2x4 neon", "2x4 simd128"): the
+    /// same bits whichever it was.
+    pub lanes: &'static str,
     /// Seed used.
     pub seed: u64,
     /// Median over the last half of the frames of (frame time / substeps).
@@ -210,6 +213,12 @@ fn ordered_map<S: Serializer>(
 /// Runs a preset without a window and reports timing and final state. Errors (a preset that
 /// does not load, threads that cannot start) are one line.
 pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
+    in_pool(options.threads, || run_here(options))
+}
+
+/// `run` on the current thread pool, whatever `options.threads` says (a test's pool, or the web
+/// page's one thread, where no pool can be started).
+pub fn run_here(options: &HeadlessOptions) -> Result<Report, String> {
     let (preset, world) = match &options.load {
         Some(path) => crate::snapshot::load(path)?,
         None => {
@@ -219,7 +228,64 @@ pub fn run(options: &HeadlessOptions) -> Result<Report, String> {
             (preset, world)
         }
     };
-    thread_pool(options.threads)?.install(|| run_in_pool(&preset, world, options))
+    run_in_pool(&preset, world, options)
+}
+
+/// Checks (or with `update`, rewrites) the golden checksums of `path` (`golden`) on `threads`
+/// worker threads, printing one line per case that differs. The error is one line: a file that
+/// cannot be read or written, a malformed case, or how many cases differ.
+pub fn golden(
+    path: &std::path::Path,
+    threads: Option<usize>,
+    update: bool,
+) -> Result<String, String> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| one_line(&format!("cannot read {file}: {error}")))?;
+    let cases = crate::golden::parse(&file, &text)?;
+    let outcome = in_pool(threads, || Ok(crate::golden::check(&file, &cases)))?;
+    if !update {
+        for failure in &outcome.failures {
+            eprintln!("{failure}");
+        }
+    }
+    let summary = format!(
+        "{{\"golden\": {{\"matched\": {}, \"of\": {}, \"lanes\": \"{}\", \"threads\": {}}}}}",
+        outcome.matched,
+        outcome.of,
+        crate::sim::lanes_name(),
+        threads.unwrap_or_else(rayon::current_num_threads)
+    );
+    if update {
+        if outcome.found.contains(&0) {
+            return Err(format!("{file}: a case did not run; nothing written"));
+        }
+        let updated = crate::golden::with_checksums(&text, &cases, &outcome.found);
+        std::fs::write(path, updated)
+            .map_err(|error| one_line(&format!("cannot write {file}: {error}")))?;
+        return Ok(summary);
+    }
+    if outcome.matched == outcome.of {
+        Ok(summary)
+    } else {
+        Err(format!(
+            "{summary}: {} of {} cases differ",
+            outcome.of - outcome.matched,
+            outcome.of
+        ))
+    }
+}
+
+/// Runs `work` in a pool of `threads` workers (default: one per core). On wasm32 there are no
+/// threads to start: it runs on the calling thread. The error is one line.
+fn in_pool<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> Result<T, String> + Send,
+) -> Result<T, String> {
+    if cfg!(target_arch = "wasm32") {
+        return work();
+    }
+    thread_pool(threads)?.install(work)
 }
 
 /// A pool of `threads` workers (default: one per core); the error is one line.
@@ -240,6 +306,8 @@ fn run_in_pool(
     options: &HeadlessOptions,
 ) -> Result<Report, String> {
     let frames = options.frames;
+    // A snapshot's world comes with the substeps and air steps it ran before it was saved.
+    let before = Counted::of(&world);
     let mut recorder = match &options.record {
         Some(path) => {
             let mut recorder = Recorder::create(path, options.seed)?;
@@ -296,7 +364,38 @@ fn run_in_pool(
     if let Some(recorder) = recorder {
         recorder.finish(world.checksum())?;
     }
-    Ok(report(preset, &world, frames, options.seed, timing))
+    Ok(report(
+        preset,
+        &world,
+        frames,
+        options.seed,
+        timing,
+        &before,
+    ))
+}
+
+/// What a world had counted before a run began (a snapshot's earlier substeps, stage times and
+/// air steps), so that a report counts only what the run itself did.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counted {
+    substeps: u64,
+    stage_times: StageTimes,
+    air_steps: u64,
+    air_iterations: u64,
+    air_elapsed: Duration,
+}
+
+impl Counted {
+    fn of(world: &World) -> Self {
+        let air = world.air();
+        Self {
+            substeps: world.substeps_done(),
+            stage_times: world.stage_times(),
+            air_steps: air.map_or(0, Air::steps),
+            air_iterations: air.map_or(0, Air::solver_iterations),
+            air_elapsed: air.map_or(Duration::ZERO, Air::elapsed),
+        }
+    }
 }
 
 /// What a run measured while it stepped.
@@ -308,8 +407,16 @@ struct Timing {
     capped_moves: u64,
 }
 
-/// The report of a run of `frames` frames that ended in `world`.
-fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing) -> Report {
+/// The report of a run of `frames` frames that ended in `world`, which had counted `before` when
+/// the run began.
+fn report(
+    preset: &Preset,
+    world: &World,
+    frames: u64,
+    seed: u64,
+    timing: Timing,
+    before: &Counted,
+) -> Report {
     let Timing {
         ms_per_substep_median,
         particle_substeps_per_s,
@@ -320,11 +427,12 @@ fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing
     Report {
         preset: preset.name.clone(),
         frames,
-        substeps: world.substeps_done(),
+        substeps: world.substeps_done() - before.substeps,
         particles: stats.particles,
         radius: world.params().particle_radius,
         substeps_per_frame: world.params().substeps,
         threads: rayon::current_num_threads(),
+        lanes: crate::sim::lanes_name(),
         seed,
         ms_per_substep_median,
         particle_substeps_per_s,
@@ -347,8 +455,8 @@ fn report(preset: &Preset, world: &World, frames: u64, seed: u64, timing: Timing
                 top: stats.top,
             })
             .collect(),
-        stage_ms: stage_ms_per_substep(world),
-        air: world.air().map(air_report),
+        stage_ms: stage_ms_per_substep(world, before),
+        air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),
     }
 }
@@ -377,7 +485,7 @@ pub fn body_reports(world: &World) -> Vec<BodyReport> {
 /// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
 pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
     let replay = crate::replay::Replay::load(path)?;
-    thread_pool(threads)?.install(|| {
+    in_pool(threads, || {
         let (frames, seed, recorded, file) = (
             replay.frames,
             replay.seed,
@@ -398,7 +506,15 @@ pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, 
             ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
             ..Timing::default()
         };
-        let report = report(&player.preset, world, frames, seed, timing);
+        // The player's world is built from the replay's presets: it counted nothing before.
+        let report = report(
+            &player.preset,
+            world,
+            frames,
+            seed,
+            timing,
+            &Counted::default(),
+        );
         if report.checksum != recorded {
             return Err(format!(
                 "{file}: the replay ended with checksum {:016x}, the recorded run with \
@@ -410,20 +526,21 @@ pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, 
     })
 }
 
-/// The air's summary for the report.
-fn air_report(air: &Air) -> AirReport {
+/// The air's summary for the report, over the steps since `before`.
+fn air_report(air: &Air, before: &Counted) -> AirReport {
     let grid = air.grid();
-    let steps = air.steps().max(1) as f64;
+    let steps = (air.steps() - before.air_steps).max(1) as f64;
     let last = air.last_step();
     AirReport {
         cells: [grid.nx, grid.ny],
-        ms_per_step: air.elapsed().as_secs_f64() * 1000.0 / steps,
+        ms_per_step: (air.elapsed().saturating_sub(before.air_elapsed)).as_secs_f64() * 1000.0
+            / steps,
         solver: match air.settings().solver.method {
             Method::MultigridPcg => "multigrid",
             Method::GaussSeidel => "gauss-seidel",
         },
         solver_iterations: last.solve.iterations,
-        solver_iterations_mean: air.solver_iterations() as f64 / steps,
+        solver_iterations_mean: (air.solver_iterations() - before.air_iterations) as f64 / steps,
         relative_residual: last.solve.relative_residual,
         divergence_max: last.divergence_max,
         smoke_total: grid.smoke_total(),
@@ -431,13 +548,18 @@ fn air_report(air: &Air) -> AirReport {
     }
 }
 
-/// Mean milliseconds per substep of each stage since `world` was made.
-fn stage_ms_per_substep(world: &World) -> Vec<(&'static str, f64)> {
-    let substeps = world.substeps_done().max(1) as f64;
+/// Mean milliseconds per substep of each stage since `before`.
+fn stage_ms_per_substep(world: &World, before: &Counted) -> Vec<(&'static str, f64)> {
+    let substeps = (world.substeps_done() - before.substeps).max(1) as f64;
+    let earlier = before.stage_times.named();
     world
         .stage_times()
         .named()
         .iter()
-        .map(|(stage, time)| (*stage, time.as_secs_f64() * 1000.0 / substeps))
+        .zip(earlier)
+        .map(|((stage, time), (_, earlier))| {
+            let spent = time.saturating_sub(earlier);
+            (*stage, spent.as_secs_f64() * 1000.0 / substeps)
+        })
         .collect()
 }

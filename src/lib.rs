@@ -36,6 +36,8 @@ pub mod app;
 #[cfg(feature = "cli")]
 pub mod cli;
 #[cfg(feature = "cli")]
+pub mod golden;
+#[cfg(feature = "cli")]
 pub mod headless;
 pub mod preset;
 pub mod replay;

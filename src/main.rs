@@ -16,6 +16,14 @@ fn main() -> ExitCode {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },
+        Job::Golden {
+            path,
+            threads,
+            update,
+        } => match headless::golden(&path, threads, update) {
+            Ok(summary) => println!("{summary}"),
+            Err(message) => return fail(&message),
+        },
         Job::Replay { path, threads } => match headless::replay(&path, threads) {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),

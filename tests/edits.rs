@@ -331,7 +331,7 @@ proptest! {
                     let _ = world.remove_obstacle(index);
                 }
                 Action::Tilt(angle) => {
-                    let gravity = Vec2::from_angle(angle).rotate(Vec2::new(0.0, -9.8));
+                    let gravity = slosh::sim::portable::unit_vector(angle).rotate(Vec2::new(0.0, -9.8));
                     world.set_gravity(gravity).unwrap();
                 }
                 Action::Viscosity(value) => {

@@ -75,6 +75,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use slosh::preset::Preset;
 use slosh::sim::physics::density_kernel;
+use slosh::sim::portable::{powf, unit_vector};
 use slosh::sim::resolution::REFERENCE_RADIUS;
 use slosh::sim::RandomStirrer;
 use slosh::sim::{Block, Domain, Emitter, Material, Obstacle, SimParams, Stir, Wall, World};
@@ -149,8 +150,9 @@ impl WallSpec {
             (0..self.corners)
                 .map(|k| {
                     let angle = TAU * (k as f32 + self.jitter[k]) / self.corners as f32;
-                    let local = Vec2::new(angle.cos(), self.aspect * angle.sin());
-                    centre + Vec2::from_angle(self.rotation).rotate(local) * self.semi_axis * scale
+                    let unit = unit_vector(angle);
+                    let local = Vec2::new(unit.x, self.aspect * unit.y);
+                    centre + unit_vector(self.rotation).rotate(local) * self.semi_axis * scale
                 })
                 .collect()
         };
@@ -162,7 +164,7 @@ impl WallSpec {
             })
             .collect();
         for &(angle, gap) in &self.redundant {
-            let normal = Vec2::from_angle(angle);
+            let normal = unit_vector(angle);
             let nearest = corners
                 .iter()
                 .map(|&c| normal.dot(c))
@@ -283,19 +285,19 @@ impl ParamSpec {
         let h = self.radius * self.h_factor;
         let near_stiffness = self.stiffness * self.near_stiffness;
         let stiffest = self.stiffness.max(near_stiffness);
-        let dt = (self.step_factor * SEED_RELAXATION * h.powi(5) / stiffest)
+        let dt = (self.step_factor * SEED_RELAXATION * (h * h * h * h * h) / stiffest)
             .sqrt()
             .min(1.0 / 60.0);
         SimParams {
             rest_density: lattice_density(self.spacing(), h) * self.rest_factor,
             stiffness: self.stiffness,
             near_stiffness,
-            surface_tension: 0.0004 * (h / 0.3).powi(2) * self.surface_tension,
+            surface_tension: 0.0004 * (h / 0.3) * (h / 0.3) * self.surface_tension,
             linear_viscosity: self.viscosity.0,
             quadratic_viscosity: self.viscosity.1,
             particle_radius: self.radius,
             interaction_radius: h,
-            gravity: Vec2::from_angle(self.gravity_angle) * self.gravity,
+            gravity: unit_vector(self.gravity_angle) * self.gravity,
             frame_rate: 1.0 / (dt * self.substeps as f32),
             substeps: self.substeps,
             max_substeps: 4 * self.substeps,
@@ -342,7 +344,7 @@ prop_compose! {
 impl EmitterSpec {
     fn build(&self, corners: &[Vec2], domain: &Domain, materials: usize) -> Emitter {
         let position = inside_point(corners, &self.weights, self.spread);
-        let direction = Vec2::from_angle(self.angle);
+        let direction = unit_vector(self.angle);
         Emitter {
             material: self.material % materials,
             position,
@@ -512,7 +514,7 @@ impl SceneSpec {
         let domain = Domain::new(walls.clone(), params.particle_radius)
             .expect("a convex polygon's edges enclose it");
         // At most what fills half the area at rest spacing: room to settle.
-        let room = 0.5 * domain.area() / (2.0 * params.particle_radius).powi(2);
+        let room = 0.5 * domain.area() / (4.0 * params.particle_radius * params.particle_radius);
         params.max_particles = params.max_particles.min(room as usize).max(1);
         let materials: Vec<Material> = self
             .masses
@@ -643,11 +645,11 @@ fn apply(world: &mut World, action: &Action) -> f32 {
             log_speed,
             log_radius,
         } => {
-            let speed = 10f32.powf(log_speed);
+            let speed = powf(10.0, log_speed);
             world.stir(Stir {
                 position: point(at),
-                velocity: Vec2::from_angle(angle) * speed,
-                radius: 10f32.powf(log_radius),
+                velocity: unit_vector(angle) * speed,
+                radius: powf(10.0, log_radius),
             });
             speed
         }
@@ -656,8 +658,8 @@ fn apply(world: &mut World, action: &Action) -> f32 {
             log_speed,
             log_radius,
         } => {
-            let speed = 10f32.powf(log_speed);
-            world.pull(point(at), 10f32.powf(log_radius), speed);
+            let speed = powf(10.0, log_speed);
+            world.pull(point(at), powf(10.0, log_radius), speed);
             speed
         }
         Action::Broken { which } => {
@@ -1115,7 +1117,7 @@ fn polygon_width(corners: &[Vec2]) -> f32 {
 impl PresetSpec {
     /// The preset as TOML text, or `None` when its walls leave too little room for a particle.
     fn text(&self) -> Option<String> {
-        let radius = 10f32.powf(self.log_radius);
+        let radius = powf(10.0, self.log_radius);
         let (corners, walls) = self.walls.build(radius * self.scale);
         if polygon_width(&corners) < 4.0 * radius {
             return None;
@@ -1140,7 +1142,7 @@ impl PresetSpec {
         }
         line(format!(
             "rest_density = {:?}",
-            10f32.powf(self.log_rest_density)
+            powf(10.0, self.log_rest_density)
         ));
         line(format!("stiffness = {:?}", self.stiffness.0));
         line(format!("near_stiffness = {:?}", self.stiffness.1));
@@ -1169,14 +1171,14 @@ impl PresetSpec {
                 "colour = [{:?}, {:?}, {:?}]",
                 colour[0], colour[1], colour[2]
             ));
-            line(format!("mass = {:?}", 10f32.powf(*log_mass)));
+            line(format!("mass = {:?}", powf(10.0, *log_mass)));
             line(format!("pressure_scale = {scale:?}"));
             line(format!("pressure_bias = {bias:?}"));
         }
         let materials = self.materials.len();
         for emitter in &self.emitters {
             let position = inside_point(&corners, &emitter.weights, emitter.spread);
-            let direction = Vec2::from_angle(emitter.angle) * 10f32.powf(emitter.log_length);
+            let direction = unit_vector(emitter.angle) * powf(10.0, emitter.log_length);
             let width = fitting_width(&domain, position, direction, emitter.width);
             line("\n[[emitters]]".into());
             line(format!(
@@ -1192,7 +1194,7 @@ impl PresetSpec {
             line(format!("speed = {:?}", emitter.speed));
             line(format!("speed_jitter = {:?}", emitter.jitter));
             line(format!("delay = {:?}", emitter.delay));
-            line(format!("rate = {:?}", 10f32.powf(emitter.log_rate)));
+            line(format!("rate = {:?}", powf(10.0, emitter.log_rate)));
             line(format!("budget = {}", emitter.budget));
         }
         for block in &self.blocks {
@@ -1205,7 +1207,12 @@ impl PresetSpec {
             // is written for the reference radius, like every value but the geometry.
             let area = (max - min).x * (max - min).y;
             let finest = (0.5 * REFERENCE_RADIUS).max((area / 1.9e6).sqrt());
-            let spacing = (finest * (100.0 / finest).powf(block.spacing.powi(3))).min(100.0);
+            let spacing = (finest
+                * powf(
+                    100.0 / finest,
+                    block.spacing * block.spacing * block.spacing,
+                ))
+            .min(100.0);
             line("\n[[blocks]]".into());
             line(format!(
                 "material = \"liquid {}\"",
@@ -1503,7 +1510,7 @@ impl ObstacleSpec {
         for &(capsule, x, y, radius, half_length, angle) in &self.obstacles {
             let centre = Vec2::new(x, y);
             let candidate = if capsule {
-                let half = Vec2::from_angle(angle) * half_length;
+                let half = unit_vector(angle) * half_length;
                 Obstacle::capsule(centre - half, centre + half, radius, 0.5)
             } else {
                 Obstacle::circle(centre, radius, 0.5)

@@ -5,6 +5,7 @@
 use glam::Vec2;
 use slosh::headless::{self, HeadlessOptions, StirMode};
 use slosh::replay::{build, Input, Player, Recorder, Replay};
+use slosh::sim::portable::unit_vector;
 use slosh::sim::{Obstacle, Pour, Stir, Tunable};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -48,13 +49,13 @@ fn record_every_input(path: &Path, frames: u64) -> u64 {
         match frame % 50 {
             5 => vec![Input::Pour(Pour {
                 material: (frame / 50 % 2) as usize,
-                centre: Vec2::new(3.0 + t.sin(), 5.0),
+                centre: Vec2::new(3.0 + unit_vector(t).y, 5.0),
                 radius: 0.4,
                 velocity: Vec2::new(1.0, -1.0),
             })],
             10 => vec![Input::Stir(Stir {
                 position: Vec2::new(5.0, 1.0),
-                velocity: Vec2::new(4.0 * t.cos(), 1.0),
+                velocity: Vec2::new(4.0 * unit_vector(t).x, 1.0),
                 radius: 1.2,
             })],
             15 => vec![Input::Erase {
@@ -68,7 +69,7 @@ fn record_every_input(path: &Path, frames: u64) -> u64 {
                 0.5,
             ))],
             25 => vec![Input::Gravity(
-                Vec2::from_angle(0.3 * t.sin()).rotate(Vec2::new(0.0, -9.8)),
+                unit_vector(0.3 * unit_vector(t).y).rotate(Vec2::new(0.0, -9.8)),
             )],
             30 => vec![Input::Tune {
                 material: 0,

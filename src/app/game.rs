@@ -729,7 +729,7 @@ impl Game {
             preset_gravity
         } else {
             // The box turns by `tilt`: gravity turns the other way in the box's frame.
-            Vec2::from_angle(-self.tilt).rotate(direction * self.gravity_strength)
+            crate::sim::portable::unit_vector(-self.tilt).rotate(direction * self.gravity_strength)
         };
         if gravity != self.world.params().gravity {
             self.input(Input::Gravity(gravity)).ok();

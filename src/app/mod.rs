@@ -155,7 +155,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         }
         let notches = input::wheel_notches();
         if notches != 0.0 {
-            game.scale_stir_radius(1.12_f32.powf(notches));
+            game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
         game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.min(0.25) as f32);
         let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));

@@ -3,6 +3,11 @@
 //! particles go out as one instanced draw call per frame (`splats`); contexts without instancing
 //! get batched meshes.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
+)]
+
 use super::game::{Game, Shading};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};

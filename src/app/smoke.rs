@@ -2,6 +2,11 @@
 //! behind the liquid: its own colour, opacity growing with the density, and a warm glow where
 //! the air is hot.
 
+#![allow(
+    clippy::disallowed_methods,
+    reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
+)]
+
 use crate::sim::air::Air;
 use macroquad::prelude::{draw_texture_ex, Color, DrawTextureParams, FilterMode, Texture2D, Vec2};
 

@@ -808,7 +808,7 @@ mod tests {
         }
         // Any other direction comes back to within a float or so.
         for k in 0..1000 {
-            let direction = Vec2::from_angle(k as f32 * 0.0173);
+            let direction = crate::sim::portable::unit_vector(k as f32 * 0.0173);
             let wall = Wall::new(direction, 1.0);
             let file = wall_file(&wall);
             let read = Wall::new(Vec2::from(file.normal), file.offset);

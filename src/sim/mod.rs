@@ -19,6 +19,7 @@ pub mod obstacles;
 pub mod params;
 pub mod particles;
 pub mod physics;
+pub mod portable;
 mod random_stir;
 pub mod resolution;
 pub mod scene;
@@ -38,6 +39,7 @@ const LIGHT_CHUNK: usize = 1024;
 
 pub use bodies::{Body, BodyShape, BodyState, Hinge, Part};
 pub use domain::{Domain, DomainError, Wall};
+pub use neighbours::{lanes_name, LANES_VARIABLE};
 pub use params::SimParams;
 pub use particles::{MaterialStats, Particles, WorldStats};
 pub use random_stir::RandomStirrer;

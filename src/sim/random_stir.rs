@@ -47,7 +47,7 @@ impl RandomStirrer {
         let speed = self.rng.random_range(1.0..25.0);
         let stir = Stir {
             position,
-            velocity: Vec2::from_angle(angle) * speed,
+            velocity: crate::sim::portable::unit_vector(angle) * speed,
             radius: self.rng.random_range(2.0 * h..8.0 * h),
         };
         self.stroke = Some((stir, self.rng.random_range(2..12)));

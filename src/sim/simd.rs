@@ -1,15 +1,32 @@
-//! The few SIMD operations the neighbour sums need, over lanes of f32, in two widths: four
-//! lanes (`wide::f32x4`: SSE2 on every x86-64, NEON on ARM64, plain code elsewhere) and, on
-//! x86-64 CPUs that have AVX and FMA, eight (`Avx`), chosen at run time. No CPU-specific build
-//! flag is needed. All is exact IEEE arithmetic but `inverse_sqrt`, which refines the CPU's own
-//! estimate; so results agree across thread counts and runs on one machine, not between CPU
-//! makers or between CPUs with and without AVX (the two widths also add in different orders).
+//! The lanes of the pair loops: eight f32 lanes on every CPU, so that every sum receives the same
+//! values in the same order everywhere, and a run gives the same bits on any machine.
+//!
+//! Two implementations give identical bits, chosen at run time (`neighbours::width`):
+//!
+//! - [`Avx`]: one 256-bit register, on x86-64 CPUs with AVX;
+//! - [`Halves`]: two groups of four lanes (`wide::f32x4`): SSE2 on every x86-64, NEON on ARM64,
+//!   `simd128` in the web page, plain code elsewhere.
+//!
+//! Each operation is a correctly rounded IEEE 754 operation lane by lane (+, −, ×, ÷, √ and
+//! comparisons), so its result does not depend on the hardware. What could depend on it is pinned
+//! here:
+//!
+//! - no fused multiply-add: SSE2 and wasm have none, NEON and FMA fuse, and a fused result rounds
+//!   once instead of twice, so `a * b + c` is always written as two operations;
+//! - no hardware estimate: the CPU makers' reciprocal square root estimates differ in their last
+//!   bits, so 1/r is a square root and a division;
+//! - [`Lanes::positive_part`] is max(x, 0) with one answer for −0 and NaN (+0), where the
+//!   instructions of the targets disagree;
+//! - [`Lanes::total`] adds the eight lanes in one fixed order.
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;
 
-/// A vector of f32 lanes. Comparisons give masks (all bits set or clear per lane) of the same
-/// type, to be combined with `&`.
+/// Lanes per group, on every CPU.
+pub const WIDTH: usize = 8;
+
+/// A vector of [`WIDTH`] f32 lanes. Comparisons give masks (all bits set or clear per lane) of
+/// the same type, to be combined with `&`.
 pub trait Lanes:
     Copy
     + Add<Output = Self>
@@ -19,8 +36,6 @@ pub trait Lanes:
     + BitAnd<Output = Self>
     + AddAssign
 {
-    /// Number of lanes.
-    const WIDTH: usize;
     /// Every lane `value`.
     fn splat(value: f32) -> Self;
     /// `WIDTH` values of `field` from `base` on.
@@ -33,22 +48,10 @@ pub trait Lanes:
     /// # Safety
     /// `base + WIDTH <= field.len()`.
     unsafe fn store(self, field: &mut [f32], base: usize);
-    /// Lane-wise self × factor + addend, rounded once where the CPU fuses it.
-    fn mul_add(self, factor: Self, addend: Self) -> Self;
     /// Lane-wise square root.
     fn sqrt(self) -> Self;
-    /// Lane-wise estimate of 1 / √x (about 12 bits; infinite at 0).
-    fn inverse_sqrt_estimate(self) -> Self;
-    /// Lane-wise 1 / √x to about 22 bits: the estimate refined by one Newton step, many times
-    /// cheaper than a square root and a division. The estimate is the CPU's own, so the last
-    /// bits may differ between CPU makers (never between runs or thread counts on one CPU).
-    #[inline(always)]
-    fn inverse_sqrt(self) -> Self {
-        let estimate = self.inverse_sqrt_estimate();
-        estimate * (Self::splat(-0.5) * self * estimate).mul_add(estimate, Self::splat(1.5))
-    }
-    /// Lane-wise maximum (either value where one is NaN).
-    fn max(self, other: Self) -> Self;
+    /// Lane-wise max(x, 0): x where x > 0, else +0 (also for −0 and NaN).
+    fn positive_part(self) -> Self;
     /// Mask of lanes where `self < other`.
     fn less(self, other: Self) -> Self;
     /// Mask of lanes where `self > other`.
@@ -57,12 +60,19 @@ pub trait Lanes:
     fn equal(self, other: Self) -> Self;
     /// Mask of the first `count` lanes (all of them when `count >= WIDTH`).
     fn first_lanes(count: usize) -> Self;
-    /// Sum of the lanes, in a fixed order.
+    /// Sum of the lanes in a fixed order: s_k = lane k + lane k + 4 for k < 4, then
+    /// (s₀ + s₁) + (s₂ + s₃).
     fn total(self) -> f32;
     /// The first lane.
     fn first(self) -> f32;
     /// Whether any lane of a mask is set.
     fn any(self) -> bool;
+}
+
+/// (s₀ + s₁) + (s₂ + s₃): the last additions of [`Lanes::total`].
+#[inline(always)]
+fn add_four(sums: [f32; 4]) -> f32 {
+    (sums[0] + sums[1]) + (sums[2] + sums[3])
 }
 
 /// Masks of the first k of 4 lanes.
@@ -77,87 +87,150 @@ const FIRST_OF_FOUR: [f32x4; 5] = {
     ]
 };
 
-impl Lanes for f32x4 {
-    const WIDTH: usize = 4;
+/// Eight lanes as two groups of four: lanes 0–3 in `low`, 4–7 in `high`.
+#[derive(Clone, Copy, Debug)]
+pub struct Halves {
+    low: f32x4,
+    high: f32x4,
+}
 
+macro_rules! halves_binary {
+    ($trait:ident, $method:ident) => {
+        impl $trait for Halves {
+            type Output = Halves;
+            #[inline(always)]
+            fn $method(self, other: Halves) -> Halves {
+                Halves {
+                    low: $trait::$method(self.low, other.low),
+                    high: $trait::$method(self.high, other.high),
+                }
+            }
+        }
+    };
+}
+halves_binary!(Add, add);
+halves_binary!(Sub, sub);
+halves_binary!(Mul, mul);
+halves_binary!(Div, div);
+halves_binary!(BitAnd, bitand);
+
+impl AddAssign for Halves {
+    #[inline(always)]
+    fn add_assign(&mut self, other: Halves) {
+        *self = *self + other;
+    }
+}
+
+impl Halves {
+    /// Applies `f` to each half.
+    #[inline(always)]
+    fn each(self, f: impl Fn(f32x4) -> f32x4) -> Self {
+        Halves {
+            low: f(self.low),
+            high: f(self.high),
+        }
+    }
+
+    /// Applies `f` to the matching halves of `self` and `other`.
+    #[inline(always)]
+    fn each_with(self, other: Self, f: impl Fn(f32x4, f32x4) -> f32x4) -> Self {
+        Halves {
+            low: f(self.low, other.low),
+            high: f(self.high, other.high),
+        }
+    }
+}
+
+impl Lanes for Halves {
     #[inline(always)]
     fn splat(value: f32) -> Self {
-        f32x4::splat(value)
+        let half = f32x4::splat(value);
+        Halves {
+            low: half,
+            high: half,
+        }
     }
 
     #[inline(always)]
     unsafe fn load(field: &[f32], base: usize) -> Self {
-        debug_assert!(base + 4 <= field.len());
+        debug_assert!(base + WIDTH <= field.len());
         // SAFETY: in bounds by the caller's guarantee; `read_unaligned` needs no alignment.
-        f32x4::new(unsafe { field.as_ptr().add(base).cast::<[f32; 4]>().read_unaligned() })
+        let [low, high] = unsafe {
+            field
+                .as_ptr()
+                .add(base)
+                .cast::<[[f32; 4]; 2]>()
+                .read_unaligned()
+        };
+        Halves {
+            low: f32x4::new(low),
+            high: f32x4::new(high),
+        }
     }
 
     #[inline(always)]
     unsafe fn store(self, field: &mut [f32], base: usize) {
-        debug_assert!(base + 4 <= field.len());
+        debug_assert!(base + WIDTH <= field.len());
+        let lanes = [self.low.to_array(), self.high.to_array()];
         // SAFETY: in bounds by the caller's guarantee; `write_unaligned` needs no alignment.
         unsafe {
             field
                 .as_mut_ptr()
                 .add(base)
-                .cast::<[f32; 4]>()
-                .write_unaligned(self.to_array())
+                .cast::<[[f32; 4]; 2]>()
+                .write_unaligned(lanes)
         }
     }
 
     #[inline(always)]
-    fn mul_add(self, factor: Self, addend: Self) -> Self {
-        f32x4::mul_add(self, factor, addend)
-    }
-
-    #[inline(always)]
     fn sqrt(self) -> Self {
-        f32x4::sqrt(self)
+        self.each(f32x4::sqrt)
     }
 
     #[inline(always)]
-    fn inverse_sqrt_estimate(self) -> Self {
-        self.recip_sqrt()
-    }
-
-    #[inline(always)]
-    fn max(self, other: Self) -> Self {
-        self.fast_max(other)
+    fn positive_part(self) -> Self {
+        // A comparison and a mask: the same on every target (`wide`'s max is not: on wasm it
+        // keeps −0, on NEON it keeps NaN).
+        let zero = f32x4::splat(0.0);
+        self.each(|half| half & half.simd_gt(zero))
     }
 
     #[inline(always)]
     fn less(self, other: Self) -> Self {
-        self.simd_lt(other)
+        self.each_with(other, f32x4::simd_lt)
     }
 
     #[inline(always)]
     fn greater(self, other: Self) -> Self {
-        self.simd_gt(other)
+        self.each_with(other, f32x4::simd_gt)
     }
 
     #[inline(always)]
     fn equal(self, other: Self) -> Self {
-        self.simd_eq(other)
+        self.each_with(other, f32x4::simd_eq)
     }
 
     #[inline(always)]
     fn first_lanes(count: usize) -> Self {
-        FIRST_OF_FOUR[count.min(4)]
+        Halves {
+            low: FIRST_OF_FOUR[count.min(4)],
+            high: FIRST_OF_FOUR[count.saturating_sub(4).min(4)],
+        }
     }
 
     #[inline(always)]
     fn total(self) -> f32 {
-        self.reduce_add()
+        add_four((self.low + self.high).to_array())
     }
 
     #[inline(always)]
     fn first(self) -> f32 {
-        self.to_array()[0]
+        self.low.to_array()[0]
     }
 
     #[inline(always)]
     fn any(self) -> bool {
-        f32x4::any(self)
+        self.low.any() || self.high.any()
     }
 }
 
@@ -166,15 +239,15 @@ pub use avx::Avx;
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    //! Eight lanes with AVX and FMA. Every method is `inline(always)` so that it is compiled
-    //! inside a caller that enables both (`#[target_feature(enable = "avx,fma")]`); only call
-    //! them there, after checking `is_x86_feature_detected!` for both.
+    //! Eight lanes in one AVX register. Every method is `inline(always)` so that it is compiled
+    //! inside a caller that enables AVX (`#[target_feature(enable = "avx")]`); only call them
+    //! there, after checking `is_x86_feature_detected!("avx")`.
 
-    use super::Lanes;
+    use super::{add_four, Lanes, WIDTH};
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 
-    /// Eight f32 lanes in one AVX register (fused multiply-adds need FMA too).
+    /// Eight f32 lanes in one AVX register.
     #[derive(Clone, Copy, Debug)]
     pub struct Avx(__m256);
 
@@ -209,8 +282,6 @@ mod avx {
 
     // SAFETY (every block below): only compiled into callers that enable AVX.
     impl Lanes for Avx {
-        const WIDTH: usize = 8;
-
         #[inline(always)]
         fn splat(value: f32) -> Self {
             Avx(unsafe { _mm256_set1_ps(value) })
@@ -218,21 +289,16 @@ mod avx {
 
         #[inline(always)]
         unsafe fn load(field: &[f32], base: usize) -> Self {
-            debug_assert!(base + 8 <= field.len());
+            debug_assert!(base + WIDTH <= field.len());
             // SAFETY: in bounds by the caller's guarantee; loadu needs no alignment.
             Avx(unsafe { _mm256_loadu_ps(field.as_ptr().add(base)) })
         }
 
         #[inline(always)]
         unsafe fn store(self, field: &mut [f32], base: usize) {
-            debug_assert!(base + 8 <= field.len());
+            debug_assert!(base + WIDTH <= field.len());
             // SAFETY: in bounds by the caller's guarantee; storeu needs no alignment.
             unsafe { _mm256_storeu_ps(field.as_mut_ptr().add(base), self.0) }
-        }
-
-        #[inline(always)]
-        fn mul_add(self, factor: Self, addend: Self) -> Self {
-            Avx(unsafe { _mm256_fmadd_ps(self.0, factor.0, addend.0) })
         }
 
         #[inline(always)]
@@ -241,13 +307,9 @@ mod avx {
         }
 
         #[inline(always)]
-        fn inverse_sqrt_estimate(self) -> Self {
-            Avx(unsafe { _mm256_rsqrt_ps(self.0) })
-        }
-
-        #[inline(always)]
-        fn max(self, other: Self) -> Self {
-            Avx(unsafe { _mm256_max_ps(self.0, other.0) })
+        fn positive_part(self) -> Self {
+            // maxps(a, b) is `a > b ? a : b`: +0 for −0 and NaN, as the trait says.
+            Avx(unsafe { _mm256_max_ps(self.0, _mm256_setzero_ps()) })
         }
 
         #[inline(always)]
@@ -267,14 +329,13 @@ mod avx {
 
         #[inline(always)]
         fn first_lanes(count: usize) -> Self {
-            let start = 8 - count.min(8);
-            let mask = &FIRST_OF_EIGHT[start..start + 8];
+            let start = WIDTH - count.min(WIDTH);
+            let mask = &FIRST_OF_EIGHT[start..start + WIDTH];
             Avx(unsafe { _mm256_loadu_ps(mask.as_ptr().cast::<f32>()) })
         }
 
         #[inline(always)]
         fn total(self) -> f32 {
-            // (lanes 0–3 + lanes 4–7), then the four sums in order.
             let halves = unsafe {
                 _mm_add_ps(
                     _mm256_castps256_ps128(self.0),
@@ -283,7 +344,7 @@ mod avx {
             };
             let mut sums = [0.0_f32; 4];
             unsafe { _mm_storeu_ps(sums.as_mut_ptr(), halves) };
-            sums.iter().sum()
+            add_four(sums)
         }
 
         #[inline(always)]
@@ -294,6 +355,125 @@ mod avx {
         #[inline(always)]
         fn any(self) -> bool {
             unsafe { _mm256_movemask_ps(self.0) != 0 }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values where targets could disagree: signed zeros, NaN, infinities, subnormals.
+    const AWKWARD: [f32; 16] = [
+        -0.0,
+        0.0,
+        f32::NAN,
+        -f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        1.0e-40,
+        -1.0e-40,
+        f32::MIN_POSITIVE,
+        -1.5,
+        2.25,
+        1.0,
+        -1.0,
+        3.0e38,
+        -7.0e-3,
+        0.333_333_34,
+    ];
+
+    /// `operation` on eight lanes of `Halves` as the plain bits of each lane.
+    fn halves_bits(values: [f32; 8], operation: impl Fn(Halves) -> Halves) -> [u32; 8] {
+        let mut out = [0.0; 8];
+        // SAFETY: 8 values in and out.
+        unsafe { operation(Halves::load(&values, 0)).store(&mut out, 0) };
+        out.map(f32::to_bits)
+    }
+
+    #[test]
+    fn the_positive_part_is_plus_zero_for_minus_zero_and_nan_and_x_above_zero() {
+        for chunk in AWKWARD.chunks(8) {
+            let values: [f32; 8] = chunk.try_into().unwrap();
+            let found = halves_bits(values, Lanes::positive_part);
+            for (value, bits) in values.iter().zip(found) {
+                let wanted = if *value > 0.0 { *value } else { 0.0 };
+                assert_eq!(bits, wanted.to_bits(), "positive part of {value:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_total_adds_in_its_documented_order() {
+        // Chosen so that another order rounds differently.
+        let values = [1.0e8, 1.0, -1.0e8, 1.0, 0.5, 3.0, 2.0, -0.25];
+        let sums = [0, 1, 2, 3].map(|k| values[k] + values[k + 4]);
+        let wanted = (sums[0] + sums[1]) + (sums[2] + sums[3]);
+        let naive: f32 = values.iter().sum();
+        assert_ne!(
+            wanted.to_bits(),
+            naive.to_bits(),
+            "the test can tell orders apart"
+        );
+        // SAFETY: 8 values.
+        let found = unsafe { Halves::load(&values, 0) }.total();
+        assert_eq!(found.to_bits(), wanted.to_bits());
+    }
+
+    /// Every operation of `Avx` gives the bits of `Halves`, on awkward values. A NaN is any NaN:
+    /// which operand's payload an operation passes on is the compiler's choice (it may swap the
+    /// operands of + and ×), so NaN bits are not part of the guarantee, and the engine never
+    /// keeps a NaN (the reports count them).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_lanes_give_the_bits_of_two_halves() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        #[target_feature(enable = "avx")]
+        fn compare(a: [f32; 8], b: [f32; 8]) {
+            #[inline(always)]
+            fn all<S: Lanes>(a: [f32; 8], b: [f32; 8]) -> ([u32; 80], u32, bool) {
+                let (x, y) = unsafe { (S::load(&a, 0), S::load(&b, 0)) };
+                let results = [
+                    x + y,
+                    x - y,
+                    x * y,
+                    x / y,
+                    x & y.less(x),
+                    x.sqrt(),
+                    x.positive_part(),
+                    x.greater(y),
+                    x.equal(y),
+                    S::first_lanes(3),
+                ];
+                let mut bits = [0; 80];
+                for (k, result) in results.into_iter().enumerate() {
+                    let mut out = [0.0; 8];
+                    unsafe { result.store(&mut out, 0) };
+                    for (slot, value) in bits[8 * k..].iter_mut().zip(out) {
+                        *slot = if value.is_nan() {
+                            u32::MAX
+                        } else {
+                            value.to_bits()
+                        };
+                    }
+                }
+                let total = x.total();
+                let total = if total.is_nan() {
+                    u32::MAX
+                } else {
+                    total.to_bits()
+                };
+                (bits, total, x.less(y).any())
+            }
+            assert_eq!(all::<Avx>(a, b), all::<Halves>(a, b), "{a:?}, {b:?}");
+        }
+        for shift in 0..AWKWARD.len() {
+            let a: [f32; 8] = std::array::from_fn(|k| AWKWARD[(k + shift) % AWKWARD.len()]);
+            let b: [f32; 8] = std::array::from_fn(|k| AWKWARD[(3 * k + shift + 5) % AWKWARD.len()]);
+            // SAFETY: the CPU has AVX (checked above).
+            unsafe { compare(a, b) };
         }
     }
 }

@@ -295,7 +295,7 @@ impl ViscosityTables {
             let mut bins = vec![[0.0f64; 4]; DISTANCES + 1];
             for t in 0..THETAS {
                 let theta = -std::f64::consts::FRAC_PI_2 + (t as f64 + 0.5) * d_theta;
-                let (sin_theta, cos_theta) = theta.sin_cos();
+                let (sin_theta, cos_theta) = super::portable::sin_cos_f64(theta);
                 let approach = cos_theta * cos_phi + sin_theta * sin_phi;
                 if approach <= 0.0 {
                     continue;
@@ -438,7 +438,8 @@ mod tests {
                 let (x, y) = ((i as f64 + 0.5 * j as f64) * spacing, j as f64 * row);
                 let r = (x * x + y * y).sqrt();
                 if (i, j) != (0, 0) && r < h as f64 {
-                    sum += (1.0 - r / h as f64).powi(3);
+                    let a = 1.0 - r / h as f64;
+                    sum += a * a * a;
                 }
             }
         }

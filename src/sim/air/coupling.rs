@@ -10,6 +10,7 @@ use super::field::MacGrid;
 use super::AirSettings;
 use crate::sim::params::SimParams;
 use crate::sim::particles::Particles;
+use crate::sim::portable;
 use crate::sim::scene::Material;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -106,7 +107,7 @@ fn heat_and_fumes(
     {
         return;
     }
-    let approach = 1.0 - (-settings.heating * dt).exp();
+    let approach = 1.0 - portable::exp(-settings.heating * dt);
     // Smoke per particle: a material's `smoke` is per metre of surface per second; a surface
     // particle stands for one particle diameter of it, spread over the open cells around it.
     let diameter = 2.0 * params.particle_radius;
@@ -155,7 +156,7 @@ pub fn drag_spray(
     if drag <= 0.0 {
         return;
     }
-    let share = 1.0 - (-drag * dt).exp();
+    let share = 1.0 - portable::exp(-drag * dt);
     let rest = params.rest_density;
     let p = particles;
     (&p.position, &mut p.velocity, &p.density, &p.mass)

@@ -197,7 +197,7 @@ fn curl_row(grid: &MacGrid, j: usize, curl: &mut [f32]) {
 /// leaving the air).
 pub fn decay(field: &mut [f32], rate: f32, dt: f32) {
     if rate > 0.0 {
-        let keep = (-rate * dt).exp();
+        let keep = crate::sim::portable::exp(-rate * dt);
         field
             .par_iter_mut()
             .with_min_len(CELLS_PER_TASK)
@@ -237,7 +237,7 @@ mod tests {
         let centre = Vec2::splat(n as f32 / 2.0);
         let swirl = |p: Vec2| {
             let r = p - centre;
-            Vec2::new(-r.y, r.x) * (-r.length_squared() / 8.0).exp()
+            Vec2::new(-r.y, r.x) * crate::sim::portable::exp(-r.length_squared() / 8.0)
         };
         for j in 0..n {
             for i in 0..=n {

@@ -109,12 +109,12 @@ impl Body {
 
     /// A point of the body's frame in the world, at its starting pose.
     pub fn to_world(&self, point: Vec2) -> Vec2 {
-        self.position + Vec2::from_angle(self.angle).rotate(point)
+        self.position + crate::sim::portable::unit_vector(self.angle).rotate(point)
     }
 
     /// A world point in the body's frame, at its starting pose.
     pub fn to_local(&self, point: Vec2) -> Vec2 {
-        Vec2::from_angle(-self.angle).rotate(point - self.position)
+        crate::sim::portable::unit_vector(-self.angle).rotate(point - self.position)
     }
 
     /// The outline of each part in the world at its starting pose.
@@ -163,12 +163,12 @@ pub struct BodyState {
 impl BodyState {
     /// A point of the body's frame in the world now.
     pub fn to_world(&self, point: Vec2) -> Vec2 {
-        self.position + Vec2::from_angle(self.angle).rotate(point)
+        self.position + crate::sim::portable::unit_vector(self.angle).rotate(point)
     }
 
     /// A world point in the body's frame now.
     pub fn to_local(&self, point: Vec2) -> Vec2 {
-        Vec2::from_angle(-self.angle).rotate(point - self.position)
+        crate::sim::portable::unit_vector(-self.angle).rotate(point - self.position)
     }
 }
 

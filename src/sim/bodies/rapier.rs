@@ -3,6 +3,7 @@
 
 use super::{velocity_at, Body, BodyState};
 use crate::sim::domain::Domain;
+use crate::sim::portable;
 use crate::sim::scene::Obstacle;
 use glam::Vec2;
 use rapier2d::math::{Pose, Vector};
@@ -103,7 +104,10 @@ impl Rapier {
             let on_plane = middle - wall.normal * (wall.normal.dot(middle) - plane);
             let centre = on_plane - wall.normal * half;
             let collider = ColliderBuilder::new(SharedShape::cuboid(half, half))
-                .position(Pose::new(to_vector(centre), wall.normal.to_angle()))
+                .position(Pose::new(
+                    to_vector(centre),
+                    portable::angle_of(wall.normal),
+                ))
                 .friction(0.5);
             colliders.insert_with_parent(collider, ground, &mut bodies);
         }

@@ -63,7 +63,7 @@ impl Part {
 
     /// A point of the part's frame in the body's frame.
     pub fn to_body(&self, point: Vec2) -> Vec2 {
-        self.offset + Vec2::from_angle(self.angle).rotate(point)
+        self.offset + crate::sim::portable::unit_vector(self.angle).rotate(point)
     }
 
     /// Its outline as a closed polygon in the body's frame (curves as `segments` straight
@@ -72,7 +72,7 @@ impl Part {
         let arc = |centre: Vec2, radius: f32, from: f32, turn: f32, pieces: usize| {
             (0..=pieces).map(move |k| {
                 let angle = from + turn * k as f32 / pieces as f32;
-                centre + Vec2::from_angle(angle) * radius
+                centre + crate::sim::portable::unit_vector(angle) * radius
             })
         };
         let local: Vec<Vec2> = match &self.shape {

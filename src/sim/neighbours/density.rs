@@ -4,7 +4,7 @@
 //! and Pajarola 2008, see `physics`). `physics::reference_densities` is the same, pair by pair.
 
 use super::super::grid::ForwardRows;
-use super::super::simd::Lanes;
+use super::super::simd::{Lanes, WIDTH};
 use super::bands::PairSums;
 use super::lanes::{weights, LaneData};
 use std::ops::Range;
@@ -41,14 +41,14 @@ fn density_pairs<S: Lanes>(
             // SAFETY: base < range.end <= count, and x and y hold count + LANES values.
             let (x, y) = unsafe { (S::load(&lanes.x, base), S::load(&lanes.y, base)) };
             let (dx, dy) = (x - xi, y - yi);
-            let r = dx.mul_add(dx, dy * dy).sqrt();
+            let r = (dx * dx + dy * dy).sqrt();
             let a = weights(r, minus_inverse_h, S::first_lanes(end - base));
             let a3 = a * a * a;
             let a4 = a3 * a;
             sum += a3;
             near_sum += a4;
             sums.add(base, end - base, a3, a4);
-            base += S::WIDTH;
+            base += WIDTH;
         }
     }
     sums.add_one(i, sum.total(), near_sum.total());
@@ -73,7 +73,7 @@ pub(super) fn density_band_for<S: Lanes>(
 mod tests {
     use super::super::bands::for_each_band;
     use super::super::test_scene::{scene, NOTHING_SAME};
-    use super::super::width::every_width;
+    use super::super::width::every_implementation;
     use super::*;
     use crate::sim::liquid::Sameness;
     use crate::sim::physics::{density_norm, near_density_norm, reference_densities};
@@ -105,12 +105,21 @@ mod tests {
                     lanes: &scene.lanes,
                     h,
                 };
-                for (width, loops) in every_width() {
+                let mut first_bits = None;
+                for loops in every_implementation() {
+                    let name = loops.name();
                     // Stale values: `for_each_band` must clear them.
                     let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
                     for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
                         loops.density_band(band, &stage, sums)
                     });
+                    // Every implementation of the lanes gives the same bits.
+                    let bits: Vec<_> = sum.iter().chain(&near_sum).map(|x| x.to_bits()).collect();
+                    assert_eq!(
+                        first_bits.get_or_insert_with(|| bits.clone()),
+                        &bits,
+                        "{name}"
+                    );
                     for (i, wanted) in expected.iter().enumerate() {
                         let (density, near_density) = (wanted.density, wanted.near_density);
                         let found = sum[i] * (norm * masses[i]);
@@ -119,7 +128,7 @@ mod tests {
                             (found - density).abs() < 1e-4 * masses[i] * (norm + density)
                                 && (near_found - near_density).abs()
                                     < 1e-4 * masses[i] * (near_norm + near_density),
-                            "{width} lanes, {same:?}, particle {i} of {count}: \
+                            "{name}, {same:?}, particle {i} of {count}: \
                              {found} vs {density}, {near_found} vs {near_density}"
                         );
                     }

@@ -16,8 +16,8 @@ use super::super::physics::{density_norm, near_density_norm};
 use super::super::simd::Lanes;
 use super::super::LIGHT_CHUNK;
 
-/// Padding past the last particle in every `LaneData` field: the widest group of lanes.
-pub const LANES: usize = 8;
+/// Padding past the last particle in every `LaneData` field: one group of lanes.
+pub const LANES: usize = super::super::simd::WIDTH;
 
 /// Coordinate of the padding past the last particle: no candidate is ever near it.
 const FAR: f32 = 1.0e9;
@@ -166,5 +166,5 @@ impl Folding {
 /// beyond h and on the lanes outside `valid`.
 #[inline(always)]
 pub(super) fn weights<S: Lanes>(r: S, minus_inverse_h: S, valid: S) -> S {
-    r.mul_add(minus_inverse_h, S::splat(1.0)).max(S::splat(0.0)) & valid
+    (r * minus_inverse_h + S::splat(1.0)).positive_part() & valid
 }

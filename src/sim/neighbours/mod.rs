@@ -6,15 +6,15 @@
 //! ranges. Each pair is evaluated once, by its lower index, over that particle's forward
 //! candidates (`Grid::forward_rows`: the rest of its line of cells and the lines above), and its
 //! result is added to both ends: gathered into the particle, scattered into the candidates. A
-//! range is read in groups of candidates, one per SIMD lane (`simd::Lanes`, width chosen in
-//! `width`), without branches: a candidate farther than h (or past the end of its range) gets
+//! range is read in groups of eight candidates, one per SIMD lane (`simd::Lanes`, eight on every
+//! CPU so that every sum adds in the same order everywhere), without branches: a candidate farther than h (or past the end of its range) gets
 //! the weight a = 0 and so adds exactly zero, and because the candidates of a group are
 //! consecutive particles the scatter is one load, add and store per group. No neighbour lists
 //! are stored: recomputing a distance costs less than writing it out and reading it back.
 //!
 //! The rooms: `lanes` holds the per-particle arrays the loops read and the factors folded into
 //! them; `bands` schedules bands of whole lines of cells so that threads never meet; `density`
-//! and `relax` are the pair loops; `width` picks the lane width.
+//! and `relax` are the pair loops; `width` picks what runs the lanes (AVX, or two halves of four).
 
 mod bands;
 mod density;
@@ -25,6 +25,13 @@ mod test_scene;
 mod width;
 
 pub use lanes::Folding;
+pub use width::LANES_VARIABLE;
+
+/// What runs the pair loops' eight lanes in this process ("avx", "2x4 sse2", "2x4 neon",
+/// "2x4 simd128"): the same bits whichever it is, so this is for reports only.
+pub fn lanes_name() -> &'static str {
+    width::chosen().name()
+}
 
 use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
@@ -282,7 +289,7 @@ impl Neighbours {
                 pressure_lanes.1[local] = folding.near_pressure(near_pressure);
             }
         };
-        let loops = width::widest();
+        let loops = width::chosen();
         for phase in 0..2 {
             let outputs: DensityOutputs = (
                 (&mut p.density, &mut p.near_density),
@@ -347,7 +354,7 @@ impl Neighbours {
         let count = id.len();
         self.displacement_x.resize(count, 0.0);
         self.displacement_y.resize(count, 0.0);
-        let loops = width::widest();
+        let loops = width::chosen();
         for_each_band(
             &self.bands,
             &mut self.displacement_x,
@@ -388,7 +395,7 @@ fn coincident_direction(id_i: u32, id_j: u32) -> Vec2 {
     let mixed = (low as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
         ^ (high as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
     let angle = (mixed >> 40) as f32 * (std::f32::consts::TAU / (1u64 << 24) as f32);
-    let direction = Vec2::from_angle(angle);
+    let direction = crate::sim::portable::unit_vector(angle);
     if id_i < id_j {
         direction
     } else {

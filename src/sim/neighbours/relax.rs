@@ -6,7 +6,7 @@
 use super::super::grid::ForwardRows;
 use super::super::liquid::Sameness;
 use super::super::physics::COINCIDENT2;
-use super::super::simd::Lanes;
+use super::super::simd::{Lanes, WIDTH};
 use super::bands::PairSums;
 use super::lanes::{weights, LaneData};
 use glam::Vec2;
@@ -60,21 +60,21 @@ fn relaxation_pairs<
             let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, base) };
             let valid = S::first_lanes(end - base);
             let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
-            let r2 = dx.mul_add(dx, dy * dy);
+            let r2 = dx * dx + dy * dy;
             // Lanes past the range's end count too: a false alarm only costs the exact check
             // in `coincident_pairs`.
             at_same_spot |= r2.less(own.coincident2).any();
-            // Coincident particles get a zero direction (and distance) here.
-            let inverse_r = r2.inverse_sqrt() & r2.greater(own.coincident2);
-            let r = r2 * inverse_r;
+            // Coincident particles get a zero direction here (their pushes vanish).
+            let r = r2.sqrt();
+            let inverse_r = (S::splat(1.0) / r) & r2.greater(own.coincident2);
             let a = weights(r, own.minus_inverse_h, valid);
             let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
                 &group, a, r, dx, dy, inverse_r,
             );
-            sum_x = dx.mul_add(push, sum_x);
-            sum_y = dy.mul_add(push, sum_y);
+            sum_x += dx * push;
+            sum_y += dy * push;
             sums.add(base, end - base, (dx * other) & valid, (dy * other) & valid);
-            base += S::WIDTH;
+            base += WIDTH;
         }
     }
     let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
@@ -132,8 +132,8 @@ impl<S: Lanes> Group<S> {
         lanes: &LaneData,
         base: usize,
     ) -> Self {
-        // SAFETY (every load): every field holds checked_count + LANES values, and LANES ≥
-        // S::WIDTH (the viscosities only when they are read).
+        // SAFETY (every load): every field holds checked_count + LANES values, and LANES =
+        // WIDTH (the viscosities only when they are read).
         let unless = |skip: bool, field: &[f32]| {
             if skip {
                 S::splat(0.0)
@@ -220,9 +220,8 @@ impl<S: Lanes> Own<S> {
         let own = &self.values;
         let a2 = a * a;
         // Pressure and near pressure (Clavet et al. 2005, algorithm 2), split by mass.
-        let pressure = (own.near_pressure + group.near_pressure)
-            .mul_add(a, own.pressure + group.pressure)
-            * a2;
+        let pressure =
+            ((own.near_pressure + group.near_pressure) * a + (own.pressure + group.pressure)) * a2;
         // Surface tension between particles of one material (Becker & Teschner 2007): each
         // is pulled by the other's.
         let tension_weight = if ONE_MATERIAL {
@@ -231,10 +230,10 @@ impl<S: Lanes> Own<S> {
             (a2 * r) & group.material.equal(own.material)
         };
         // Viscosity impulse of approaching pairs (Clavet et al. algorithm 5), shared by mass.
-        let closing = (own.velocity_x - group.velocity_x)
-            .mul_add(dx, (own.velocity_y - group.velocity_y) * dy)
+        let closing = ((own.velocity_x - group.velocity_x) * dx
+            + (own.velocity_y - group.velocity_y) * dy)
             * inverse_r;
-        let approach = closing.max(S::splat(0.0));
+        let approach = closing.positive_part();
         let (linear, quadratic) = if SAME_VISCOSITY {
             (own.linear_viscosity, own.quadratic_viscosity)
         } else {
@@ -243,13 +242,13 @@ impl<S: Lanes> Own<S> {
                 own.quadratic_viscosity + group.quadratic_viscosity,
             )
         };
-        let viscous = a * r * quadratic.mul_add(approach, linear) * approach;
+        let viscous = a * r * (quadratic * approach + linear) * approach;
         let minus_pressure = S::splat(0.0) - pressure;
-        let other_pull = own.tension.mul_add(tension_weight, minus_pressure);
+        let other_pull = own.tension * tension_weight + minus_pressure;
         let own_pull = if ONE_MATERIAL {
             other_pull
         } else {
-            group.tension.mul_add(tension_weight, minus_pressure)
+            group.tension * tension_weight + minus_pressure
         };
         if SAME_MASS {
             (
@@ -369,7 +368,7 @@ pub struct RelaxStage<'a> {
 mod tests {
     use super::super::bands::for_each_band;
     use super::super::test_scene::{coincident_direction, scene, NOTHING_SAME};
-    use super::super::width::every_width;
+    use super::super::width::every_implementation;
     use super::*;
     use crate::sim::physics::reference_relaxation;
 
@@ -412,16 +411,25 @@ mod tests {
                     same,
                     coincident: &coincident_direction,
                 };
-                for (width, loops) in every_width() {
+                let mut first_bits = None;
+                for loops in every_implementation() {
+                    let name = loops.name();
                     let (mut x, mut y) = (vec![f32::NAN; count], vec![f32::NAN; count]);
                     for_each_band(&scene.bands, &mut x, &mut y, &|band, sums| {
                         loops.relaxation_band(band, &stage, sums)
                     });
+                    // Every implementation of the lanes gives the same bits.
+                    let bits: Vec<_> = x.iter().chain(&y).map(|v| v.to_bits()).collect();
+                    assert_eq!(
+                        first_bits.get_or_insert_with(|| bits.clone()),
+                        &bits,
+                        "{name}"
+                    );
                     for (i, wanted) in expected.iter().enumerate() {
                         let error = (Vec2::new(x[i], y[i]) - *wanted).length();
                         assert!(
                             error <= 1e-4 * largest,
-                            "{width} lanes, {same:?}, particle {i} of {count}: \
+                            "{name}, {same:?}, particle {i} of {count}: \
                              ({}, {}) vs {wanted}",
                             x[i],
                             y[i]

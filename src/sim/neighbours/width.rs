@@ -1,78 +1,116 @@
-//! The lane width of the pair loops: eight lanes with AVX and FMA where the CPU has both
-//! (detected at run time), else four (`wide::f32x4`: SSE2, NEON). No CPU-specific build flags.
+//! Which implementation of the eight lanes (`simd`) runs the pair loops: one AVX register on
+//! x86-64 CPUs that have AVX (detected at run time), else two halves of four (SSE2, NEON, wasm
+//! `simd128`). Both give the same bits; the choice is speed only. No CPU-specific build flags.
+//!
+//! The environment variable `SLOSH_LANES=4` forces the halves of four on any CPU, so that a
+//! machine with AVX can check that both give the same results (the golden checksums run both).
 
 use super::bands::PairSums;
 use super::density::{density_band_for, DensityStage};
 use super::relax::{relaxation_band_for, RelaxStage};
+use crate::sim::simd::Halves;
 use std::ops::Range;
+use std::sync::OnceLock;
 
-/// The pair loops of one band of particles, compiled for one lane width.
+/// The environment variable that forces the halves of four (`SLOSH_LANES=4`).
+pub const LANES_VARIABLE: &str = "SLOSH_LANES";
+
+/// The pair loops of one band of particles, compiled for one implementation of the lanes.
 pub trait PairLoops: Sync {
     /// The density sums of every particle of `band`.
     fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums);
     /// The relaxation of every particle of `band`.
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
+    /// What runs the lanes, for reports: "avx", or "2x4 sse2", "2x4 neon", "2x4 simd128",
+    /// "2x4 scalar".
+    fn name(&self) -> &'static str;
 }
 
-/// The widest pair loops this CPU runs: 8 lanes with AVX and FMA, else 4.
-pub fn widest() -> &'static dyn PairLoops {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("fma") {
-        return &AvxLoops;
-    }
-    &FourLanes
+/// The pair loops this process runs: AVX where the CPU has it and `SLOSH_LANES` is not 4, else
+/// the halves of four. Chosen once.
+pub fn chosen() -> &'static dyn PairLoops {
+    static CHOSEN: OnceLock<&'static dyn PairLoops> = OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        let forced_four = std::env::var(LANES_VARIABLE).is_ok_and(|value| value.trim() == "4");
+        match avx() {
+            Some(avx) if !forced_four => avx,
+            _ => &FourByTwo,
+        }
+    })
 }
 
-/// Every lane width this CPU runs, with its width (for tests).
+/// Every implementation this CPU runs (for tests: they must agree bit for bit).
 #[cfg(test)]
-pub fn every_width() -> [(usize, &'static dyn PairLoops); 2] {
-    let widest_width = if std::ptr::addr_eq(widest(), &FourLanes as &dyn PairLoops) {
-        4
-    } else {
-        8
-    };
-    [(4, &FourLanes), (widest_width, widest())]
+pub fn every_implementation() -> Vec<&'static dyn PairLoops> {
+    let mut all: Vec<&'static dyn PairLoops> = vec![&FourByTwo];
+    all.extend(avx());
+    all
 }
 
-/// Four lanes (`wide::f32x4`).
-struct FourLanes;
+/// The AVX loops, when this CPU has AVX.
+fn avx() -> Option<&'static dyn PairLoops> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        return Some(&AvxLoops);
+    }
+    None
+}
 
-impl PairLoops for FourLanes {
+/// Two halves of four lanes (`simd::Halves`).
+struct FourByTwo;
+
+impl PairLoops for FourByTwo {
     fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        density_band_for::<wide::f32x4>(band, stage, sums);
+        density_band_for::<Halves>(band, stage, sums);
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        relaxation_band_for::<wide::f32x4>(band, stage, sums);
+        relaxation_band_for::<Halves>(band, stage, sums);
+    }
+
+    fn name(&self) -> &'static str {
+        if cfg!(target_arch = "x86_64") {
+            "2x4 sse2"
+        } else if cfg!(all(target_arch = "aarch64", target_feature = "neon")) {
+            "2x4 neon"
+        } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            "2x4 simd128"
+        } else {
+            "2x4 scalar"
+        }
     }
 }
 
-/// Eight lanes with AVX and FMA; only handed out by `widest()` after checking the CPU has both.
+/// One AVX register of eight lanes; only handed out by `avx()` after checking the CPU has AVX.
 #[cfg(target_arch = "x86_64")]
 struct AvxLoops;
 
 #[cfg(target_arch = "x86_64")]
 impl AvxLoops {
-    #[target_feature(enable = "avx,fma")]
+    #[target_feature(enable = "avx")]
     fn density_band_avx(band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        density_band_for::<super::super::simd::Avx>(band, stage, sums);
+        density_band_for::<crate::sim::simd::Avx>(band, stage, sums);
     }
 
-    #[target_feature(enable = "avx,fma")]
+    #[target_feature(enable = "avx")]
     fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        relaxation_band_for::<super::super::simd::Avx>(band, stage, sums);
+        relaxation_band_for::<crate::sim::simd::Avx>(band, stage, sums);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl PairLoops for AvxLoops {
     fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        // SAFETY: `widest()` hands out `AvxLoops` only when the CPU has AVX and FMA.
+        // SAFETY: `avx()` hands out `AvxLoops` only when the CPU has AVX.
         unsafe { Self::density_band_avx(band, stage, sums) }
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         // SAFETY: as above.
         unsafe { Self::relaxation_band_avx(band, stage, sums) }
+    }
+
+    fn name(&self) -> &'static str {
+        "avx"
     }
 }

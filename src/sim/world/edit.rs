@@ -181,7 +181,7 @@ impl World {
         let nearby: Vec<Vec2> = position
             .par_iter()
             .with_min_len(crate::sim::LIGHT_CHUNK)
-            .filter(|p| (**p - centre).length_squared() < (radius + spacing).powi(2))
+            .filter(|p| (**p - centre).length_squared() < (radius + spacing) * (radius + spacing))
             .copied()
             .collect();
         for p in nearby {
