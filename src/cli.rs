@@ -74,8 +74,12 @@ struct Args {
     golden: Option<PathBuf>,
 
     /// With --golden: write the checksums this build computes into the file instead
-    #[arg(long, requires = "golden")]
+    #[arg(long, requires = "golden", conflicts_with = "cheaper_half")]
     update: bool,
+
+    /// With --golden: only the cheaper half of the cases (slow machines, emulators)
+    #[arg(long, requires = "golden")]
+    cheaper_half: bool,
 }
 
 /// What `--particles` asked for.
@@ -143,6 +147,8 @@ pub enum Job {
         threads: Option<usize>,
         /// Write the checksums found instead of checking them.
         update: bool,
+        /// Only the cheaper half of the cases.
+        cheaper_half: bool,
     },
     /// Print the presets, one per line.
     ListPresets,
@@ -187,6 +193,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             path,
             threads,
             update: args.update,
+            cheaper_half: args.cheaper_half,
         }
     } else if let (true, Some(path)) = (args.headless, &args.replay) {
         Job::Replay {
@@ -266,6 +273,9 @@ fn usage_error(error: &clap::Error) -> String {
             format!("unknown flag `{flag}` (see --help)")
         }
         ErrorKind::UnknownArgument => format!("unexpected argument `{flag}` (see --help)"),
+        ErrorKind::MissingRequiredArgument if !flag.is_empty() => {
+            format!("{flag} is needed with the flags given (see --help)")
+        }
         ErrorKind::TooManyValues if !value.is_empty() && !flag.is_empty() => {
             format!("{flag} takes no value")
         }

@@ -15,7 +15,8 @@
 //! | `checksum` | the headless report's `checksum` after the run, 16 hexadecimal digits |
 //!
 //! A case is exactly `slosh --headless --preset P --particles N --frames F --stir S --seed X`,
-//! and its checksum is that report's. `slosh --golden FILE` checks every case of a file, and
+//! and its checksum is that report's. `slosh --golden FILE` checks every case of a file (with
+//! `--cheaper-half`, the cheaper half of them, for slow machines and emulators), and
 //! `slosh --golden FILE --update` writes the checksums this build computes into it (for a change
 //! that alters behaviour on purpose; the commit says why).
 
@@ -77,13 +78,35 @@ impl Case {
         )
     }
 
-    /// Roughly how much work the case is, in particle-frames (to pick the cheaper cases where
-    /// time is short).
-    pub fn cost(&self) -> Result<u64, String> {
-        let preset = crate::preset::Preset::load_scaled(&self.preset, self.particles)
-            .map_err(|error| error.to_string())?;
-        Ok(preset.particles().max(1) as u64 * self.frames)
+    /// Roughly how much work the case is: particles and air cells, times frames (to pick the
+    /// cheaper cases where time is short). A preset that does not load costs nothing here; the
+    /// run says what is wrong with it.
+    pub fn cost(&self) -> u64 {
+        let Ok(preset) = crate::preset::Preset::load_scaled(&self.preset, self.particles) else {
+            return 0;
+        };
+        let cells = preset
+            .scene
+            .air
+            .as_ref()
+            .map_or(0, |air| air.columns * air.columns);
+        (preset.particles() + cells) as u64 * self.frames
     }
+}
+
+/// The cheaper half of `cases` (rounded up) by [`Case::cost`], in their order.
+pub fn cheaper_half(cases: &[Case]) -> Vec<Case> {
+    let mut by_cost: Vec<&Case> = cases.iter().collect();
+    by_cost.sort_by_key(|case| (case.cost(), case.line));
+    let kept: Vec<usize> = by_cost[..cases.len().div_ceil(2)]
+        .iter()
+        .map(|case| case.line)
+        .collect();
+    cases
+        .iter()
+        .filter(|case| kept.contains(&case.line))
+        .cloned()
+        .collect()
 }
 
 /// Reads a golden file's cases; a malformed line is refused as `FILE:LINE: message`.

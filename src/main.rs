@@ -20,7 +20,8 @@ fn main() -> ExitCode {
             path,
             threads,
             update,
-        } => match headless::golden(&path, threads, update) {
+            cheaper_half,
+        } => match headless::golden(&path, threads, update, cheaper_half) {
             Ok(summary) => println!("{summary}"),
             Err(message) => return fail(&message),
         },

@@ -388,11 +388,16 @@ pub fn build(source: &str, particles: Option<usize>, seed: u64) -> Result<(Prese
     Ok((preset, world))
 }
 
-/// Writes a recording as it happens: the header at once, each input as it is applied, and the
-/// `end` line when finished. Lines are buffered, so recording costs next to nothing per frame.
+/// Records a run as it happens: the header at once, each input as it is applied, and the `end`
+/// line when finished. The text is kept in memory, so a replay of the run so far can be had at
+/// any frame ([`Recorder::so_far`], the window's F8), and written to a file as it grows when the
+/// recorder was made for one ([`Recorder::create`]). Lines are buffered, so recording costs next
+/// to nothing per frame.
 pub struct Recorder {
-    out: std::io::BufWriter<std::fs::File>,
-    path: String,
+    /// The recording so far (without its `end` line).
+    text: String,
+    /// The file it is written to, and the file's name for errors.
+    file: Option<(std::io::BufWriter<std::fs::File>, String)>,
     /// Simulation frames run since the recording started.
     frame: u64,
     error: Option<String>,
@@ -403,14 +408,29 @@ impl Recorder {
     pub fn create(path: &Path, seed: u64) -> Result<Self, String> {
         let file = std::fs::File::create(path)
             .map_err(|error| format!("cannot write the recording {}: {error}", path.display()))?;
-        let mut recorder = Self {
-            out: std::io::BufWriter::new(file),
-            path: path.display().to_string(),
+        let mut recorder = Self::in_memory(seed);
+        let mut out = std::io::BufWriter::new(file);
+        if let Err(error) = out.write_all(recorder.text.as_bytes()) {
+            recorder.error = Some(error.to_string());
+        }
+        recorder.file = Some((out, path.display().to_string()));
+        Ok(recorder)
+    }
+
+    /// Starts a recording of a run with `seed` kept in memory only.
+    pub fn in_memory(seed: u64) -> Self {
+        Self {
+            text: format!("{FORMAT} {VERSION}\nseed {seed}\n"),
+            file: None,
             frame: 0,
             error: None,
-        };
-        recorder.line(&format!("{FORMAT} {VERSION}\nseed {seed}"));
-        Ok(recorder)
+        }
+    }
+
+    /// The replay of the run so far, as if it ended now with `checksum` (the world's): a
+    /// complete replay file's text. Recording goes on.
+    pub fn so_far(&self, checksum: u64) -> String {
+        format!("{}{}\n", self.text, end_line(self.frame, checksum))
     }
 
     /// Records `input`, applied now (after the frames counted so far).
@@ -432,24 +452,34 @@ impl Recorder {
     /// Writes the `end` line with the final checksum and closes the file; the first write error,
     /// if any happened, is returned instead.
     pub fn finish(mut self, checksum: u64) -> Result<(), String> {
-        let line = format!("end {} {checksum:016x}", self.frame);
+        let line = end_line(self.frame, checksum);
         self.line(&line);
-        if let Err(error) = self.out.flush() {
+        let Some((mut out, path)) = self.file.take() else {
+            return Ok(());
+        };
+        if let Err(error) = out.flush() {
             self.error.get_or_insert(error.to_string());
         }
         match self.error {
-            Some(error) => Err(format!("cannot write the recording {}: {error}", self.path)),
+            Some(error) => Err(format!("cannot write the recording {path}: {error}")),
             None => Ok(()),
         }
     }
 
     fn line(&mut self, text: &str) {
-        if self.error.is_none() {
-            if let Err(error) = writeln!(self.out, "{text}") {
+        self.text.push_str(text);
+        self.text.push('\n');
+        if let (Some((out, _)), None) = (&mut self.file, &self.error) {
+            if let Err(error) = writeln!(out, "{text}") {
                 self.error = Some(error.to_string());
             }
         }
     }
+}
+
+/// The last line of a replay: the frames run and the checksum the run ended with.
+fn end_line(frames: u64, checksum: u64) -> String {
+    format!("end {frames} {checksum:016x}")
 }
 
 /// A replay file, read and checked.

@@ -415,3 +415,83 @@ fn missing_or_broken_replays_and_snapshots_name_the_file() {
         &["cannot write the recording"],
     );
 }
+
+// ---- Golden checksums -----------------------------------------------------------------------
+
+#[test]
+fn golden_files_that_are_missing_or_malformed_are_refused_with_their_line() {
+    let folder = temp_folder("golden-files");
+    let missing = folder.join("missing.tsv");
+    let missing = missing.to_str().unwrap();
+    assert_refused(&["--golden", missing], &[missing, "cannot read"]);
+    let malformed = folder.join("malformed.tsv");
+    std::fs::write(
+        &malformed,
+        "# a comment\nseed\town\tten\tnone\t1\t0123456789abcdef\n",
+    )
+    .unwrap();
+    let malformed = malformed.to_str().unwrap();
+    assert_refused(
+        &["--golden", malformed],
+        &[&format!("{malformed}:2"), "frames `ten`"],
+    );
+    assert_refused(&["--update"], &["--golden is needed"]);
+    assert_refused(&["--cheaper-half"], &["--golden is needed"]);
+    assert_refused(
+        &["--golden", malformed, "--update", "--cheaper-half"],
+        &["--update", "--cheaper-half"],
+    );
+    assert_refused(
+        &["--golden", malformed, "--headless"],
+        &["--golden", "--headless"],
+    );
+}
+
+/// A golden file of one cheap case: checked when its checksum is the run's, refused (exit 2,
+/// the case's line named) when it is not, and put right by `--update`.
+#[test]
+fn a_golden_case_is_checked_and_updated() {
+    let folder = temp_folder("golden-check");
+    let run = slosh([
+        "--headless",
+        "--preset",
+        "dam",
+        "--frames",
+        "3",
+        "--stir",
+        "random",
+    ]);
+    let report = String::from_utf8(run.stdout).unwrap();
+    let checksum = report.split("\"checksum\":\"").nth(1).unwrap()[..16].to_string();
+    let file = folder.join("one.tsv");
+    let path = file.to_str().unwrap();
+    std::fs::write(
+        &file,
+        format!("# one case\ndam\town\t3\trandom\t1\t{checksum}\n"),
+    )
+    .unwrap();
+    let good = slosh(["--golden", path]);
+    let summary = String::from_utf8(good.stdout).unwrap();
+    assert!(good.status.success(), "{summary}");
+    assert!(summary.contains("\"matched\": 1, \"of\": 1"), "{summary}");
+    std::fs::write(
+        &file,
+        "# one case\ndam\town\t3\trandom\t1\t0000000000000000\n",
+    )
+    .unwrap();
+    let bad = slosh(["--golden", path]);
+    let errors = String::from_utf8(bad.stderr).unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{errors}");
+    assert!(
+        errors.contains(&format!(
+            "{path}:2: dam own 3 random 1: checksum {checksum}"
+        )),
+        "{errors}"
+    );
+    assert!(slosh(["--golden", path, "--update"]).status.success());
+    let updated = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(
+        updated,
+        format!("# one case\ndam\town\t3\trandom\t1\t{checksum}\n")
+    );
+}

@@ -8,7 +8,13 @@
 //     it is liquid-coloured;
 //   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall;
 //   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
-//     drag lifts it out of the water.
+//     drag lifts it out of the water;
+//   - replays cross between the page and the native program: the session above, handed out by
+//     the page (F8, a download), plays natively (`slosh --headless --replay`) to its recorded
+//     checksum, and a replay recorded natively (web/dist/native.replay, written by web/test.sh)
+//     plays in the page (`#replay=native.replay`) to its recorded checksum;
+//   - the page computes the golden checksums (`#golden`: tests/golden/checksums.tsv, embedded):
+//     every case ends with the checksum the native program gives.
 // It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
 // web/out/. Exits 1 on the first failed check.
 
@@ -18,8 +24,11 @@ import { createServer } from "node:http";
 import { readFile, mkdir, writeFile } from "node:fs/promises";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
+// The native program, to play the page's replay (web/test.sh builds it and names it).
+const native = process.env.SLOSH_BIN ?? join(here, "..", "target", "release", "slosh");
 const dist = join(here, "dist");
 const out = join(here, "out");
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
@@ -79,6 +88,36 @@ function find(buffer, rgb, tolerance = 28) {
   return { count, x: sx / Math.max(count, 1), y: sy / Math.max(count, 1) };
 }
 
+/** The checksum on a replay file's `end` line. */
+function endChecksum(text) {
+  const match = /^end \d+ ([0-9a-f]{16})$/m.exec(text);
+  if (!match) fail("a replay without its end line");
+  return match[1];
+}
+
+/**
+ * Opens the page anew at `fragment` (the query makes it a new load, not a jump within the page)
+ * and waits (up to `seconds`) for a console line starting with `prefix`; returns the rest of
+ * that line. Errors (gathered in `errors` by the page's listeners) fail the test.
+ */
+async function waitForLine(page, errors, url, fragment, prefix, seconds) {
+  let found = null;
+  const listen = (message) => {
+    const text = message.text();
+    if (found === null && text.startsWith(prefix)) found = text.slice(prefix.length);
+  };
+  page.on("console", listen);
+  await page.goto("about:blank");
+  await page.goto(`${url}?${fragment.replace(/=.*/, "")}#${fragment}`);
+  const deadline = Date.now() + seconds * 1000;
+  while (found === null && !errors.length && Date.now() < deadline) await page.waitForTimeout(250);
+  page.off("console", listen);
+  await writeFile(join(out, `${fragment.replace(/\W+/g, "-")}.png`), await page.screenshot());
+  if (errors.length) fail(`#${fragment}: the page reported errors:\n  ${errors.join("\n  ")}`);
+  if (found === null) fail(`#${fragment}: no "${prefix}" line within ${seconds} s`);
+  return found;
+}
+
 /** Share of pixels that differ clearly between two same-sized PNGs. */
 function changed(a, b) {
   let count = 0;
@@ -114,6 +153,9 @@ try {
     if (match) reports.push({ preset: match[1], particles: +match[2], ms: +match[3], text });
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
+  page.on("crash", () => errors.push("the page crashed"));
+  page.on("close", () => errors.push("the page closed"));
+  if (process.env.SLOSH_WEB_LOG) page.on("console", (message) => console.log(`  page: ${message.text()}`));
   page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
   await page.goto(url);
 
@@ -201,6 +243,40 @@ try {
   }
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
+  // The page hands out the replay of this session (F8: a download) and the native program
+  // plays it to the checksum the page recorded.
+  const [download] = await Promise.all([
+    page.waitForEvent("download", { timeout: 10_000 }),
+    page.keyboard.press("F8"),
+  ]);
+  const pageReplay = join(out, "page.replay");
+  await download.saveAs(pageReplay);
+  const recordedInPage = endChecksum(await readFile(pageReplay, "utf8"));
+  let playedNatively;
+  try {
+    const output = execFileSync(native, ["--headless", "--replay", pageReplay], { encoding: "utf8" });
+    playedNatively = JSON.parse(output.trim().split("\n").at(-1)).checksum;
+  } catch (error) {
+    fail(`the page's replay does not play natively: ${error.stderr ?? error.message}`);
+  }
+  if (playedNatively !== recordedInPage) {
+    fail(`the page's replay ended natively at ${playedNatively}, the page at ${recordedInPage}`);
+  }
+
+  // A replay recorded natively (web/test.sh) plays in the page to its recorded checksum.
+  const nativeReplay = await readFile(join(dist, "native.replay"), "utf8");
+  const final = JSON.parse(await waitForLine(page, errors, url, "replay=native.replay", "slosh: final ", 120));
+  if (final.recorded_checksum !== endChecksum(nativeReplay) || final.checksum !== final.recorded_checksum) {
+    fail(`the native replay ended in the page at ${final.checksum}, natively at ${final.recorded_checksum}`);
+  }
+
+  // The golden checksums in the page's wasm.
+  const tally = await waitForLine(page, errors, url, "golden", "slosh: golden {", 300);
+  const golden = JSON.parse(`{${tally}`);
+  if (golden.matched !== golden.of) {
+    fail(`the page matched ${golden.matched} of ${golden.of} golden checksums (web/out/golden.png)`);
+  }
+
   const seed = reports.filter((report) => report.preset === "seed");
   const last = seed.slice(full - 1).map((report) => report.ms).sort((a, b) => a - b);
   const median = last[Math.floor(last.length / 2)];
@@ -212,6 +288,9 @@ try {
     liquid_share: +seen.liquid.toFixed(3),
     drag_changed_share: +difference.toFixed(4),
     crate_lifted_px: +(floating.y - lifted.y).toFixed(0),
+    replay_from_page_played_natively: playedNatively,
+    native_replay_played_in_page: final.checksum,
+    golden: { matched: golden.matched, of: golden.of, seconds: golden.seconds, lanes: golden.lanes },
     seconds: +((Date.now() - started) / 1000).toFixed(1),
   }));
 } finally {

@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# The browser test: builds the page (web/build.sh), installs the test's two npm packages
+# The browser test: builds the page (web/build.sh) and the native program, records a replay
+# natively for the page to play (web/dist/native.replay), installs the test's two npm packages
 # (playwright-core, pngjs; pinned in web/package-lock.json) when missing, and runs web/test.mjs
 # in Debian's headless Chromium (installed by .ci/setup). Its screenshots go to web/out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 web/build.sh
+cargo build --release --bin slosh
+SLOSH_BIN="$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/slosh"
+export SLOSH_BIN
+# Bodies, stirs and a preset of its own: the page must end where the native run ended.
+"$SLOSH_BIN" --headless --preset bath --frames 120 --stir random --seed 5 \
+    --record web/dist/native.replay >/dev/null
 if [ ! -d web/node_modules/playwright-core ] || [ ! -d web/node_modules/pngjs ]; then
     (cd web && npm ci --no-audit --no-fund)
 fi

@@ -193,6 +193,8 @@ pub enum Command {
     SavePreset,
     /// Write a snapshot of the whole state.
     SaveSnapshot,
+    /// Save the replay of the session so far (in a page: download it).
+    SaveReplay,
     /// Close the window.
     Quit,
 }
@@ -353,6 +355,9 @@ pub struct Game {
     /// The particle count the current preset was rescaled to (`None`: its own).
     particles: Option<usize>,
     recorder: Option<Recorder>,
+    /// Whether the session is recorded: after a snapshot is opened (which a replay cannot start
+    /// from) the next fresh world starts a new recording.
+    records: bool,
     feed: Option<Feed>,
     /// A replay that could not go on, shown in the HUD.
     pub replay_error: Option<String>,
@@ -413,6 +418,7 @@ impl Game {
             frame: 0,
             loaded_from,
             particles,
+            records: recorder.is_some(),
             recorder,
             feed,
             replay_error: None,
@@ -543,7 +549,7 @@ impl Game {
                 self.apply_tilt();
             }
             Command::TogglePanel => self.panel = !self.panel,
-            Command::SavePreset | Command::SaveSnapshot => {
+            Command::SavePreset | Command::SaveSnapshot | Command::SaveReplay => {
                 self.save_requested = Some(command);
             }
         }
@@ -568,8 +574,12 @@ impl Game {
     }
 
     /// Runs one simulation frame, first applying what the mouse asks (or, when playing a
-    /// replay, nothing but the recorded inputs, after the frame).
+    /// replay, nothing but the recorded inputs, after the frame). A replay that has played to
+    /// its end runs no further, however many frames a slow display asks for at once.
     pub fn step(&mut self, input: FrameInput) {
+        if self.replay_finished() {
+            return;
+        }
         if self.feed.is_none() {
             if let Some(stir) = input.stir {
                 self.input(Input::Stir(stir)).ok();
@@ -762,6 +772,16 @@ impl Game {
         }
     }
 
+    /// The replay of the session so far (F8): every input since the session (or the last
+    /// preset after a snapshot) began, ending at this frame with the world's checksum.
+    pub fn replay_so_far(&self) -> Result<String, &'static str> {
+        match &self.recorder {
+            Some(recorder) => Ok(recorder.so_far(self.world.checksum())),
+            None if self.feed.is_some() => Err("no replay to save: a replay is playing"),
+            None => Err("no replay to save: a snapshot was opened (a replay starts from a preset)"),
+        }
+    }
+
     /// The recorded run's final checksum, when playing a replay.
     pub fn recorded_checksum(&self) -> Option<u64> {
         self.feed.as_ref().map(|feed| feed.replay().checksum)
@@ -837,6 +857,8 @@ impl Game {
     /// Runs `world`, reopened from a snapshot of `preset` (`--load`, which the command line
     /// refuses together with `--record`: a replay starts from a preset, not a snapshot).
     pub fn open_snapshot(&mut self, preset: Preset, world: World) {
+        // A replay starts from a preset: the recording so far does not lead to this world.
+        self.recorder = None;
         self.preset = preset;
         self.world = world;
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
@@ -865,8 +887,12 @@ impl Game {
             .edited(&materials, world.obstacles(), world.params().gravity)
     }
 
-    /// Records that the world was just built from the current preset.
+    /// Records that the world was just built from the current preset (a new recording when the
+    /// last one ended at a snapshot).
     fn record_preset(&mut self) {
+        if self.recorder.is_none() && self.records && self.feed.is_none() {
+            self.recorder = Some(Recorder::in_memory(self.seed));
+        }
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&Input::Preset {
                 source: self.loaded_from.clone(),
@@ -1263,6 +1289,90 @@ mod tests {
         }
         assert_eq!(player.world.checksum(), checksum);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A game of the seed preset recording in memory (as the window does without `--record`).
+    fn recording_in_memory() -> Game {
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let recorder = crate::replay::Recorder::in_memory(4);
+        let preset = Preset::load("seed").unwrap();
+        Game::with_inputs(
+            preset,
+            source,
+            4,
+            Resolution::Own,
+            None,
+            Some(recorder),
+            None,
+        )
+    }
+
+    /// Stirs `game` for `frames` frames.
+    fn stir_for(game: &mut Game, frames: usize) {
+        for frame in 0..frames {
+            game.step(FrameInput {
+                stir: Some(crate::sim::Stir {
+                    position: Vec2::new(3.0 + 0.05 * frame as f32, 1.0),
+                    velocity: Vec2::new(2.0, 1.0),
+                    radius: 1.0,
+                }),
+                ..FrameInput::default()
+            });
+        }
+    }
+
+    #[test]
+    fn the_replay_so_far_plays_to_the_session_s_checksum_and_recording_goes_on() {
+        use crate::replay::{Player, Replay};
+        let mut game = recording_in_memory();
+        stir_for(&mut game, 25);
+        let first = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
+        assert_eq!((first.frames, first.checksum), (25, game.world.checksum()));
+        stir_for(&mut game, 10);
+        let second = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
+        assert_eq!(second.frames, 35);
+        let mut player = Player::new(second).unwrap();
+        while !player.finished() {
+            player.step().unwrap();
+        }
+        assert_eq!(player.world.checksum(), game.world.checksum());
+        // A snapshot's world does not follow from the recording: none until a fresh world.
+        let (preset, world) = (game.preset.clone(), game.world.clone());
+        game.open_snapshot(preset, world);
+        assert!(game.replay_so_far().unwrap_err().contains("snapshot"));
+        game.apply(Command::Reset);
+        let fresh = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
+        assert_eq!(fresh.frames, 0);
+    }
+
+    /// Regression: a page that drew slower than the simulation's frame rate asked for two
+    /// frames at once, and a replay's last display frame ran one frame past its end, so the
+    /// page ended a native replay at another checksum than the recorded one.
+    #[test]
+    fn a_replay_stops_at_its_end_when_the_display_asks_for_more_frames() {
+        use crate::replay::{Feed, Replay};
+        let mut recorded = recording_in_memory();
+        stir_for(&mut recorded, 30);
+        let replay = Replay::parse("r", &recorded.replay_so_far().unwrap()).unwrap();
+        let source = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let preset = Preset::load("seed").unwrap();
+        let feed = Some(Feed::new(replay));
+        let mut game = Game::with_inputs(preset, source, 4, Resolution::Own, None, None, feed);
+        for _ in 0..40 {
+            game.step(FrameInput::default());
+        }
+        assert!(game.replay_finished());
+        assert_eq!(game.world.checksum(), recorded.world.checksum());
+        assert_eq!(
+            game.replay_so_far().unwrap_err(),
+            "no replay to save: a replay is playing"
+        );
     }
 
     #[test]

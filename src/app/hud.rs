@@ -47,6 +47,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F6 / F7",
         "save a snapshot (--load) / the scene as a preset (--preset)",
     ),
+    (
+        "F8",
+        "save the replay of the session so far (--replay; in a page: download)",
+    ),
     ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
     ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),

@@ -68,6 +68,7 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::T, Command::TogglePanel),
         (KeyCode::F6, Command::SaveSnapshot),
         (KeyCode::F7, Command::SavePreset),
+        (KeyCode::F8, Command::SaveReplay),
     ];
     commands.extend(
         keys.iter()

@@ -4,6 +4,7 @@
 mod game;
 mod hud;
 mod input;
+mod page;
 mod panel;
 mod render;
 mod smoke;
@@ -22,6 +23,7 @@ use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
 use crate::sim::clock::Instant;
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
+use page::PageMode;
 use render::{Renderer, View};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,73 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
     let _ = rayon::ThreadPoolBuilder::new()
         .use_current_thread()
         .build_global();
+    // A page's address may ask it to check the golden checksums or to play a replay beside it;
+    // an address it does not know is said in the page, which then plays as usual.
+    let (mode, mode_error) = match page::mode() {
+        Ok(mode) => (mode, None),
+        Err(error) => (PageMode::Play, Some(error)),
+    };
+    let feed = match &options.replay {
+        Some(path) => Some(Feed::new(Replay::load(path)?)),
+        None => None,
+    };
+    // Natively the game is made before the window opens, so that a preset or file that does not
+    // load is an error and an exit code; a page fetches its replay first.
+    let game = match mode {
+        PageMode::Play => {
+            let mut game = new_game(options, feed)?;
+            if let Some(error) = mode_error {
+                game.say(error);
+            }
+            Some(game)
+        }
+        _ => None,
+    };
+    if let Some(path) = &options.screenshot {
+        check_writable(path)?;
+    }
+    let conf = macroquad::conf::Conf {
+        miniquad_conf: macroquad::miniquad::conf::Conf {
+            window_title: TITLE.into(),
+            window_width: 1280,
+            window_height: 720,
+            high_dpi: false,
+            window_resizable: true,
+            ..Default::default()
+        },
+        draw_call_vertex_capacity: render::DRAW_CALL_VERTICES,
+        draw_call_index_capacity: render::DRAW_CALL_INDICES,
+        ..Default::default()
+    };
+    let outcome = Rc::new(RefCell::new(Ok(())));
+    let result = Rc::clone(&outcome);
+    let options = options.clone();
+    macroquad::Window::from_config(conf, async move {
+        let ended = match (game, mode) {
+            (Some(game), _) => main_loop(game, &options).await,
+            (None, PageMode::Golden) => golden_page().await,
+            (None, PageMode::Replay(file)) => match fetch_replay(&file).await {
+                Ok(feed) => match new_game(&options, Some(feed)) {
+                    Ok(game) => main_loop(game, &options).await,
+                    Err(error) => Err(error),
+                },
+                Err(error) => Err(error),
+            },
+            (None, PageMode::Play) => unreachable!("the game is made before the window"),
+        };
+        if let (true, Err(error)) = (WEB, &ended) {
+            // A page has no exit code: the console says it.
+            macroquad::logging::error!("slosh: {}", error);
+        }
+        *result.borrow_mut() = ended;
+    });
+    outcome.replace(Ok(()))
+}
+
+/// The game the window opens with: the replay's start when playing one (`feed`), else the
+/// options' preset, resolution and seed, or the snapshot given with `--load`. It records every
+/// input: to `--record`'s file, else in memory (F8 saves the replay so far).
+fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String> {
     // A page runs every preset at its own resolution: one thread, and figures comparable with
     // the native program's.
     let auto = options.auto_particles && !WEB;
@@ -56,10 +125,6 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         (None, Some(_)) => Resolution::Own,
         (None, None) if auto => Resolution::Auto,
         (None, None) => Resolution::Own,
-    };
-    let feed = match &options.replay {
-        Some(path) => Some(Feed::new(Replay::load(path)?)),
-        None => None,
     };
     // A replay starts from the preset, particles and seed it recorded.
     let (preset_name, seed, resolution) = match feed.as_ref().map(Feed::replay) {
@@ -93,39 +158,90 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
             key,
         }
     };
-    if let Some(path) = &options.screenshot {
-        check_writable(path)?;
-    }
-    let recorder = match &options.record {
-        Some(path) => Some(Recorder::create(path, seed)?),
-        None => None,
+    let recorder = match (&options.record, &feed) {
+        (Some(path), _) => Some(Recorder::create(path, seed)?),
+        (None, None) => Some(Recorder::in_memory(seed)),
+        // A replay being played is not recorded again.
+        (None, Some(_)) => None,
     };
     let mut game = Game::with_inputs(preset, source, seed, resolution, particles, recorder, feed);
     if let Some(path) = &options.load {
         let (preset, world) = crate::snapshot::load(path)?;
         game.open_snapshot(preset, world);
     }
-    let conf = macroquad::conf::Conf {
-        miniquad_conf: macroquad::miniquad::conf::Conf {
-            window_title: TITLE.into(),
-            window_width: 1280,
-            window_height: 720,
-            high_dpi: false,
-            window_resizable: true,
-            ..Default::default()
-        },
-        draw_call_vertex_capacity: render::DRAW_CALL_VERTICES,
-        draw_call_index_capacity: render::DRAW_CALL_INDICES,
-        ..Default::default()
+    Ok(game)
+}
+
+/// The replay file `file` from beside the page (or, natively, from the current folder), read
+/// and checked.
+async fn fetch_replay(file: &str) -> Result<Feed, String> {
+    let text = macroquad::file::load_string(file)
+        .await
+        .map_err(|error| format!("cannot fetch the replay {file}: {error}"))?;
+    Ok(Feed::new(Replay::parse(file, &text)?))
+}
+
+/// The page opened as `#golden`: runs every golden case (`golden::CHECKSUMS`) on the page's one
+/// thread, a case between two drawn frames, and reports each on the console, then the tally as
+/// `slosh: golden {"matched": M, "of": N, …}` (the browser test reads it).
+async fn golden_page() -> Result<(), String> {
+    use crate::golden::{check, parse, CHECKSUMS, CHECKSUMS_FILE};
+    use macroquad::prelude::{clear_background, draw_text, Color};
+    let cases = parse(CHECKSUMS_FILE, CHECKSUMS)?;
+    let started = Instant::now();
+    let mut matched = 0;
+    let show = |lines: &[String]| {
+        clear_background(Color::new(0.06, 0.07, 0.09, 1.0));
+        for (row, line) in lines.iter().enumerate() {
+            draw_text(
+                line,
+                40.0,
+                60.0 + 32.0 * row as f32,
+                28.0,
+                Color::new(0.9, 0.9, 0.9, 1.0),
+            );
+        }
     };
-    let outcome = Rc::new(RefCell::new(Ok(())));
-    let result = Rc::clone(&outcome);
-    let options = options.clone();
-    macroquad::Window::from_config(conf, async move {
-        let ended = main_loop(game, &options).await;
-        *result.borrow_mut() = ended;
+    for (index, case) in cases.iter().enumerate() {
+        let doing = format!(
+            "golden checksums: case {} of {}: {}",
+            index + 1,
+            cases.len(),
+            case.key().replace('\t', " ")
+        );
+        // Two frames, so that the page shows where it is before the case holds the thread.
+        for _ in 0..2 {
+            show(&[doing.clone(), format!("{matched} matched so far")]);
+            next_frame().await;
+        }
+        let outcome = check(CHECKSUMS_FILE, std::slice::from_ref(case));
+        matched += outcome.matched;
+        match outcome.failures.first() {
+            None => {
+                macroquad::logging::info!("slosh: golden ok: {}", case.key().replace('\t', " "))
+            }
+            Some(failure) => macroquad::logging::warn!("slosh: golden differs: {}", failure),
+        }
+    }
+    let summary = serde_json::json!({
+        "matched": matched,
+        "of": cases.len(),
+        "lanes": crate::sim::lanes_name(),
+        "seconds": (started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
     });
-    outcome.replace(Ok(()))
+    macroquad::logging::info!("slosh: golden {}", summary);
+    let result = [
+        format!("golden checksums: {matched} of {} matched", cases.len()),
+        format!(
+            "on {} lanes, in {:.1} s (the console lists each case)",
+            crate::sim::lanes_name(),
+            started.elapsed().as_secs_f64()
+        ),
+    ];
+    loop {
+        show(&result);
+        next_frame().await;
+    }
 }
 
 /// One displayed frame after another until the player quits or the frame count is reached.
@@ -142,6 +258,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         .or(screenshot_mode.then_some(DEFAULT_SCREENSHOT_FRAMES));
     let mut clock = Instant::now();
     let mut frame = 0_u64;
+    let mut replay_reported = false;
     loop {
         frame += 1;
         let dt = clock.elapsed().as_secs_f64();
@@ -150,8 +267,24 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         for command in input::commands() {
             game.apply(command);
         }
-        if game.quit_requested() || game.replay_finished() {
+        if game.quit_requested() {
             return finish(&mut game, &renderer, &timing);
+        }
+        if game.replay_finished() && !replay_reported {
+            // Natively the window closes at a replay's end; a page reports it on the console
+            // and goes on showing the last frame.
+            if !WEB {
+                return finish(&mut game, &renderer, &timing);
+            }
+            replay_reported = true;
+            if let Err(error) = finish(&mut game, &renderer, &timing) {
+                macroquad::logging::error!("slosh: {}", error);
+            }
+            let ended = match game.recorded_checksum() {
+                Some(recorded) if recorded == game.world.checksum() => "at its recorded checksum",
+                _ => "at another checksum than it recorded",
+            };
+            game.say(format!("the replay ended {ended}"));
         }
         let notches = input::wheel_notches();
         if notches != 0.0 {
@@ -219,7 +352,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         panel.draw(&mut game);
 
         if game.take_screenshot_request() {
-            let path = PathBuf::from(timestamped_name(SystemTime::now()));
+            let path = PathBuf::from(timestamped_name(wall_time()));
             match save_screenshot(&path) {
                 Ok(()) => {
                     println!("{}", path.display());
@@ -286,14 +419,28 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
     input
 }
 
-/// Writes the preset (F7) or the snapshot (F6) the player asked for, into the current folder.
+/// Writes the preset (F7), the snapshot (F6) or the replay so far (F8) the player asked for,
+/// into the current folder; a page hands the replay out as a download.
 fn save_if_asked(game: &mut Game) {
     let Some(command) = game.take_save_request() else {
         return;
     };
-    let stamp = timestamped_name(SystemTime::now());
+    let stamp = timestamped_name(wall_time());
     let stem = stamp.trim_end_matches(".png");
     let outcome = match command {
+        Command::SaveReplay => {
+            let path = PathBuf::from(format!("{stem}.replay"));
+            match game.replay_so_far() {
+                Ok(text) if WEB => {
+                    page::hand_out(&path.display().to_string(), &text);
+                    Ok(path)
+                }
+                Ok(text) => std::fs::write(&path, text)
+                    .map(|()| path)
+                    .map_err(|error| format!("cannot write the replay: {error}")),
+                Err(reason) => Err(reason.to_string()),
+            }
+        }
         Command::SavePreset => {
             let path = PathBuf::from(format!("{stem}.toml"));
             let text = game.edited_preset().to_toml();
@@ -327,7 +474,13 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<
     if let Some(error) = game.replay_error.take() {
         return Err(error);
     }
-    println!("{}", final_state(game, renderer, timing));
+    let state = final_state(game, renderer, timing);
+    if WEB {
+        // A page has no standard output: the console has the line (the browser test reads it).
+        macroquad::logging::info!("slosh: final {}", state);
+    } else {
+        println!("{state}");
+    }
     recorded
 }
 
@@ -411,6 +564,16 @@ fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), St
         .write_image_data(rgba)
         .map_err(|error| error.to_string())?;
     writer.finish().map_err(|error| error.to_string())
+}
+
+/// The time of day now, also in a page (where `SystemTime::now` panics: the page's clock).
+fn wall_time() -> SystemTime {
+    if WEB {
+        let seconds = macroquad::miniquad::date::now();
+        UNIX_EPOCH + std::time::Duration::from_secs_f64(seconds.max(0.0))
+    } else {
+        SystemTime::now()
+    }
 }
 
 /// `slosh-YYYYMMDD-HHMMSS.png` for `time` (UTC).

@@ -1,0 +1,131 @@
+//! What the web page gives the program beyond macroquad: the fragment of its address, which says
+//! what the page does (play, check the golden checksums, or play a replay file beside it), and a
+//! way to hand a file out (a download, with its text on the browser's console). The JavaScript
+//! half is the `slosh_page` plugin in `web/index.html`. Natively there is no page: the fragment
+//! is empty and nothing is handed out.
+
+/// What the page was opened to do, from its address's fragment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PageMode {
+    /// No fragment: the demo, as natively.
+    Play,
+    /// `#golden`: run the golden checksums (`golden::CHECKSUMS`) and report on the console.
+    Golden,
+    /// `#replay=FILE`: play the replay file `FILE`, fetched from beside the page.
+    Replay(String),
+}
+
+impl PageMode {
+    /// The mode a fragment (without its `#`) asks for; an unknown one is an error to show.
+    pub fn from_fragment(fragment: &str) -> Result<Self, String> {
+        match fragment {
+            "" => Ok(Self::Play),
+            "golden" => Ok(Self::Golden),
+            _ => match fragment.strip_prefix("replay=") {
+                Some(file) if is_plain_file_name(file) => Ok(Self::Replay(file.to_string())),
+                _ => Err(format!(
+                    "unknown address #{fragment}: use #golden or #replay=FILE (a file beside the page)"
+                )),
+            },
+        }
+    }
+}
+
+/// A file name without folders or anything a URL would read as more than a name.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
+/// The mode the page was opened in (natively: `Play`).
+pub fn mode() -> Result<PageMode, String> {
+    PageMode::from_fragment(&fragment())
+}
+
+/// Hands a text file out of the page: the browser downloads it as `name`, and its text goes to
+/// the console between `slosh: file NAME begins` and `slosh: file NAME ends` lines. Natively it
+/// does nothing (the window writes files itself).
+pub fn hand_out(name: &str, text: &str) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        macroquad::logging::info!(
+            "slosh: file {} begins\n{}\nslosh: file {} ends",
+            name,
+            text,
+            name
+        );
+        // SAFETY: the pointers and lengths describe live strings for the duration of the call;
+        // the plugin copies them out before it returns.
+        unsafe {
+            js::slosh_page_hand_out(
+                name.as_ptr(),
+                name.len() as u32,
+                text.as_ptr(),
+                text.len() as u32,
+            )
+        }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (name, text);
+}
+
+/// The fragment of the page's address, without its `#` and URL-decoded (natively empty).
+fn fragment() -> String {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: the plugin writes exactly `length` bytes into the buffer it is given.
+        let length = unsafe { js::slosh_page_fragment_length() } as usize;
+        let mut bytes = vec![0u8; length];
+        unsafe { js::slosh_page_fragment(bytes.as_mut_ptr(), length as u32) };
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    String::new()
+}
+
+#[cfg(target_arch = "wasm32")]
+mod js {
+    //! The functions of the `slosh_page` plugin (`web/index.html`).
+    extern "C" {
+        /// Bytes of the fragment, URL-decoded, as UTF-8.
+        pub fn slosh_page_fragment_length() -> u32;
+        /// Writes the fragment's `length` bytes to `buffer`.
+        pub fn slosh_page_fragment(buffer: *mut u8, length: u32);
+        /// Downloads the text as a file of that name.
+        pub fn slosh_page_hand_out(name: *const u8, name_length: u32, text: *const u8, length: u32);
+    }
+
+    /// The plugin's version, which macroquad's loader compares with the page's.
+    #[no_mangle]
+    pub extern "C" fn slosh_page_crate_version() -> u32 {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fragments_name_a_mode_or_are_refused() {
+        assert_eq!(PageMode::from_fragment(""), Ok(PageMode::Play));
+        assert_eq!(PageMode::from_fragment("golden"), Ok(PageMode::Golden));
+        assert_eq!(
+            PageMode::from_fragment("replay=native.replay"),
+            Ok(PageMode::Replay("native.replay".into()))
+        );
+        for bad in [
+            "gold",
+            "replay=",
+            "replay=../secret",
+            "replay=a/b",
+            "replay=.hidden",
+        ] {
+            let error = PageMode::from_fragment(bad).unwrap_err();
+            assert!(error.starts_with("unknown address"), "{bad}: {error}");
+        }
+    }
+}
