@@ -454,3 +454,34 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
         .unwrap_err();
     assert!(error.contains("4 bodies, but the scene has 3"), "{error}");
 }
+
+/// Regression: a `bath` snapshot saved after 120 frames and run on headless for 20 reported
+/// `"substeps": 959` and stage means about seven times too small: the report counted the
+/// snapshot's earlier substeps as the run's. It counts only what the run did: its substeps are
+/// those of the same 20 frames run on from the saved world, and its stages' mean times add up to
+/// about its measured time per substep (below a half, they were divided among too many).
+#[test]
+fn a_report_after_load_counts_only_the_run_s_own_substeps() {
+    let preset = Preset::load("bath").unwrap();
+    let mut world = preset.build_world(1);
+    steps(&mut world, 120);
+    let path = temp_file("report");
+    save(&path, &preset, &world).unwrap();
+    let before = world.substeps_done();
+    steps(&mut world, 20);
+    let report = slosh::headless::run(&slosh::headless::HeadlessOptions {
+        load: Some(path.clone()),
+        frames: 20,
+        ..Default::default()
+    })
+    .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(report.checksum, world.checksum());
+    assert_eq!(report.substeps, world.substeps_done() - before);
+    let staged: f64 = report.stage_ms.iter().map(|(_, ms)| ms).sum();
+    assert!(
+        staged > 0.5 * report.ms_per_substep_median,
+        "stages {staged} ms per substep, measured {} ms",
+        report.ms_per_substep_median
+    );
+}
