@@ -5,6 +5,7 @@
 
 use macroquad::prelude::*;
 use slosh::preset::Preset;
+use slosh::sim::portable::Ordered;
 use slosh::sim::{Stir, World};
 
 #[macroquad::main("slosh: embedded")]
@@ -16,7 +17,7 @@ async fn main() {
     loop {
         // World coordinates to pixels: fit the walls' bounding box into the window.
         let (min, max) = (world.domain().min(), world.domain().max());
-        let scale = (screen_width() / (max.x - min.x)).min(screen_height() / (max.y - min.y));
+        let scale = (screen_width() / (max.x - min.x)).at_most(screen_height() / (max.y - min.y));
         let to_screen = |p: glam::Vec2| {
             vec2(
                 (p.x - min.x) * scale,
@@ -27,7 +28,7 @@ async fn main() {
         let mouse = glam::Vec2::new(mx / scale + min.x, (screen_height() - my) / scale + min.y);
 
         // Step at the world's own rate (at most two frames per display frame).
-        pending = (pending + get_frame_time() as f64).min(2.0 * frame_time);
+        pending = (pending + get_frame_time() as f64).at_most(2.0 * frame_time);
         while pending >= frame_time {
             pending -= frame_time;
             if is_mouse_button_down(MouseButton::Left) {
@@ -46,7 +47,7 @@ async fn main() {
 
         clear_background(Color::new(0.1, 0.11, 0.13, 1.0));
         let particles = world.particles();
-        let radius = (world.params().particle_radius * scale).max(1.0);
+        let radius = (world.params().particle_radius * scale).at_least(1.0);
         for (position, &material) in particles.position.iter().zip(&particles.material) {
             let [r, g, b] = world.materials()[material as usize].colour;
             let at = to_screen(*position);

@@ -7,6 +7,7 @@ mod common;
 use common::box_walls;
 use glam::Vec2;
 use slosh::preset::Preset;
+use slosh::sim::portable::Ordered;
 use slosh::sim::springs::{SpringCounts, MAX_SPRINGS};
 use slosh::sim::RandomStirrer;
 use slosh::sim::World;
@@ -46,10 +47,10 @@ fn extent(world: &World) -> Vec2 {
     let positions = &world.particles().position;
     let min = positions
         .iter()
-        .fold(Vec2::splat(f32::MAX), |a, &b| a.min(b));
+        .fold(Vec2::splat(f32::MAX), |a, &b| a.at_most(b));
     let max = positions
         .iter()
-        .fold(Vec2::splat(f32::MIN), |a, &b| a.max(b));
+        .fold(Vec2::splat(f32::MIN), |a, &b| a.at_least(b));
     max - min
 }
 
@@ -64,7 +65,7 @@ fn jelly_keeps_its_shape_where_liquid_spreads() {
     for _ in 0..60 {
         jelly.step_frame();
         liquid.step_frame();
-        lowest = lowest.min(extent(&jelly).y);
+        lowest = lowest.at_most(extent(&jelly).y);
     }
     let (jelly_end, liquid_end) = (extent(&jelly), extent(&liquid));
     assert!(jelly.stats().nan == 0 && jelly.stats().escaped == 0);
@@ -175,7 +176,7 @@ fn deepest_penetration(world: &World) -> f32 {
         .obstacles()
         .iter()
         .flat_map(|obstacle| positions.iter().map(|&x| -obstacle.distance(x)))
-        .fold(0.0, f32::max)
+        .fold(0.0, slosh::sim::portable::max)
 }
 
 /// Runs `frames` frames of `world` substep by substep, stirring randomly when `stir`, and

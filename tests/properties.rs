@@ -75,6 +75,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use slosh::preset::Preset;
 use slosh::sim::physics::density_kernel;
+use slosh::sim::portable::Ordered;
 use slosh::sim::portable::{powf, unit_vector};
 use slosh::sim::resolution::REFERENCE_RADIUS;
 use slosh::sim::RandomStirrer;
@@ -168,7 +169,7 @@ impl WallSpec {
             let nearest = corners
                 .iter()
                 .map(|&c| normal.dot(c))
-                .fold(f32::INFINITY, f32::min);
+                .fold(f32::INFINITY, slosh::sim::portable::min);
             walls.push(Wall::new(normal, nearest - (0.1 + gap) * scale));
         }
         (corners, walls)
@@ -284,10 +285,10 @@ impl ParamSpec {
     fn build(&self) -> SimParams {
         let h = self.radius * self.h_factor;
         let near_stiffness = self.stiffness * self.near_stiffness;
-        let stiffest = self.stiffness.max(near_stiffness);
+        let stiffest = self.stiffness.at_least(near_stiffness);
         let dt = (self.step_factor * SEED_RELAXATION * (h * h * h * h * h) / stiffest)
             .sqrt()
-            .min(1.0 / 60.0);
+            .at_most(1.0 / 60.0);
         SimParams {
             rest_density: lattice_density(self.spacing(), h) * self.rest_factor,
             stiffness: self.stiffness,
@@ -606,7 +607,7 @@ impl Scene {
         self.emitters
             .iter()
             .map(|e| e.speed * (1.0 + e.speed_jitter))
-            .fold(0.0, f32::max)
+            .fold(0.0, slosh::sim::portable::max)
     }
 
     /// Free-fall speed across the walls' extent along gravity, √(2 |g| H).
@@ -618,7 +619,7 @@ impl Scene {
             .iter()
             .map(|&c| down.dot(c))
             .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), d| {
-                (lo.min(d), hi.max(d))
+                (lo.at_most(d), hi.at_least(d))
             });
         (2.0 * g.length() * (high - low)).sqrt()
     }
@@ -745,7 +746,7 @@ fn run_scene(spec: &SceneSpec, check_energy: bool) -> Result<(), TestCaseError> 
     let mut fastest_input = scene.fastest_emission();
     for frame in 0..240usize.div_ceil(substeps) {
         let action = &spec.actions[frame % spec.actions.len()];
-        fastest_input = fastest_input.max(apply(&mut world, action));
+        fastest_input = fastest_input.at_least(apply(&mut world, action));
         for _ in 0..substeps {
             let time = world.time();
             world.substep();
@@ -901,11 +902,11 @@ fn no_particle_of_the_seed_preset_outruns_the_speed_bound_under_random_stirring(
         .emitters
         .iter()
         .map(|e| e.speed * (1.0 + e.speed_jitter))
-        .fold(0.0, f32::max);
+        .fold(0.0, slosh::sim::portable::max);
     let mut fastest_input = emission;
     for frame in 0..200 {
         if let Some(stir) = stirrer.next(&world) {
-            fastest_input = fastest_input.max(stir.velocity.length());
+            fastest_input = fastest_input.at_least(stir.velocity.length());
             world.stir(stir);
         }
         world.step_frame();
@@ -1109,9 +1110,9 @@ fn polygon_width(corners: &[Vec2]) -> f32 {
             corners
                 .iter()
                 .map(|&c| normal.dot(c - a).abs())
-                .fold(0.0, f32::max)
+                .fold(0.0, slosh::sim::portable::max)
         })
-        .fold(f32::INFINITY, f32::min)
+        .fold(f32::INFINITY, slosh::sim::portable::min)
 }
 
 impl PresetSpec {
@@ -1206,13 +1207,13 @@ impl PresetSpec {
             // Any spacing from r / 2 to 100 that fills at most 2,000,000 lattice sites; spacing
             // is written for the reference radius, like every value but the geometry.
             let area = (max - min).x * (max - min).y;
-            let finest = (0.5 * REFERENCE_RADIUS).max((area / 1.9e6).sqrt());
+            let finest = (0.5 * REFERENCE_RADIUS).at_least((area / 1.9e6).sqrt());
             let spacing = (finest
                 * powf(
                     100.0 / finest,
                     block.spacing * block.spacing * block.spacing,
                 ))
-            .min(100.0);
+            .at_most(100.0);
             line("\n[[blocks]]".into());
             line(format!(
                 "material = \"liquid {}\"",
@@ -1519,7 +1520,7 @@ impl ObstacleSpec {
             let clear_of_walls = domain
                 .walls()
                 .iter()
-                .all(|wall| wall.distance(a).min(wall.distance(b)) - radius >= 2.0 * r);
+                .all(|wall| wall.distance(a).at_most(wall.distance(b)) - radius >= 2.0 * r);
             let clear_of_others = obstacles
                 .iter()
                 .all(|o| candidate.core_distance(o) - radius - o.radius() >= 2.0 * r);

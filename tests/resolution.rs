@@ -7,6 +7,7 @@
 //! `cargo test --release --test resolution -- --ignored`.
 
 use slosh::preset::Preset;
+use slosh::sim::portable::Ordered;
 use slosh::sim::{MaterialStats, World};
 
 /// A settled scene: where each material ended up, and how fast its fastest particle still goes.
@@ -195,7 +196,7 @@ fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
                 capped_late += world.last_frame().capped;
             }
             if seconds >= 40.0 {
-                fastest_late = fastest_late.max(world.stats().max_speed);
+                fastest_late = fastest_late.at_least(world.stats().max_speed);
             }
         }
         let run = settled(&world);
@@ -234,7 +235,7 @@ fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
             let widest = heights
                 .windows(2)
                 .map(|pair| pair[1] - pair[0])
-                .fold(0.0f32, f32::max);
+                .fold(0.0f32, slosh::sim::portable::max);
             assert!(
                 widest < 4.0 * radius,
                 "seed {seed}: an empty layer {widest} m thick between x = {left} and {right}"

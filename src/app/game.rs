@@ -5,6 +5,7 @@ use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
 use crate::sim::clock::Instant;
+use crate::sim::portable::Ordered;
 use crate::sim::{EditError, Obstacle, Pour, Tunable, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
@@ -52,7 +53,7 @@ impl FixedStep {
     /// A clock for `frame_rate` simulation frames per second.
     pub fn new(frame_rate: f32) -> Self {
         Self {
-            frame_time: 1.0 / f64::from(frame_rate.max(1.0)),
+            frame_time: 1.0 / f64::from(frame_rate.at_least(1.0)),
             accumulator: 0.0,
         }
     }
@@ -716,11 +717,11 @@ impl Game {
 
     /// Radius of the wall the draw tool lays: a share of the ring, at least a particle's.
     pub fn wall_radius(&self) -> f32 {
-        (DRAW_THICKNESS * self.stir_radius).max(self.world.params().particle_radius)
+        (DRAW_THICKNESS * self.stir_radius).at_least(self.world.params().particle_radius)
     }
 
     fn wall_friction(&self) -> f32 {
-        self.world.params().wall_friction.min(10.0)
+        self.world.params().wall_friction.at_most(10.0)
     }
 
     /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it.
@@ -1092,7 +1093,7 @@ fn default_stir_radius(world: &World) -> f32 {
 fn stir_radius_range(world: &World) -> (f32, f32) {
     let low = world.params().interaction_radius;
     let extent = world.domain().max() - world.domain().min();
-    let high = (0.5 * extent.min_element()).max(low);
+    let high = (0.5 * crate::sim::portable::smallest(extent)).at_least(low);
     (low, high)
 }
 
@@ -1100,7 +1101,7 @@ fn stir_radius_range(world: &World) -> (f32, f32) {
 /// second times four, so gathering takes about a second anywhere.
 fn pull_speed(world: &World) -> f32 {
     let extent = world.domain().max() - world.domain().min();
-    0.8 * extent.min_element()
+    0.8 * crate::sim::portable::smallest(extent)
 }
 
 #[cfg(test)]
@@ -1394,7 +1395,7 @@ mod tests {
         assert!(game.holds_body(), "the crate at {start}");
         let target = Vec2::new(4.0, 6.0);
         for frame in 0..30 {
-            let cursor = start.lerp(target, (frame as f32 / 10.0).min(1.0));
+            let cursor = start.lerp(target, (frame as f32 / 10.0).at_most(1.0));
             game.step(FrameInput {
                 drag: Some(cursor),
                 ..FrameInput::default()

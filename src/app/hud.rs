@@ -5,6 +5,7 @@ use super::game::{key_label, Game, PRESET_KEYS, WEB};
 use super::render::View;
 use super::tools::Tool;
 use crate::preset::Preset;
+use crate::sim::portable::Ordered;
 use macroquad::prelude::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,
 };
@@ -131,7 +132,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
                 timing.sim_ms,
                 timing.substep_ms,
                 timing.splat_prepare_ms,
-                (timing.splat_ms - timing.splat_prepare_ms).max(0.0)
+                (timing.splat_ms - timing.splat_prepare_ms).at_least(0.0)
             ),
             TEXT,
         ),
@@ -199,7 +200,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     let width = lines
         .iter()
         .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
-        .fold(0.0, f32::max);
+        .fold(0.0, crate::sim::portable::max);
     draw_rectangle(
         6.0,
         top + 6.0,
@@ -334,12 +335,12 @@ fn draw_help(presets: &[Preset]) {
     let width = lines
         .iter()
         .map(|(text, _)| measure_text(text, None, font, 1.0).width)
-        .fold(0.0, f32::max)
-        .min(sw - 40.0);
+        .fold(0.0, crate::sim::portable::max)
+        .at_most(sw - 40.0);
     let height = lines.len() as f32 * line + 20.0 * scale;
     let (x, y) = (
-        ((sw - width) * 0.5 - 16.0).max(4.0),
-        ((sh - height) * 0.5).max(4.0),
+        ((sw - width) * 0.5 - 16.0).at_least(4.0),
+        ((sh - height) * 0.5).at_least(4.0),
     );
     draw_rectangle(x, y, width + 32.0, height, Color::new(0.0, 0.0, 0.0, 0.8));
     for (row, (text, colour)) in lines.iter().enumerate() {

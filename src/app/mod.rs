@@ -22,6 +22,7 @@ pub use tools::{FrameInput, Tool};
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
 use crate::sim::clock::Instant;
+use crate::sim::portable::Ordered;
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
 use page::PageMode;
 use render::{Renderer, View};
@@ -290,7 +291,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if notches != 0.0 {
             game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
-        game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.min(0.25) as f32);
+        game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
         let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));
         mouse.update(&view, dt as f32);
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
@@ -570,7 +571,7 @@ fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<(), St
 fn wall_time() -> SystemTime {
     if WEB {
         let seconds = macroquad::miniquad::date::now();
-        UNIX_EPOCH + std::time::Duration::from_secs_f64(seconds.max(0.0))
+        UNIX_EPOCH + std::time::Duration::from_secs_f64(seconds.at_least(0.0))
     } else {
         SystemTime::now()
     }

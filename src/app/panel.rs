@@ -8,6 +8,7 @@
 //! screenshots show them, which macroquad's `ui` module, drawn after the frame, would not).
 
 use super::game::Game;
+use crate::sim::portable::Ordered;
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{limits, Tunable};
 use macroquad::prelude::{
@@ -66,7 +67,7 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
             field.get(material, game.world.params()) / factor(game, field)
         });
     let calm = field.calm_limit().unwrap_or(2.0 * own);
-    (low, calm.max(own).min(high))
+    (low, calm.at_least(own).at_most(high))
 }
 
 /// The sliders for the current material: every constant it has.

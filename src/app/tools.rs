@@ -1,6 +1,7 @@
 //! The mouse's tools and the box's tilt, without any window types: which tool is in hand, what
 //! the mouse asks of a simulation frame, and how a drawn wall is fitted between the walls.
 
+use crate::sim::portable::Ordered;
 use crate::sim::{Stir, World};
 use glam::Vec2;
 
@@ -72,7 +73,7 @@ pub fn fit_to_walls(world: &World, a: Vec2, b: Vec2, radius: f32) -> Option<(Vec
             if dq <= dp {
                 return None;
             }
-            t = t.max((room - dp) / (dq - dp));
+            t = t.at_least((room - dp) / (dq - dp));
         }
         Some(t)
     };
@@ -83,7 +84,7 @@ pub fn fit_to_walls(world: &World, a: Vec2, b: Vec2, radius: f32) -> Option<(Vec
             None
         } else {
             // Only a point might fit: the middle of what is left.
-            let middle = a.lerp(b, ta.min(1.0));
+            let middle = a.lerp(b, ta.at_most(1.0));
             walls
                 .iter()
                 .all(|w| w.distance(middle) >= room)

@@ -103,6 +103,7 @@ mod validate;
 
 pub use error::{one_line, PresetError};
 
+use crate::sim::portable::Ordered;
 use crate::sim::{Domain, Scene, Shape, Wall, World};
 use file::PresetFile;
 use glam::Vec2;
@@ -367,7 +368,10 @@ impl Preset {
             block.min *= stretch;
             block.max *= stretch;
             let rows = wanted.div_ceil(block.columns());
-            block.max.y = block.max.y.max(block.min.y + rows as f32 * block.spacing);
+            block.max.y = block
+                .max
+                .y
+                .at_least(block.min.y + rows as f32 * block.spacing);
             block.count = Some(wanted);
             let (min, max) = (block.min, block.max);
             let corners = [min, max, Vec2::new(min.x, max.y), Vec2::new(max.x, min.y)];

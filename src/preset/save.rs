@@ -454,6 +454,7 @@ pub(super) fn air_file(air: &AirSettings) -> AirFile {
 mod tests {
     use super::*;
     use crate::preset::BUILTIN;
+    use crate::sim::portable::Ordered;
     use crate::sim::Scene;
 
     /// `preset` saved and read back.
@@ -510,7 +511,7 @@ mod tests {
     }
 
     fn close(a: f32, b: f32, tolerance: f32) -> bool {
-        (a - b).abs() <= tolerance * a.abs().max(b.abs())
+        (a - b).abs() <= tolerance * a.abs().at_least(b.abs())
     }
 
     /// Asserts that two materials agree within `tolerance` (relative) in every value.

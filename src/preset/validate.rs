@@ -83,7 +83,7 @@ pub(super) fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32
 
 pub(super) fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Invalid> {
     let vector = Vec2::from(value);
-    if vector.is_finite() && vector.abs().max_element() <= limit {
+    if vector.is_finite() && crate::sim::portable::largest(vector.abs()) <= limit {
         Ok(vector)
     } else {
         Err(invalid(
@@ -563,9 +563,9 @@ fn polygon_width(polygon: &[Vec2]) -> f32 {
             polygon
                 .iter()
                 .map(|&corner| normal.dot(corner - a).abs())
-                .fold(0.0, f32::max)
+                .fold(0.0, crate::sim::portable::max)
         })
-        .fold(f32::INFINITY, f32::min)
+        .fold(f32::INFINITY, crate::sim::portable::min)
 }
 
 /// The first obstacle (index, problem) closer than 2 r to a wall or to an earlier obstacle.

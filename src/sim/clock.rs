@@ -3,6 +3,7 @@
 //! with [`set_source`] (the demo gives it miniquad's). Without a source, time stands still there
 //! and timings read zero, which changes no simulation result: the clock only times stages.
 
+use crate::sim::portable::Ordered;
 use std::sync::OnceLock;
 use std::time::Duration;
 
@@ -55,7 +56,7 @@ impl std::ops::Sub for Instant {
 
     /// The time from `earlier` to this moment (zero if `earlier` is later).
     fn sub(self, earlier: Instant) -> Duration {
-        Duration::from_secs_f64((self.seconds - earlier.seconds).max(0.0))
+        Duration::from_secs_f64((self.seconds - earlier.seconds).at_least(0.0))
     }
 }
 

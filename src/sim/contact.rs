@@ -2,6 +2,7 @@
 //! Clavet et al. 2005, section 6.1, with Coulomb friction.
 
 use super::domain::Domain;
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 
 /// Velocity after touching a surface with unit `normal`: the part into the surface is removed
@@ -17,7 +18,7 @@ pub fn collide(velocity: Vec2, normal: Vec2, friction: f32) -> Vec2 {
     if sliding_speed <= 0.0 {
         return Vec2::ZERO;
     }
-    sliding * (1.0 - friction * -normal_speed / sliding_speed).max(0.0)
+    sliding * (1.0 - friction * -normal_speed / sliding_speed).at_least(0.0)
 }
 
 /// A particle at `x` moving at `velocity` put back inside the walls (`Domain::clamp`, one

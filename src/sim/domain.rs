@@ -5,6 +5,7 @@
 //! can be projected back into it exactly (not by repeated per-wall pushes, which fail in acute
 //! corners).
 
+use crate::sim::portable::Ordered;
 use glam::{DVec2, Vec2};
 
 /// A wall plane n·x = c; fluid lives where n·x > c.
@@ -190,7 +191,7 @@ fn clip_polygon(walls: &[Wall], inset: f32) -> Vec<Vec2> {
 fn bounds(polygon: &[Vec2]) -> (Vec2, Vec2) {
     polygon.iter().fold(
         (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
-        |(min, max), &p| (min.min(p), max.max(p)),
+        |(min, max), &p| (min.at_most(p), max.at_least(p)),
     )
 }
 
@@ -213,8 +214,8 @@ fn nearest_on_boundary(polygon: &[Vec2], point: Vec2) -> Vec2 {
     for k in 0..polygon.len() {
         let (a, b) = (polygon[k], polygon[(k + 1) % polygon.len()]);
         let edge = b - a;
-        let t =
-            ((point - a).dot(edge) / edge.length_squared().max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
+        let t = ((point - a).dot(edge) / edge.length_squared().at_least(f32::MIN_POSITIVE))
+            .clamp(0.0, 1.0);
         let candidate = a + edge * t;
         let distance = candidate.distance_squared(point);
         if distance < best_distance {

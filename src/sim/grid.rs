@@ -11,6 +11,7 @@
 //! those ranges (`forward_rows`), band by band of whole rows (`bands`).
 
 use super::LIGHT_CHUNK;
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -61,7 +62,9 @@ fn local(position: Vec2, origin: Vec2, cell_size: f32, transposed: bool) -> Vec2
 fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
     // Clamped as floats first (`max` maps NaN to the low end), so the truncation needs no checks.
     let index = |value: f32, cells: usize| {
-        let clamped = value.max(REACH as f32).min((cells - 1 - REACH) as f32);
+        let clamped = value
+            .at_least(REACH as f32)
+            .at_most((cells - 1 - REACH) as f32);
         // SAFETY: `clamped` is finite and within 0..cells, which fits in u32.
         unsafe { clamped.to_int_unchecked::<u32>() as usize }
     };
@@ -91,7 +94,9 @@ fn row_spans(cell_size: f32, h: f32) -> Vec<[(u8, u8); 2 * REACH + 1]> {
             spans.push(std::array::from_fn(|k| {
                 let offset = k as f32 - REACH as f32;
                 // Nearest vertical distance from the part to row `offset`.
-                let dy = (offset - y_high).max(y_low - (offset + 1.0)).max(0.0);
+                let dy = (offset - y_high)
+                    .at_least(y_low - (offset + 1.0))
+                    .at_least(0.0);
                 if dy >= reach {
                     return (0, 0);
                 }
@@ -138,16 +143,16 @@ impl Bounds {
     #[inline(always)]
     pub fn with(self, point: Vec2) -> Self {
         Self {
-            min: self.min.min(point),
-            max: self.max.max(point),
+            min: self.min.at_most(point),
+            max: self.max.at_least(point),
         }
     }
 
     /// The bounds of both.
     pub fn union(self, other: Self) -> Self {
         Self {
-            min: self.min.min(other.min),
-            max: self.max.max(other.max),
+            min: self.min.at_most(other.min),
+            max: self.max.at_least(other.max),
         }
     }
 }
@@ -176,9 +181,9 @@ impl Grid {
         } else {
             (bounds.min, bounds.max)
         };
-        let extent = (max - min).max(Vec2::splat(min_cell_size));
+        let extent = (max - min).at_least(Vec2::splat(min_cell_size));
         let budget = (count * MAX_CELLS_PER_PARTICLE).max(MIN_CELL_BUDGET) as f32;
-        let cell_size = min_cell_size.max((extent.x * extent.y / budget).sqrt());
+        let cell_size = min_cell_size.at_least((extent.x * extent.y / budget).sqrt());
         if self.cell_size != cell_size || self.row_spans.is_empty() {
             self.row_spans = row_spans(cell_size, interaction_radius);
         }
@@ -293,7 +298,9 @@ impl Grid {
         let (column, row) = cell_of(local, self.width, self.height);
         let part = |fraction: f32| {
             // Clamped as a float first, so the truncation needs no checks.
-            let clamped = (fraction * PARTS as f32).max(0.0).min((PARTS - 1) as f32);
+            let clamped = (fraction * PARTS as f32)
+                .at_least(0.0)
+                .at_most((PARTS - 1) as f32);
             // SAFETY: `clamped` is finite and within 0..PARTS.
             unsafe { clamped.to_int_unchecked::<u32>() as usize }
         };

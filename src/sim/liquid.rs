@@ -4,6 +4,7 @@
 
 use super::params::SimParams;
 use super::scene::Material;
+use crate::sim::portable::Ordered;
 
 /// One material's constants of the pair law, resolved (its override, else the scene's value).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -88,10 +89,12 @@ impl Liquid {
 /// (`docs/PHYSICS.md`, "Density contrast"). One for ratios up to 4 (every built-in preset).
 pub fn contrast_substep_factor(materials: &[Material]) -> u32 {
     let masses = materials.iter().map(|m| m.mass);
-    let lightest = masses.clone().fold(f32::INFINITY, f32::min);
-    let heaviest = masses.fold(0.0, f32::max);
+    let lightest = masses
+        .clone()
+        .fold(f32::INFINITY, crate::sim::portable::min);
+    let heaviest = masses.fold(0.0, crate::sim::portable::max);
     if !lightest.is_finite() || lightest <= 0.0 {
         return 1;
     }
-    ((heaviest / lightest).sqrt() / 2.0).ceil().max(1.0) as u32
+    ((heaviest / lightest).sqrt() / 2.0).ceil().at_least(1.0) as u32
 }

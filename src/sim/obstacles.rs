@@ -15,6 +15,7 @@ use super::domain::Domain;
 use super::physics::stickiness_impulse;
 use super::scene::{Material, Obstacle};
 use super::subsystem::{Moving, Subsystem};
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 
 /// How one material sticks: the impulse Δt k_stick d (1 − d / d_stick) toward a surface at
@@ -45,7 +46,7 @@ pub fn gap_problem(
     for (index, obstacle) in obstacles.iter().enumerate() {
         let (a, b) = obstacle.core();
         for (k, wall) in domain.walls().iter().enumerate() {
-            let room = wall.distance(a).min(wall.distance(b)) - obstacle.radius();
+            let room = wall.distance(a).at_most(wall.distance(b)) - obstacle.radius();
             if room < gap {
                 return Some((
                     index,
@@ -196,7 +197,7 @@ impl Contacts {
         for wall in domain.walls() {
             let d = wall.distance(position);
             if d < reach {
-                v -= wall.normal * impulse(d.max(0.0));
+                v -= wall.normal * impulse(d.at_least(0.0));
             }
         }
         for obstacle in &self.obstacles {
@@ -205,7 +206,7 @@ impl Contacts {
             let centre_distance = offset.length();
             let d = centre_distance - obstacle.radius();
             if d < reach && centre_distance > 0.0 {
-                v -= offset / centre_distance * impulse(d.max(0.0));
+                v -= offset / centre_distance * impulse(d.at_least(0.0));
             }
         }
         v

@@ -2,6 +2,7 @@
 //! checksum).
 
 use super::domain::Domain;
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 
 /// Particle state as struct-of-arrays, kept sorted by grid cell by the grid stage (ids stay
@@ -180,7 +181,7 @@ impl Particles {
             if !domain.contains(x) {
                 stats.escaped += 1;
             }
-            stats.max_speed = stats.max_speed.max(v.length());
+            stats.max_speed = stats.max_speed.at_least(v.length());
             stats.kinetic_energy += 0.5 * self.mass[i] as f64 * v.length_squared() as f64;
         }
         stats

@@ -11,6 +11,7 @@
 //! [`reference_densities`] and [`reference_relaxation`] (LiquidFun's `_Reference` / `_Simd`
 //! pairing). Nothing here is on a hot path.
 
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use std::f32::consts::PI;
 
@@ -27,7 +28,7 @@ pub fn near_density_norm(h: f32) -> f32 {
 
 /// Kernel weight a = 1 − r / h, zero at and beyond h.
 pub fn weight(r: f32, h: f32) -> f32 {
-    (1.0 - r / h).max(0.0)
+    (1.0 - r / h).at_least(0.0)
 }
 
 /// Normalised density kernel W(r) = N a³.
@@ -211,7 +212,7 @@ pub fn pair_displacements(
         along_i += tension_displacement(j.surface_tension, h, a, r, j.mass) / i.mass;
         along_j -= tension_displacement(i.surface_tension, h, a, r, i.mass) / j.mass;
     }
-    let approach = closing_speed(i.velocity, j.velocity, direction).max(0.0);
+    let approach = closing_speed(i.velocity, j.velocity, direction).at_least(0.0);
     let linear = 0.5 * (i.linear_viscosity + j.linear_viscosity);
     let quadratic = 0.5 * (i.quadratic_viscosity + j.quadratic_viscosity);
     let viscous = viscous_displacement(dt, a, r, approach, linear, quadratic);

@@ -24,6 +24,7 @@
 
 use super::domain::{Domain, DomainError};
 use super::scene::{Emitter, Material, Scene};
+use crate::sim::portable::Ordered;
 
 /// The particle radius the seed's constants are written for (Madams 2010): preset files give
 /// every value at this radius, and their `particle_radius` chooses the resolution they run at.
@@ -39,7 +40,7 @@ impl Scene {
             return Ok(self.clone());
         }
         let lambda = radius / old;
-        let substeps = (self.params.substeps as f32 / lambda).ceil().max(1.0) as u32;
+        let substeps = (self.params.substeps as f32 / lambda).ceil().at_least(1.0) as u32;
         let mut scene = self.with_substeps(substeps);
         let factors = Factors::new(lambda);
         let p = &mut scene.params;
@@ -242,7 +243,7 @@ mod tests {
         let scene = scene();
         let half = scene.at_particle_radius(0.025).unwrap();
         let (p, q) = (&scene.params, &half.params);
-        let close = |a: f32, b: f32| (a - b).abs() <= 1e-5 * b.abs().max(1e-6);
+        let close = |a: f32, b: f32| (a - b).abs() <= 1e-5 * b.abs().at_least(1e-6);
         assert!(close(q.interaction_radius, p.interaction_radius / 2.0));
         assert_eq!(q.substeps, 14);
         assert_eq!(q.max_substeps, 56);

@@ -286,7 +286,7 @@ impl Obstacle {
             (d - self.core_point(d)).length(),
         ]
         .into_iter()
-        .fold(f32::INFINITY, f32::min)
+        .fold(f32::INFINITY, crate::sim::portable::min)
     }
 }
 

@@ -25,6 +25,7 @@
 use super::physics::spring_half_displacement;
 use super::scene::Material;
 use super::subsystem::{Frozen, Subsystem};
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -302,7 +303,7 @@ impl Springs {
                         let r = (position[j] - xi).length();
                         list[kept] = Spring {
                             other,
-                            rest_length: r.max(0.1 * h),
+                            rest_length: r.at_least(0.1 * h),
                         };
                         kept += 1;
                     }

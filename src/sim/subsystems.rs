@@ -75,7 +75,7 @@ impl Subsystems {
         self.all()
             .filter(|s| s.is_active())
             .map(|s| s.max_speed())
-            .fold(0.0, f32::max)
+            .fold(0.0, crate::sim::portable::max)
     }
 
     /// The mouse stirs: every subsystem that feels it.

@@ -43,6 +43,7 @@
 //! (`docs/PHYSICS.md`, "Walls").
 
 use super::domain::Wall;
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use std::sync::OnceLock;
 
@@ -77,7 +78,7 @@ impl Tables {
             for s in 0..SAMPLES {
                 let y = (s as f64 + 0.5) * dy;
                 let rho = (x * x + y * y).sqrt();
-                let a = (1.0 - rho).max(0.0);
+                let a = (1.0 - rho).at_least(0.0);
                 let (a2, a3) = (a * a, a * a * a);
                 let cosine = x / rho;
                 // Both halves of the chord: twice the upper one.
@@ -194,7 +195,7 @@ impl WallDensity {
         }
         let (sum, near_sum) = (sum * self.per_area_h2, near_sum * self.per_area_h2);
         // The share of its rest sum that the particle's own side of the walls holds.
-        let own_side = (self.rest_sum - sum).max(0.25 * self.rest_sum);
+        let own_side = (self.rest_sum - sum).at_least(0.25 * self.rest_sum);
         let fullness = (neighbour_sum / own_side).clamp(0.0, 1.0);
         WallSums {
             sum: sum * fullness,
@@ -221,7 +222,7 @@ impl WallDensity {
         let tables = Tables::get();
         let viscosity = ViscosityTables::get();
         let (mut push, mut drag) = (Vec2::ZERO, Vec2::ZERO);
-        let pressures = 2.0 * pressure.max(0.0);
+        let pressures = 2.0 * pressure.at_least(0.0);
         let speed = velocity.length();
         for wall in &self.walls {
             let q = wall.distance(position) * self.inverse_h;
@@ -290,7 +291,7 @@ impl ViscosityTables {
         let mut values = vec![[[0.0f32; 4]; ANGLES + 1]; DISTANCES + 1];
         for angle in 0..=ANGLES {
             let cos_phi = -1.0 + 2.0 * angle as f64 / ANGLES as f64;
-            let sin_phi = (1.0 - cos_phi * cos_phi).max(0.0).sqrt();
+            let sin_phi = (1.0 - cos_phi * cos_phi).at_least(0.0).sqrt();
             // Sums of the samples whose distance beyond the wall falls in each q interval.
             let mut bins = vec![[0.0f64; 4]; DISTANCES + 1];
             for t in 0..THETAS {
@@ -329,7 +330,7 @@ impl ViscosityTables {
     fn at(&self, q: f32, toward: f32) -> [f32; 4] {
         let split = |value: f32, steps: usize| {
             let position = value * steps as f32;
-            let index = (position.max(0.0) as usize).min(steps - 1);
+            let index = (position.at_least(0.0) as usize).min(steps - 1);
             (index, (position - index as f32).clamp(0.0, 1.0))
         };
         let (row, s) = split(q, DISTANCES);

@@ -33,6 +33,7 @@ use super::subsystem::{AfterFrame, AfterMove, Frozen};
 use super::subsystems::Subsystems;
 use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -260,13 +261,13 @@ impl World {
             .par_iter()
             .with_min_len(LIGHT_CHUNK)
             .map(|v| v.length())
-            .reduce(|| 0.0, f32::max)
-            .max(self.subsystems.max_speed());
+            .reduce(|| 0.0, crate::sim::portable::max)
+            .at_least(self.subsystems.max_speed());
         let frame_time = 1.0 / params.frame_rate;
         let reach = params.cfl * params.interaction_radius;
         let needed = (max_speed * frame_time / reach).ceil();
         let substeps = if needed > params.substeps as f32 {
-            (needed.min(params.max_substeps as f32)) as u32
+            (needed.at_most(params.max_substeps as f32)) as u32
         } else {
             params.substeps
         };

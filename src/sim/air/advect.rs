@@ -11,6 +11,7 @@
 use super::field::{
     par_rows_mut, CellRow, Lattice, LatticePoint, MacGrid, CELLS_PER_TASK, ROWS_PER_TASK,
 };
+use crate::sim::portable::Ordered;
 use rayon::prelude::*;
 
 /// How the scalars (smoke, temperature) are advected.
@@ -170,7 +171,7 @@ impl Advection {
                         farthest = if sy.is_nan() {
                             f32::INFINITY
                         } else {
-                            farthest.max(sy.abs())
+                            farthest.at_least(sy.abs())
                         };
                         let (x, y) = (i as f32, j as f32);
                         to[i] = open_shares(grid, corners, cells.point(x + sx, y + sy));
@@ -181,7 +182,7 @@ impl Advection {
                 }
                 farthest
             })
-            .reduce(|| 0.0, f32::max);
+            .reduce(|| 0.0, crate::sim::portable::max);
         // A share of a cell in row j lies in rows j − ⌈|sy|⌉ to j + ⌈|sy|⌉ + 1.
         self.reach_rows = if farthest < ny as f32 {
             farthest.ceil() as usize + 1

@@ -11,6 +11,7 @@ use super::AirSettings;
 use crate::sim::params::SimParams;
 use crate::sim::particles::Particles;
 use crate::sim::portable;
+use crate::sim::portable::Ordered;
 use crate::sim::scene::Material;
 use glam::Vec2;
 use rayon::prelude::*;
@@ -50,7 +51,7 @@ impl Coupling {
         self.velocity.resize(cells, Vec2::ZERO);
         // Each particle covers the cell centres within this reach: two radii closes the gaps
         // between neighbours, and at least 0.71 Δx reaches one centre from anywhere.
-        let reach = (2.0 * params.particle_radius).max(0.71 * grid.dx);
+        let reach = (2.0 * params.particle_radius).at_least(0.71 * grid.dx);
         for (position, velocity) in particles.position.iter().zip(&particles.velocity) {
             for cell in covered_cells(grid, *position, reach) {
                 self.hits[cell] += 1;

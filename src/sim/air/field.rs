@@ -2,6 +2,7 @@
 //! (Harlow and Welch 1965; Bridson, "Fluid Simulation for Computer Graphics", ch. 2), and the
 //! bilinear interpolation that reads any of them at any point.
 
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -146,11 +147,11 @@ impl MacGrid {
                     } else {
                         row.outflow(i).abs()
                     };
-                    largest = largest.max(size);
+                    largest = largest.at_least(size);
                 }
                 largest
             })
-            .reduce(|| 0.0, f32::max)
+            .reduce(|| 0.0, crate::sim::portable::max)
             / self.dx
     }
 
@@ -383,8 +384,8 @@ impl Lattice {
     pub fn point(&self, gx: f32, gy: f32) -> LatticePoint {
         // `max` first: it turns NaN into 0, so the truncations below see finite values in
         // range and need no saturation.
-        let gx = gx.max(0.0).min(self.last_x);
-        let gy = gy.max(0.0).min(self.last_y);
+        let gx = gx.at_least(0.0).at_most(self.last_x);
+        let gy = gy.at_least(0.0).at_most(self.last_y);
         // SAFETY: gx and gy are finite, in [0, w − 1] and [0, h − 1], so they fit in u32.
         let (i0, j0) = unsafe { (gx.to_int_unchecked::<u32>(), gy.to_int_unchecked::<u32>()) };
         let (i0, j0) = (i0.min(self.last_i0), j0.min(self.last_j0));

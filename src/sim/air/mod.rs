@@ -27,6 +27,7 @@ mod forces;
 pub mod pressure;
 mod projection;
 
+use crate::sim::portable::Ordered;
 pub use advect::ScalarAdvection;
 pub use field::MacGrid;
 use field::CELLS_PER_TASK;
@@ -484,7 +485,7 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
             let low = (centre - source.radius - origin) / grid.dx - 1.5;
             let high = (centre + source.radius - origin) / grid.dx + 1.5;
             // Saturating casts: a NaN or negative end gives 0, a huge one the grid's size.
-            (low.max(0.0) as usize).min(cells)..(high.max(0.0) as usize).min(cells)
+            (low.at_least(0.0) as usize).min(cells)..(high.at_least(0.0) as usize).min(cells)
         };
         let columns = span(source.position.x, grid.origin.x, grid.nx);
         for j in span(source.position.y, grid.origin.y, grid.ny) {
@@ -496,7 +497,7 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
                 }
                 grid.smoke[c] += source.smoke * dt;
                 if source.temperature != 0.0 {
-                    grid.temperature[c] = grid.temperature[c].max(source.temperature);
+                    grid.temperature[c] = grid.temperature[c].at_least(source.temperature);
                 }
                 if source.velocity != Vec2::ZERO {
                     let (left, right) = (grid.u_face(i, j), grid.u_face(i + 1, j));

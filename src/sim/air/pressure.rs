@@ -38,6 +38,7 @@
 // index loops are what lets the compiler drop the bounds checks and vectorise.
 #![allow(clippy::needless_range_loop)]
 
+use crate::sim::portable::Ordered;
 use rayon::prelude::*;
 
 /// Which method solves the pressure Poisson equation.
@@ -626,9 +627,9 @@ impl Grid {
             for x in 0..self.nx {
                 let child = (2 * y + 1) * fw + 2 * x + 1;
                 let any = fine.mask[child]
-                    .max(fine.mask[child + 1])
-                    .max(fine.mask[child + fw])
-                    .max(fine.mask[child + fw + 1]);
+                    .at_least(fine.mask[child + 1])
+                    .at_least(fine.mask[child + fw])
+                    .at_least(fine.mask[child + fw + 1]);
                 self.mask[(y + 1) * w + x + 1] = any;
             }
         }
@@ -664,7 +665,7 @@ impl Grid {
             let (m0_left, m0_right) = (cut(cy, 0), cut(cy, 2));
             let (m1, m1_left, m1_right) = (cut(cy_side, 1), cut(cy_side, 0), cut(cy_side, 2));
             let weight = |m0_side: f32, m1: f32, m1_side: f32| {
-                9.0 + 3.0 * m0_side + 3.0 * m1 + m0_side.max(m1) * m1_side
+                9.0 + 3.0 * m0_side + 3.0 * m1 + m0_side.at_least(m1) * m1_side
             };
             let diag = interior(diag, w, nx, y + 1);
             let diag_pairs = &diag.as_chunks::<2>().0[..pairs];
@@ -1148,11 +1149,11 @@ fn restrict(fine: &Level, coarse: &Grid, out: &mut [f32]) {
                 + (s1.left(x) + s2.left(x))
                 + (s1.right(x) + s2.right(x));
             let bottom = 3.0 * s0.inner(x)
-                + below[x].max(left[x]) * s0.left(x)
-                + below[x].max(right[x]) * s0.right(x);
+                + below[x].at_least(left[x]) * s0.left(x)
+                + below[x].at_least(right[x]) * s0.right(x);
             let top = 3.0 * s3.inner(x)
-                + above[x].max(left[x]) * s3.left(x)
-                + above[x].max(right[x]) * s3.right(x);
+                + above[x].at_least(left[x]) * s3.left(x)
+                + above[x].at_least(right[x]) * s3.right(x);
             out[x] = centre[x] * (3.0 * middle + bottom + top);
         }
     });
@@ -1226,8 +1227,8 @@ fn prolong_add(level: &mut Level, coarse: &Level) {
         );
         for k in 0..pairs {
             let centre = 9.0 * e0[k] + 3.0 * e1[k];
-            let left = centre + 3.0 * e0_left[k] + m0_left[k].max(m1[k]) * e1_left[k];
-            let right = centre + 3.0 * e0_right[k] + m0_right[k].max(m1[k]) * e1_right[k];
+            let left = centre + 3.0 * e0_left[k] + m0_left[k].at_least(m1[k]) * e1_left[k];
+            let right = centre + 3.0 * e0_right[k] + m0_right[k].at_least(m1[k]) * e1_right[k];
             out_pairs[k] = [
                 x_pairs[k][0] + left * inv_weight_pairs[k][0],
                 x_pairs[k][1] + right * inv_weight_pairs[k][1],
@@ -1238,7 +1239,7 @@ fn prolong_add(level: &mut Level, coarse: &Level) {
             let (cx, cx_side) = parent_and_side(nx - 1);
             let (r0, r1) = (row(e, cw, cy), row(e, cw, cy_side));
             let m0 = row(coarse_mask, cw, cy);
-            let corner = m0[cx_side].max(row(coarse_mask, cw, cy_side)[cx]);
+            let corner = m0[cx_side].at_least(row(coarse_mask, cw, cy_side)[cx]);
             let interpolated =
                 (9.0 * r0[cx] + 3.0 * r1[cx]) + 3.0 * r0[cx_side] + corner * r1[cx_side];
             *value = x_row[nx - 1] + interpolated * inv_weight[nx - 1];
@@ -1659,11 +1660,11 @@ mod tests {
         }
         let scale = p
             .iter()
-            .fold(0.0f64, |m, &v| m.max(f64::from(v).abs()))
-            .max(1e-30);
+            .fold(0.0f64, |m, &v| m.at_least(f64::from(v).abs()))
+            .at_least(1e-30);
         (0..count)
             .map(|c| (sums[c] / sizes[c]).abs() / scale)
-            .fold(0.0, f64::max)
+            .fold(0.0, crate::sim::portable::max)
     }
 
     /// 37 × 23 with solid cells drawn with probability `solid`, a walled-off pocket and
@@ -1826,7 +1827,7 @@ mod tests {
             &rhs,
             settings(Method::GaussSeidel, 1e-6, 20_000),
         );
-        let scale = mg.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let scale = mg.iter().fold(0.0f32, |m, v| m.at_least(v.abs()));
         for (a, b) in mg.iter().zip(&gs) {
             assert!((a - b).abs() <= 1e-4 * scale, "{a} against {b}");
         }
@@ -1983,7 +1984,7 @@ mod tests {
         let (mu, mv) = (apply(&u), apply(&v));
         let (uv, vu) = (dot(&mu, &v), dot(&u, &mv));
         assert!(
-            (uv - vu).abs() <= 1e-5 * uv.abs().max(vu.abs()),
+            (uv - vu).abs() <= 1e-5 * uv.abs().at_least(vu.abs()),
             "{uv} against {vu}"
         );
         assert!(dot(&mu, &u) > 0.0 && dot(&mv, &v) > 0.0);

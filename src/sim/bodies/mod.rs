@@ -39,6 +39,7 @@ use super::domain::Domain;
 use super::scene::Obstacle;
 use super::stir::{PullBlend, Stir, StirBlend};
 use super::subsystem::{AfterMove, Subsystem};
+use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
@@ -516,7 +517,7 @@ impl Bodies {
         self.parts
             .iter()
             .map(|part| self.rapier.distance_to_obstacle(part.collider, obstacle))
-            .fold(f32::INFINITY, f32::min)
+            .fold(f32::INFINITY, crate::sim::portable::min)
     }
 
     /// Signed distance from `point` to the nearest body's surface (negative inside; infinite
@@ -525,7 +526,7 @@ impl Bodies {
         self.parts
             .iter()
             .map(|part| self.rapier.distance(part.collider, point))
-            .fold(f32::INFINITY, f32::min)
+            .fold(f32::INFINITY, crate::sim::portable::min)
     }
 
     /// Fastest speed of any point of any body: the substep count keeps it within reach.
@@ -533,7 +534,7 @@ impl Bodies {
         self.handles
             .iter()
             .map(|&handle| self.rapier.max_point_speed(handle))
-            .fold(0.0, f32::max)
+            .fold(0.0, crate::sim::portable::max)
     }
 
     /// Gives each body's centre of mass the velocity `blend` (at the centre, from its velocity)
@@ -600,7 +601,7 @@ impl Bodies {
                 self.rapier
                     .apply_impulse(handle, impulse, arm.perp_dot(impulse));
                 // Held bodies turn toward hanging from the held point rather than spinning.
-                self.rapier.damp_spin(handle, (8.0 * dt).min(1.0));
+                self.rapier.damp_spin(handle, (8.0 * dt).at_most(1.0));
             }
         }
     }
@@ -759,7 +760,7 @@ pub fn distance_between(a: &Body, b: &Body) -> f32 {
             )
             .map(|d| d.distance)
             .unwrap_or(0.0);
-            least = least.min(gap);
+            least = least.at_most(gap);
         }
     }
     least
@@ -781,7 +782,7 @@ pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f32 {
             .ok()
             .map(|d| d.distance)
         })
-        .fold(f32::INFINITY, f32::min)
+        .fold(f32::INFINITY, crate::sim::portable::min)
 }
 
 /// Why a body at its starting pose does not fit inside the walls with `gap` to spare, if it
@@ -793,7 +794,7 @@ pub fn wall_problem(body: &Body, domain: &Domain, gap: f32) -> Option<String> {
             .iter()
             .flatten()
             .map(|&p| wall.distance(p))
-            .fold(f32::INFINITY, f32::min);
+            .fold(f32::INFINITY, crate::sim::portable::min);
         if room < gap {
             return Some(if room < 0.0 {
                 format!(

@@ -4,6 +4,7 @@
 use super::{velocity_at, Body, BodyState};
 use crate::sim::domain::Domain;
 use crate::sim::portable;
+use crate::sim::portable::Ordered;
 use crate::sim::scene::Obstacle;
 use glam::Vec2;
 use rapier2d::math::{Pose, Vector};
@@ -98,7 +99,7 @@ impl Rapier {
         // extent has no place in a snapshot's numbers.
         let (min, max) = (domain.min(), domain.max());
         let middle = 0.5 * (min + max);
-        let half = 4.0 * (max - min).max_element() + 10.0;
+        let half = 4.0 * portable::largest(max - min) + 10.0;
         for wall in domain.walls() {
             let plane = wall.offset + WALL_ROOM * particle_radius;
             let on_plane = middle - wall.normal * (wall.normal.dot(middle) - plane);
@@ -223,7 +224,7 @@ impl Rapier {
     pub fn step(&mut self, gravity: Vec2, dt: f32, reach: f32) {
         self.parameters.dt = dt;
         let length = self.parameters.length_unit;
-        self.parameters.normalized_prediction_distance = (reach / length).max(0.002);
+        self.parameters.normalized_prediction_distance = (reach / length).at_least(0.002);
         self.pipeline.step(
             to_vector(gravity),
             &self.parameters,
@@ -323,12 +324,10 @@ impl Rapier {
             .iter()
             .map(|&collider| {
                 let aabb = self.colliders[collider].compute_aabb();
-                (aabb.maxs - centre)
-                    .abs()
-                    .max((aabb.mins - centre).abs())
-                    .length()
+                let (high, low) = ((aabb.maxs - centre).abs(), (aabb.mins - centre).abs());
+                Vec2::new(high.x.at_least(low.x), high.y.at_least(low.y)).length()
             })
-            .fold(0.0, f32::max);
+            .fold(0.0, crate::sim::portable::max);
         body.linvel().length() + body.angvel().abs() * reach
     }
 

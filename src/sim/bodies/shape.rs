@@ -112,7 +112,7 @@ impl Part {
     pub fn half_thickness(&self) -> f32 {
         match &self.shape {
             BodyShape::Circle { radius } | BodyShape::Capsule { radius, .. } => *radius,
-            BodyShape::Box { half_size } => half_size.min_element(),
+            BodyShape::Box { half_size } => crate::sim::portable::smallest(*half_size),
             BodyShape::Polygon { points } => {
                 let centre = points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32;
                 (0..points.len())
@@ -121,7 +121,7 @@ impl Part {
                         let normal = (b - a).perp().normalize_or_zero();
                         (centre - a).dot(normal).abs()
                     })
-                    .fold(f32::INFINITY, f32::min)
+                    .fold(f32::INFINITY, crate::sim::portable::min)
             }
         }
     }

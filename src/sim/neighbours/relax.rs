@@ -402,7 +402,10 @@ mod tests {
                 let scene = scene(count, size, stretch, h, seed, same);
                 let expected =
                     reference_relaxation(&scene.particles, h, scene.dt, coincident_direction);
-                let largest = expected.iter().map(|d| d.length()).fold(0.0, f32::max);
+                let largest = expected
+                    .iter()
+                    .map(|d| d.length())
+                    .fold(0.0, crate::sim::portable::max);
                 assert!(largest > 0.0, "the scene relaxes something");
                 let stage = RelaxStage {
                     rows: &scene.rows,

@@ -168,7 +168,7 @@ impl World {
         let centre = finite("pour centre", pour.centre)?;
         let velocity = finite("pour velocity", pour.velocity)?;
         let spacing = 2.0 * self.params.particle_radius;
-        let extent = (self.domain.max() - self.domain.min()).max_element();
+        let extent = crate::sim::portable::largest(self.domain.max() - self.domain.min());
         let radius = check("pour radius", pour.radius, (0.0, extent))?;
         // Lattice sites anchored at the origin, so that a pour held still fills the same sites.
         let reach = (radius / spacing).ceil() as i64;
