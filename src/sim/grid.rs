@@ -143,8 +143,8 @@ impl Bounds {
     #[inline(always)]
     pub fn with(self, point: Vec2) -> Self {
         Self {
-            min: self.min.at_most(point),
-            max: self.max.at_least(point),
+            min: point.at_most(self.min),
+            max: point.at_least(self.max),
         }
     }
 

@@ -11,6 +11,7 @@
 //! which touches no state.
 
 use glam::Vec2;
+use std::hint::select_unpredictable;
 
 /// max and min with one answer on every target: written as one comparison each, they are a
 /// single instruction on x86-64 (`maxss`, `minss`) and inlined in a web page, where the
@@ -23,43 +24,30 @@ pub trait Ordered: Copy {
     fn at_most(self, high: Self) -> Self;
 }
 
+// `select_unpredictable` keeps each a select (`maxss`, `minss`, or vector lanes where the loop
+// vectorises): as a plain `if`, the compiler turned some that compare a loaded value into
+// branches, which cost the grid stage 45% (tank, 48,000 particles).
 impl Ordered for f32 {
     #[inline(always)]
     fn at_least(self, low: f32) -> f32 {
-        if self > low {
-            self
-        } else {
-            low
-        }
+        select_unpredictable(self > low, self, low)
     }
 
     #[inline(always)]
     fn at_most(self, high: f32) -> f32 {
-        if self < high {
-            self
-        } else {
-            high
-        }
+        select_unpredictable(self < high, self, high)
     }
 }
 
 impl Ordered for f64 {
     #[inline(always)]
     fn at_least(self, low: f64) -> f64 {
-        if self > low {
-            self
-        } else {
-            low
-        }
+        select_unpredictable(self > low, self, low)
     }
 
     #[inline(always)]
     fn at_most(self, high: f64) -> f64 {
-        if self < high {
-            self
-        } else {
-            high
-        }
+        select_unpredictable(self < high, self, high)
     }
 }
 
