@@ -377,6 +377,20 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg32;
 
+    #[test]
+    fn bounds_skip_nan_coordinates() {
+        let points = [
+            Vec2::new(1.0, 2.0),
+            Vec2::new(f32::NAN, -3.0),
+            Vec2::new(4.0, f32::NAN),
+        ];
+        let bounds = Bounds::of(&points);
+        assert_eq!(
+            (bounds.min, bounds.max),
+            (Vec2::new(1.0, -3.0), Vec2::new(4.0, 2.0))
+        );
+    }
+
     /// All pairs (i < j) closer than h, found through the grid, in the caller's indices.
     fn pairs_through_grid(positions: &[Vec2], h: f32) -> Vec<(u32, u32)> {
         let mut grid = Grid::default();
