@@ -11,14 +11,14 @@ use std::time::Duration;
 static SOURCE: OnceLock<fn() -> f64> = OnceLock::new();
 
 /// Reads time from `source` (seconds from any fixed origin) on targets without `std::time`
-/// (a browser); elsewhere `std::time::Instant` is used and this does nothing. The first call
-/// wins.
+/// (`wasm32-unknown-unknown`: a browser); elsewhere `std::time::Instant` is used and this does
+/// nothing. The first call wins.
 pub fn set_source(source: fn() -> f64) {
     let _ = SOURCE.set(source);
 }
 
-/// Seconds since a fixed origin.
-#[cfg(not(target_arch = "wasm32"))]
+/// Seconds since a fixed origin (also under WASI, which has a clock).
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 fn seconds() -> f64 {
     static START: OnceLock<std::time::Instant> = OnceLock::new();
     START
@@ -28,7 +28,7 @@ fn seconds() -> f64 {
 }
 
 /// Seconds since a fixed origin: the source's, or zero without one.
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
 fn seconds() -> f64 {
     SOURCE.get().map_or(0.0, |source| source())
 }

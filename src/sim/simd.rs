@@ -1,11 +1,15 @@
-//! The lanes of the pair loops: eight f32 lanes on every CPU, so that every sum receives the same
-//! values in the same order everywhere, and a run gives the same bits on any machine.
+//! The lanes of the pair loops: groups of eight candidates on every CPU, so that every sum
+//! receives the same values in the same order everywhere, and a run gives the same bits on any
+//! machine.
 //!
 //! Two implementations give identical bits, chosen at run time (`neighbours::width`):
 //!
-//! - [`Avx`]: one 256-bit register, on x86-64 CPUs with AVX;
-//! - [`Halves`]: two groups of four lanes (`wide::f32x4`): SSE2 on every x86-64, NEON on ARM64,
-//!   `simd128` in the web page, plain code elsewhere.
+//! - [`Avx`]: a group in one 256-bit register, on x86-64 CPUs with AVX;
+//! - `wide::f32x4`: a group as two parts of four lanes, one after the other (SSE2 on every
+//!   x86-64, NEON on ARM64, `simd128` in the web page, plain code elsewhere). Lane k of a group
+//!   sees exactly the operations it sees in the AVX register; doing one part after the other,
+//!   rather than both together, halves the registers a pair needs (the page's compiler spilled
+//!   them).
 //!
 //! Each operation is a correctly rounded IEEE 754 operation lane by lane (+, −, ×, ÷, √ and
 //! comparisons), so its result does not depend on the hardware. What could depend on it is pinned
@@ -17,16 +21,16 @@
 //!   bits, so 1/r is a square root and a division;
 //! - [`Lanes::positive_part`] is max(x, 0) with one answer for −0 and NaN (+0), where the
 //!   instructions of the targets disagree;
-//! - [`Lanes::total`] adds the eight lanes in one fixed order.
+//! - [`Lanes::total`] adds a group's eight lanes in one fixed order.
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;
 
-/// Lanes per group, on every CPU.
+/// Candidates per group, on every CPU.
 pub const WIDTH: usize = 8;
 
-/// A vector of [`WIDTH`] f32 lanes. Comparisons give masks (all bits set or clear per lane) of
-/// the same type, to be combined with `&`.
+/// Lanes of f32 (`LANES` of them, a group or a part of one). Comparisons give masks (all bits
+/// set or clear per lane) of the same type, to be combined with `&`.
 pub trait Lanes:
     Copy
     + Add<Output = Self>
@@ -36,17 +40,21 @@ pub trait Lanes:
     + BitAnd<Output = Self>
     + AddAssign
 {
+    /// Lanes in one value: 8 (a whole group) or 4.
+    const LANES: usize;
+    /// Values a group of [`WIDTH`] candidates takes, one after the other: 1 or 2.
+    const PARTS: usize = WIDTH / Self::LANES;
     /// Every lane `value`.
     fn splat(value: f32) -> Self;
-    /// `WIDTH` values of `field` from `base` on.
+    /// `LANES` values of `field` from `base` on.
     ///
     /// # Safety
-    /// `base + WIDTH <= field.len()`.
+    /// `base + LANES <= field.len()`.
     unsafe fn load(field: &[f32], base: usize) -> Self;
-    /// Writes the lanes to `field[base..base + WIDTH]`.
+    /// Writes the lanes to `field[base..base + LANES]`.
     ///
     /// # Safety
-    /// `base + WIDTH <= field.len()`.
+    /// `base + LANES <= field.len()`.
     unsafe fn store(self, field: &mut [f32], base: usize);
     /// Lane-wise square root.
     fn sqrt(self) -> Self;
@@ -58,11 +66,11 @@ pub trait Lanes:
     fn greater(self, other: Self) -> Self;
     /// Mask of lanes where `self == other`.
     fn equal(self, other: Self) -> Self;
-    /// Mask of the first `count` lanes (all of them when `count >= WIDTH`).
+    /// Mask of the first `count` lanes (all of them when `count >= LANES`).
     fn first_lanes(count: usize) -> Self;
-    /// Sum of the lanes in a fixed order: s_k = lane k + lane k + 4 for k < 4, then
-    /// (s₀ + s₁) + (s₂ + s₃).
-    fn total(self) -> f32;
+    /// Sum of a group's eight lanes, given as its `PARTS` values (the rest of `parts` unused),
+    /// in a fixed order: s_k = lane k + lane k + 4 for k < 4, then (s₀ + s₁) + (s₂ + s₃).
+    fn total(parts: [Self; 2]) -> f32;
     /// The first lane.
     fn first(self) -> f32;
     /// Whether any lane of a mask is set.
@@ -87,150 +95,79 @@ const FIRST_OF_FOUR: [f32x4; 5] = {
     ]
 };
 
-/// Eight lanes as two groups of four: lanes 0–3 in `low`, 4–7 in `high`.
-#[derive(Clone, Copy, Debug)]
-pub struct Halves {
-    low: f32x4,
-    high: f32x4,
-}
+impl Lanes for f32x4 {
+    const LANES: usize = 4;
 
-macro_rules! halves_binary {
-    ($trait:ident, $method:ident) => {
-        impl $trait for Halves {
-            type Output = Halves;
-            #[inline(always)]
-            fn $method(self, other: Halves) -> Halves {
-                Halves {
-                    low: $trait::$method(self.low, other.low),
-                    high: $trait::$method(self.high, other.high),
-                }
-            }
-        }
-    };
-}
-halves_binary!(Add, add);
-halves_binary!(Sub, sub);
-halves_binary!(Mul, mul);
-halves_binary!(Div, div);
-halves_binary!(BitAnd, bitand);
-
-impl AddAssign for Halves {
-    #[inline(always)]
-    fn add_assign(&mut self, other: Halves) {
-        *self = *self + other;
-    }
-}
-
-impl Halves {
-    /// Applies `f` to each half.
-    #[inline(always)]
-    fn each(self, f: impl Fn(f32x4) -> f32x4) -> Self {
-        Halves {
-            low: f(self.low),
-            high: f(self.high),
-        }
-    }
-
-    /// Applies `f` to the matching halves of `self` and `other`.
-    #[inline(always)]
-    fn each_with(self, other: Self, f: impl Fn(f32x4, f32x4) -> f32x4) -> Self {
-        Halves {
-            low: f(self.low, other.low),
-            high: f(self.high, other.high),
-        }
-    }
-}
-
-impl Lanes for Halves {
     #[inline(always)]
     fn splat(value: f32) -> Self {
-        let half = f32x4::splat(value);
-        Halves {
-            low: half,
-            high: half,
-        }
+        f32x4::splat(value)
     }
 
     #[inline(always)]
     unsafe fn load(field: &[f32], base: usize) -> Self {
-        debug_assert!(base + WIDTH <= field.len());
+        debug_assert!(base + 4 <= field.len());
         // SAFETY: in bounds by the caller's guarantee; `read_unaligned` needs no alignment.
-        let [low, high] = unsafe {
-            field
-                .as_ptr()
-                .add(base)
-                .cast::<[[f32; 4]; 2]>()
-                .read_unaligned()
-        };
-        Halves {
-            low: f32x4::new(low),
-            high: f32x4::new(high),
-        }
+        f32x4::new(unsafe { field.as_ptr().add(base).cast::<[f32; 4]>().read_unaligned() })
     }
 
     #[inline(always)]
     unsafe fn store(self, field: &mut [f32], base: usize) {
-        debug_assert!(base + WIDTH <= field.len());
-        let lanes = [self.low.to_array(), self.high.to_array()];
+        debug_assert!(base + 4 <= field.len());
         // SAFETY: in bounds by the caller's guarantee; `write_unaligned` needs no alignment.
         unsafe {
             field
                 .as_mut_ptr()
                 .add(base)
-                .cast::<[[f32; 4]; 2]>()
-                .write_unaligned(lanes)
+                .cast::<[f32; 4]>()
+                .write_unaligned(self.to_array())
         }
     }
 
     #[inline(always)]
     fn sqrt(self) -> Self {
-        self.each(f32x4::sqrt)
+        f32x4::sqrt(self)
     }
 
     #[inline(always)]
     fn positive_part(self) -> Self {
         // A comparison and a mask: the same on every target (`wide`'s max is not: on wasm it
         // keeps −0, on NEON it keeps NaN).
-        let zero = f32x4::splat(0.0);
-        self.each(|half| half & half.simd_gt(zero))
+        self & self.simd_gt(f32x4::splat(0.0))
     }
 
     #[inline(always)]
     fn less(self, other: Self) -> Self {
-        self.each_with(other, f32x4::simd_lt)
+        self.simd_lt(other)
     }
 
     #[inline(always)]
     fn greater(self, other: Self) -> Self {
-        self.each_with(other, f32x4::simd_gt)
+        self.simd_gt(other)
     }
 
     #[inline(always)]
     fn equal(self, other: Self) -> Self {
-        self.each_with(other, f32x4::simd_eq)
+        self.simd_eq(other)
     }
 
     #[inline(always)]
     fn first_lanes(count: usize) -> Self {
-        Halves {
-            low: FIRST_OF_FOUR[count.min(4)],
-            high: FIRST_OF_FOUR[count.saturating_sub(4).min(4)],
-        }
+        FIRST_OF_FOUR[count.min(4)]
     }
 
     #[inline(always)]
-    fn total(self) -> f32 {
-        add_four((self.low + self.high).to_array())
+    fn total(parts: [Self; 2]) -> f32 {
+        add_four((parts[0] + parts[1]).to_array())
     }
 
     #[inline(always)]
     fn first(self) -> f32 {
-        self.low.to_array()[0]
+        self.to_array()[0]
     }
 
     #[inline(always)]
     fn any(self) -> bool {
-        self.low.any() || self.high.any()
+        f32x4::any(self)
     }
 }
 
@@ -239,7 +176,7 @@ pub use avx::Avx;
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    //! Eight lanes in one AVX register. Every method is `inline(always)` so that it is compiled
+    //! A group of eight lanes in one AVX register. Every method is `inline(always)` so that it is compiled
     //! inside a caller that enables AVX (`#[target_feature(enable = "avx")]`); only call them
     //! there, after checking `is_x86_feature_detected!("avx")`.
 
@@ -282,6 +219,8 @@ mod avx {
 
     // SAFETY (every block below): only compiled into callers that enable AVX.
     impl Lanes for Avx {
+        const LANES: usize = WIDTH;
+
         #[inline(always)]
         fn splat(value: f32) -> Self {
             Avx(unsafe { _mm256_set1_ps(value) })
@@ -335,11 +274,12 @@ mod avx {
         }
 
         #[inline(always)]
-        fn total(self) -> f32 {
+        fn total(parts: [Self; 2]) -> f32 {
+            let group = parts[0].0;
             let halves = unsafe {
                 _mm_add_ps(
-                    _mm256_castps256_ps128(self.0),
-                    _mm256_extractf128_ps::<1>(self.0),
+                    _mm256_castps256_ps128(group),
+                    _mm256_extractf128_ps::<1>(group),
                 )
             };
             let mut sums = [0.0_f32; 4];
@@ -383,22 +323,29 @@ mod tests {
         0.333_333_34,
     ];
 
-    /// `operation` on eight lanes of `Halves` as the plain bits of each lane.
-    fn halves_bits(values: [f32; 8], operation: impl Fn(Halves) -> Halves) -> [u32; 8] {
-        let mut out = [0.0; 8];
-        // SAFETY: 8 values in and out.
-        unsafe { operation(Halves::load(&values, 0)).store(&mut out, 0) };
-        out.map(f32::to_bits)
+    /// A lane's bits, any NaN as one value: which operand's payload an operation passes on is
+    /// the compiler's choice (it may swap the operands of + and ×), so NaN bits are not part of
+    /// the guarantee, and the engine never keeps a NaN (the reports count them).
+    fn bits(value: f32) -> u32 {
+        if value.is_nan() {
+            u32::MAX
+        } else {
+            value.to_bits()
+        }
     }
 
     #[test]
     fn the_positive_part_is_plus_zero_for_minus_zero_and_nan_and_x_above_zero() {
-        for chunk in AWKWARD.chunks(8) {
-            let values: [f32; 8] = chunk.try_into().unwrap();
-            let found = halves_bits(values, Lanes::positive_part);
-            for (value, bits) in values.iter().zip(found) {
+        for chunk in AWKWARD.chunks(4) {
+            let values: [f32; 4] = chunk.try_into().unwrap();
+            let found = Lanes::positive_part(f32x4::new(values)).to_array();
+            for (value, found) in values.iter().zip(found) {
                 let wanted = if *value > 0.0 { *value } else { 0.0 };
-                assert_eq!(bits, wanted.to_bits(), "positive part of {value:?}");
+                assert_eq!(
+                    found.to_bits(),
+                    wanted.to_bits(),
+                    "positive part of {value:?}"
+                );
             }
         }
     }
@@ -416,25 +363,27 @@ mod tests {
             "the test can tell orders apart"
         );
         // SAFETY: 8 values.
-        let found = unsafe { Halves::load(&values, 0) }.total();
-        assert_eq!(found.to_bits(), wanted.to_bits());
+        let parts = unsafe { [f32x4::load(&values, 0), f32x4::load(&values, 4)] };
+        assert_eq!(<f32x4 as Lanes>::total(parts).to_bits(), wanted.to_bits());
     }
 
-    /// Every operation of `Avx` gives the bits of `Halves`, on awkward values. A NaN is any NaN:
-    /// which operand's payload an operation passes on is the compiler's choice (it may swap the
-    /// operands of + and ×), so NaN bits are not part of the guarantee, and the engine never
-    /// keeps a NaN (the reports count them).
+    /// Every operation of `Avx` gives, lane by lane, the bits of two parts of four, on awkward
+    /// values; and the totals agree.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn avx_lanes_give_the_bits_of_two_halves() {
+    fn avx_lanes_give_the_bits_of_two_parts_of_four() {
         if !std::arch::is_x86_feature_detected!("avx") {
             return;
         }
-        #[target_feature(enable = "avx")]
-        fn compare(a: [f32; 8], b: [f32; 8]) {
-            #[inline(always)]
-            fn all<S: Lanes>(a: [f32; 8], b: [f32; 8]) -> ([u32; 80], u32, bool) {
-                let (x, y) = unsafe { (S::load(&a, 0), S::load(&b, 0)) };
+        /// Each operation's eight lanes, then the total and whether any lane was less, as bits.
+        #[inline(always)]
+        fn all<S: Lanes>(a: [f32; 8], b: [f32; 8]) -> (Vec<u32>, u32, bool) {
+            let mut out = vec![0.0; 8 * 10];
+            let (mut totals, mut any) = ([S::splat(0.0); 2], false);
+            for (part, total) in totals.iter_mut().enumerate().take(S::PARTS) {
+                let at = part * S::LANES;
+                // SAFETY: 8 values in, 80 out.
+                let (x, y) = unsafe { (S::load(&a, at), S::load(&b, at)) };
                 let results = [
                     x + y,
                     x - y,
@@ -445,29 +394,23 @@ mod tests {
                     x.positive_part(),
                     x.greater(y),
                     x.equal(y),
-                    S::first_lanes(3),
+                    S::first_lanes(3usize.saturating_sub(at)),
                 ];
-                let mut bits = [0; 80];
                 for (k, result) in results.into_iter().enumerate() {
-                    let mut out = [0.0; 8];
-                    unsafe { result.store(&mut out, 0) };
-                    for (slot, value) in bits[8 * k..].iter_mut().zip(out) {
-                        *slot = if value.is_nan() {
-                            u32::MAX
-                        } else {
-                            value.to_bits()
-                        };
-                    }
+                    unsafe { result.store(&mut out, 8 * k + at) };
                 }
-                let total = x.total();
-                let total = if total.is_nan() {
-                    u32::MAX
-                } else {
-                    total.to_bits()
-                };
-                (bits, total, x.less(y).any())
+                *total = x;
+                any |= x.less(y).any();
             }
-            assert_eq!(all::<Avx>(a, b), all::<Halves>(a, b), "{a:?}, {b:?}");
+            (
+                out.into_iter().map(bits).collect(),
+                bits(S::total(totals)),
+                any,
+            )
+        }
+        #[target_feature(enable = "avx")]
+        fn compare(a: [f32; 8], b: [f32; 8]) {
+            assert_eq!(all::<Avx>(a, b), all::<f32x4>(a, b), "{a:?}, {b:?}");
         }
         for shift in 0..AWKWARD.len() {
             let a: [f32; 8] = std::array::from_fn(|k| AWKWARD[(k + shift) % AWKWARD.len()]);

@@ -5,7 +5,7 @@
 //! band in index order, so threads never meet and every sum receives its additions in the same
 //! order whatever the thread count.
 
-use super::super::simd::{Lanes, WIDTH};
+use super::super::simd::Lanes;
 use super::lanes::LANES;
 use std::ops::Range;
 
@@ -41,20 +41,20 @@ impl<'a> PairSums<'a> {
     pub(super) fn add<S: Lanes>(&mut self, base: usize, valid: usize, first: S, second: S) {
         let local = base - self.start;
         let room = self.first.len().min(self.second.len());
-        if local + WIDTH <= room {
-            // SAFETY: local + WIDTH <= the length of both sums.
+        if local + S::LANES <= room {
+            // SAFETY: local + LANES <= the length of both sums.
             unsafe {
                 (S::load(self.first, local) + first).store(self.first, local);
                 (S::load(self.second, local) + second).store(self.second, local);
             }
         } else {
             let (mut firsts, mut seconds) = ([0.0; LANES], [0.0; LANES]);
-            // SAFETY: LANES = WIDTH.
+            // SAFETY: S::LANES <= LANES.
             unsafe {
                 first.store(&mut firsts, 0);
                 second.store(&mut seconds, 0);
             }
-            for k in 0..valid.min(WIDTH) {
+            for k in 0..valid.min(S::LANES) {
                 self.first[local + k] += firsts[k];
                 self.second[local + k] += seconds[k];
             }

@@ -32,26 +32,32 @@ fn density_pairs<S: Lanes>(
     sums: &mut PairSums,
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
-    let mut sum = S::splat(0.0);
-    let mut near_sum = S::splat(0.0);
+    // Each lane's running sums, a group's parts side by side (`simd::Lanes::total`).
+    let mut sum = [S::splat(0.0); 2];
+    let mut near_sum = [S::splat(0.0); 2];
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
         while base < end {
-            // SAFETY: base < range.end <= count, and x and y hold count + LANES values.
-            let (x, y) = unsafe { (S::load(&lanes.x, base), S::load(&lanes.y, base)) };
-            let (dx, dy) = (x - xi, y - yi);
-            let r = (dx * dx + dy * dy).sqrt();
-            let a = weights(r, minus_inverse_h, S::first_lanes(end - base));
-            let a3 = a * a * a;
-            let a4 = a3 * a;
-            sum += a3;
-            near_sum += a4;
-            sums.add(base, end - base, a3, a4);
+            // The group's parts, one after the other; a part past the range's end would add
+            // only zeros.
+            for part in 0..S::PARTS.min((end - base).div_ceil(S::LANES)) {
+                let at = base + part * S::LANES;
+                // SAFETY: at < range.end <= count, and x and y hold count + LANES values.
+                let (x, y) = unsafe { (S::load(&lanes.x, at), S::load(&lanes.y, at)) };
+                let (dx, dy) = (x - xi, y - yi);
+                let r = (dx * dx + dy * dy).sqrt();
+                let a = weights(r, minus_inverse_h, S::first_lanes(end - at));
+                let a3 = a * a * a;
+                let a4 = a3 * a;
+                sum[part] += a3;
+                near_sum[part] += a4;
+                sums.add(at, end - at, a3, a4);
+            }
             base += WIDTH;
         }
     }
-    sums.add_one(i, sum.total(), near_sum.total());
+    sums.add_one(i, S::total(sum), S::total(near_sum));
 }
 
 /// The density sums of one band (`density_pairs`).

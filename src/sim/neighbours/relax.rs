@@ -48,36 +48,42 @@ fn relaxation_pairs<
     sums: &mut PairSums,
 ) {
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
-    let mut sum_x = S::splat(0.0);
-    let mut sum_y = S::splat(0.0);
+    // Each lane's running sums, a group's parts side by side (`simd::Lanes::total`).
+    let mut sum_x = [S::splat(0.0); 2];
+    let mut sum_y = [S::splat(0.0); 2];
     // Whether some candidate is at the particle's own spot.
     let mut at_same_spot = false;
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
         while base < end {
-            // SAFETY: base < end <= count.
-            let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, base) };
-            let valid = S::first_lanes(end - base);
-            let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
-            let r2 = dx * dx + dy * dy;
-            // Lanes past the range's end count too: a false alarm only costs the exact check
-            // in `coincident_pairs`.
-            at_same_spot |= r2.less(own.coincident2).any();
-            // Coincident particles get a zero direction here (their pushes vanish).
-            let r = r2.sqrt();
-            let inverse_r = (S::splat(1.0) / r) & r2.greater(own.coincident2);
-            let a = weights(r, own.minus_inverse_h, valid);
-            let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
-                &group, a, r, dx, dy, inverse_r,
-            );
-            sum_x += dx * push;
-            sum_y += dy * push;
-            sums.add(base, end - base, (dx * other) & valid, (dy * other) & valid);
+            // The group's parts, one after the other; a part past the range's end would add
+            // only zeros.
+            for part in 0..S::PARTS.min((end - base).div_ceil(S::LANES)) {
+                let at = base + part * S::LANES;
+                // SAFETY: at < end <= count.
+                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, at) };
+                let valid = S::first_lanes(end - at);
+                let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
+                let r2 = dx * dx + dy * dy;
+                // Lanes past the range's end count too: a false alarm only costs the exact
+                // check in `coincident_pairs`.
+                at_same_spot |= r2.less(own.coincident2).any();
+                // Coincident particles get a zero direction here (their pushes vanish).
+                let r = r2.sqrt();
+                let inverse_r = (S::splat(1.0) / r) & r2.greater(own.coincident2);
+                let a = weights(r, own.minus_inverse_h, valid);
+                let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
+                    &group, a, r, dx, dy, inverse_r,
+                );
+                sum_x[part] += dx * push;
+                sum_y[part] += dy * push;
+                sums.add(at, end - at, (dx * other) & valid, (dy * other) & valid);
+            }
             base += WIDTH;
         }
     }
-    let mut displacement = Vec2::new(sum_x.total(), sum_y.total());
+    let mut displacement = Vec2::new(S::total(sum_x), S::total(sum_y));
     if at_same_spot {
         displacement += own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
             rows, lanes, count, i, coincident, sums,
@@ -132,8 +138,8 @@ impl<S: Lanes> Group<S> {
         lanes: &LaneData,
         base: usize,
     ) -> Self {
-        // SAFETY (every load): every field holds checked_count + LANES values, and LANES =
-        // WIDTH (the viscosities only when they are read).
+        // SAFETY (every load): every field holds checked_count + LANES values, and LANES ≥
+        // S::LANES (the viscosities only when they are read).
         let unless = |skip: bool, field: &[f32]| {
             if skip {
                 S::splat(0.0)

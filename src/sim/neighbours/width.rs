@@ -1,18 +1,18 @@
-//! Which implementation of the eight lanes (`simd`) runs the pair loops: one AVX register on
-//! x86-64 CPUs that have AVX (detected at run time), else two halves of four (SSE2, NEON, wasm
-//! `simd128`). Both give the same bits; the choice is speed only. No CPU-specific build flags.
+//! Which implementation of the groups of eight lanes (`simd`) runs the pair loops: one AVX
+//! register on x86-64 CPUs that have AVX (detected at run time), else two parts of four, one after
+//! the other (SSE2, NEON, wasm `simd128`). Both give the same bits; the choice is speed only. No
+//! CPU-specific build flags.
 //!
-//! The environment variable `SLOSH_LANES=4` forces the halves of four on any CPU, so that a
+//! The environment variable `SLOSH_LANES=4` forces the parts of four on any CPU, so that a
 //! machine with AVX can check that both give the same results (the golden checksums run both).
 
 use super::bands::PairSums;
 use super::density::{density_band_for, DensityStage};
 use super::relax::{relaxation_band_for, RelaxStage};
-use crate::sim::simd::Halves;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// The environment variable that forces the halves of four (`SLOSH_LANES=4`).
+/// The environment variable that forces the parts of four (`SLOSH_LANES=4`).
 pub const LANES_VARIABLE: &str = "SLOSH_LANES";
 
 /// The pair loops of one band of particles, compiled for one implementation of the lanes.
@@ -27,7 +27,7 @@ pub trait PairLoops: Sync {
 }
 
 /// The pair loops this process runs: AVX where the CPU has it and `SLOSH_LANES` is not 4, else
-/// the halves of four. Chosen once.
+/// the parts of four. Chosen once.
 pub fn chosen() -> &'static dyn PairLoops {
     static CHOSEN: OnceLock<&'static dyn PairLoops> = OnceLock::new();
     *CHOSEN.get_or_init(|| {
@@ -56,16 +56,16 @@ fn avx() -> Option<&'static dyn PairLoops> {
     None
 }
 
-/// Two halves of four lanes (`simd::Halves`).
+/// A group as two parts of four lanes (`wide::f32x4`), one after the other.
 struct FourByTwo;
 
 impl PairLoops for FourByTwo {
     fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        density_band_for::<Halves>(band, stage, sums);
+        density_band_for::<wide::f32x4>(band, stage, sums);
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        relaxation_band_for::<Halves>(band, stage, sums);
+        relaxation_band_for::<wide::f32x4>(band, stage, sums);
     }
 
     fn name(&self) -> &'static str {
