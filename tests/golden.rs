@@ -1,7 +1,7 @@
 //! The golden checksums (`tests/golden/checksums.tsv`, read by `slosh::golden`): every case ends
 //! with the checksum written beside it. The file was written on one machine; these checksums
 //! hold on every CPU, at any thread count, with either implementation of the pair loops' lanes
-//! (`SLOSH_LANES=4` forces two halves of four instead of AVX; `.ci/test` runs both) and in the
+//! (`SLOSH_LANES=4` forces two parts of four instead of AVX; `.ci/test` runs both) and in the
 //! web page (`web/test.mjs`).
 
 use slosh::golden::{self, Case};

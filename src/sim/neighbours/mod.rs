@@ -14,7 +14,7 @@
 //!
 //! The rooms: `lanes` holds the per-particle arrays the loops read and the factors folded into
 //! them; `bands` schedules bands of whole lines of cells so that threads never meet; `density`
-//! and `relax` are the pair loops; `width` picks what runs the lanes (AVX, or two halves of four).
+//! and `relax` are the pair loops; `width` picks what runs the lanes (AVX, or two parts of four).
 
 mod bands;
 mod density;
