@@ -27,29 +27,22 @@ pub trait Ordered: Copy {
 // `select_unpredictable` keeps each a select (`maxss`, `minss`, or vector lanes where the loop
 // vectorises): as a plain `if`, the compiler turned some that compare a loaded value into
 // branches, which cost the grid stage 45% (tank, 48,000 particles).
-impl Ordered for f32 {
-    #[inline(always)]
-    fn at_least(self, low: f32) -> f32 {
-        select_unpredictable(self > low, self, low)
-    }
+macro_rules! ordered_float {
+    ($($float:ty),*) => {$(
+        impl Ordered for $float {
+            #[inline(always)]
+            fn at_least(self, low: $float) -> $float {
+                select_unpredictable(self > low, self, low)
+            }
 
-    #[inline(always)]
-    fn at_most(self, high: f32) -> f32 {
-        select_unpredictable(self < high, self, high)
-    }
+            #[inline(always)]
+            fn at_most(self, high: $float) -> $float {
+                select_unpredictable(self < high, self, high)
+            }
+        }
+    )*};
 }
-
-impl Ordered for f64 {
-    #[inline(always)]
-    fn at_least(self, low: f64) -> f64 {
-        select_unpredictable(self > low, self, low)
-    }
-
-    #[inline(always)]
-    fn at_most(self, high: f64) -> f64 {
-        select_unpredictable(self < high, self, high)
-    }
-}
+ordered_float!(f32, f64);
 
 impl Ordered for Vec2 {
     /// Component by component.
