@@ -63,15 +63,16 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
     };
     // Natively the game is made before the window opens, so that a preset or file that does not
     // load is an error and an exit code; a page fetches its replay first.
-    let game = match mode {
+    let opening = match mode {
         PageMode::Play => {
             let mut game = new_game(options, feed)?;
             if let Some(error) = mode_error {
                 game.say(error);
             }
-            Some(game)
+            Opening::Play(Box::new(game))
         }
-        _ => None,
+        PageMode::Golden => Opening::Golden,
+        PageMode::Replay(file) => Opening::Fetch(file),
     };
     if let Some(path) = &options.screenshot {
         check_writable(path)?;
@@ -93,17 +94,16 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
     let result = Rc::clone(&outcome);
     let options = options.clone();
     macroquad::Window::from_config(conf, async move {
-        let ended = match (game, mode) {
-            (Some(game), _) => main_loop(game, &options).await,
-            (None, PageMode::Golden) => golden_page().await,
-            (None, PageMode::Replay(file)) => match fetch_replay(&file).await {
+        let ended = match opening {
+            Opening::Play(game) => main_loop(*game, &options).await,
+            Opening::Golden => golden_page().await,
+            Opening::Fetch(file) => match fetch_replay(&file).await {
                 Ok(feed) => match new_game(&options, Some(feed)) {
                     Ok(game) => main_loop(game, &options).await,
                     Err(error) => Err(error),
                 },
                 Err(error) => Err(error),
             },
-            (None, PageMode::Play) => unreachable!("the game is made before the window"),
         };
         if let (true, Err(error)) = (WEB, &ended) {
             // A page has no exit code: the console says it.
@@ -112,6 +112,16 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         *result.borrow_mut() = ended;
     });
     outcome.replace(Ok(()))
+}
+
+/// What the window does once it is open.
+enum Opening {
+    /// Run this game.
+    Play(Box<Game>),
+    /// Check the golden checksums (a page's `#golden`).
+    Golden,
+    /// Fetch this replay file from beside the page and play it (a page's `#replay=FILE`).
+    Fetch(String),
 }
 
 /// The game the window opens with: the replay's start when playing one (`feed`), else the
