@@ -29,6 +29,9 @@ fn assert_whole(world: &World, context: &str) {
     }
 }
 
+/// The disc is filled before any liquid is in the box: its 77 sites are geometry, not a
+/// simulated figure. Ten frames later the liquid has fallen out of it and the second pour fills
+/// all 77 sites again for seeds 1 to 5 and 7 (the bound, more than 30: margin 61%).
 #[test]
 fn a_pour_fills_its_disc_once_and_again_as_the_liquid_leaves() {
     let mut world = world("seed");
@@ -101,6 +104,8 @@ fn a_pour_never_puts_liquid_outside_the_walls_or_in_an_obstacle() {
     }
 }
 
+/// After 5 frames of the dam the disc holds 85 particles for seeds 1 to 5 and 7 (the check that
+/// the disc is not nearly empty, more than 50: margin 41%); the rest is exact.
 #[test]
 fn erasing_removes_the_disc_and_only_it() {
     let mut world = world("dam");
@@ -124,6 +129,31 @@ fn erasing_removes_the_disc_and_only_it() {
     assert_whole(&world, "erase");
 }
 
+/// Springs (each once) with an end among `ids`.
+fn springs_touching(world: &World, ids: &[u32]) -> usize {
+    let state = world.state();
+    state
+        .springs
+        .iter()
+        .flat_map(|list| {
+            list.springs
+                .iter()
+                .map(move |spring| (list.id, spring.other))
+        })
+        .filter(|&(id, other)| id < other && (ids.contains(&id) || ids.contains(&other)))
+        .count()
+}
+
+/// The erased particles' springs are gone, every one, and stay gone: no spring names an erased
+/// particle 20 frames on.
+///
+/// The test once compared the spring total before and after, which is a simulated figure: 3,686
+/// to 3,703 springs before, 3,088 to 3,112 after over seeds 1 to 5 and 7 (the drop, 16%, is what
+/// erasing 88 to 90 of the 494 particles takes away, while the jelly keeps forming springs as it
+/// lands: unerased, it holds 3,764 to 3,781). It now counts the springs that touch the erased
+/// particles, an exact figure: 708 to 728 before the erase (it must be more than 100, so that the
+/// check means something: margin 86%), and 0 after. Springs left dangling to erased particles
+/// fail it at the first one.
 #[test]
 fn erasing_half_a_jelly_drops_the_springs_to_the_erased_half() {
     let mut world = world("jelly");
@@ -132,18 +162,49 @@ fn erasing_half_a_jelly_drops_the_springs_to_the_erased_half() {
     }
     let springs = world.spring_counts().total;
     assert!(springs > 100);
-    let centre = world.particles().position[0];
-    world.erase(centre, 1.0).unwrap();
+    let (centre, radius) = (world.particles().position[0], 1.0);
+    let particles = world.particles();
+    let erased: Vec<u32> = (0..particles.len())
+        .filter(|&i| (particles.position[i] - centre).length() < radius)
+        .map(|i| particles.id[i])
+        .collect();
+    let touching = springs_touching(&world, &erased);
+    assert!(touching > 100, "{touching} springs to the erased disc");
+    assert_eq!(world.erase(centre, radius).unwrap(), erased.len());
     for _ in 0..20 {
         world.step_frame();
     }
-    assert!(world.spring_counts().total < springs);
+    assert_eq!(
+        springs_touching(&world, &erased),
+        0,
+        "springs to erased particles are left"
+    );
     assert_whole(&world, "jelly erased");
 }
 
+/// Potential energy of the particles above the floor (y = 0), Σ m |g| y.
+fn potential_energy(world: &World) -> f64 {
+    let g = world.params().gravity.length() as f64;
+    let p = world.particles();
+    (0..p.len())
+        .map(|i| p.mass[i] as f64 * g * p.position[i].y as f64)
+        .sum()
+}
+
+/// A capsule drawn across the collapsing dam pushes the particles it covers out at once, at the
+/// travel cap (1,450 to 1,600 capped moves in the first frame): the liquid's kinetic energy jumps
+/// to 2.0 to 2.3 times the potential energy the dam had at rest, its whole store. Without input
+/// the liquid's kinetic energy never exceeds that store, so the test asserts the burst is spent:
+/// from 1 s after drawing to 3 s, the kinetic energy stays below the store. Over seeds 1 to 5
+/// and 7 it is at most 0.48 to 0.56 of it in that time (margin 80%), 0.14 to 0.23 at 57 to 63
+/// frames. An obstacle that keeps pushing liquid out (a burst that does not die down) fails it.
+///
+/// The test once asserted the fastest particle under 20 m/s after 60 frames: 8.7 to 17.5 m/s over
+/// those seeds (margin 14% for seed 7), and the first second's splashes reach 19.9 m/s.
 #[test]
 fn a_drawn_obstacle_moves_the_liquid_out_and_keeps_it_out() {
     let mut world = world("dam");
+    let store = potential_energy(&world);
     for _ in 0..10 {
         world.step_frame();
     }
@@ -153,11 +214,15 @@ fn a_drawn_obstacle_moves_the_liquid_out_and_keeps_it_out() {
     assert_eq!(world.obstacle_at(Vec2::new(2.5, 1.25)), Some(index));
     assert_eq!(world.obstacle_at(Vec2::new(2.5, 3.0)), None);
     assert_whole(&world, "just drawn");
-    for frame in 0..60 {
+    for frame in 1..=60 {
         world.step_frame();
         assert_whole(&world, &format!("frame {frame} after drawing"));
+        let kinetic = world.stats().kinetic_energy;
+        assert!(
+            frame < 20 || kinetic < store,
+            "frame {frame} after drawing: kinetic energy {kinetic}, the dam's store {store}"
+        );
     }
-    assert!(world.stats().max_speed < 20.0, "{:?}", world.stats());
     let removed = world.remove_obstacle(index).unwrap();
     assert_eq!(removed, wall);
     assert!(world.obstacles().is_empty());
@@ -208,6 +273,8 @@ fn an_obstacle_drawn_in_the_air_becomes_solid_cells() {
     assert_eq!(solid(&world), before);
 }
 
+/// In 3 s of sideways gravity the pool's centroid moves 5.2 to 7.8 m over seeds 1 to 5 and 7
+/// (the bound, 1 m: margin 81%).
 #[test]
 fn tilted_gravity_moves_the_pool_and_wild_gravity_is_refused() {
     let mut world = world("dam");
@@ -225,6 +292,10 @@ fn tilted_gravity_moves_the_pool_and_wild_gravity_is_refused() {
     assert_eq!(world.params().gravity, Vec2::new(9.8, 0.0));
 }
 
+/// After 15 frames of the dam break, honey (both viscosities 100) holds 0.727 to 0.739 of the
+/// water's kinetic energy over seeds 1 to 5 and 7: most of the collapse is a fall that viscosity
+/// does not slow. The bound, 0.9, is 22% above the worst; a tuning that the engine ignored would
+/// give the water's own run, bit for bit: 1.0.
 #[test]
 fn tuning_viscosity_thickens_the_liquid_at_once() {
     let run = |viscosity: Option<f32>| {
@@ -242,7 +313,7 @@ fn tuning_viscosity_thickens_the_liquid_at_once() {
     };
     let (water, honey) = (run(None), run(Some(100.0)));
     assert!(
-        honey < 0.8 * water,
+        honey < 0.9 * water,
         "kinetic energy: honey {honey}, water {water}"
     );
 }
