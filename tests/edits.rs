@@ -2,6 +2,9 @@
 //! material), headless: what each does, what each refuses, and random sequences of them that
 //! keep the engine's invariants.
 
+mod common;
+
+use common::spring_pairs;
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
@@ -131,17 +134,9 @@ fn erasing_removes_the_disc_and_only_it() {
 
 /// Springs (each once) with an end among `ids`.
 fn springs_touching(world: &World, ids: &[u32]) -> usize {
-    let state = world.state();
-    state
-        .springs
-        .iter()
-        .flat_map(|list| {
-            list.springs
-                .iter()
-                .map(move |spring| (list.id, spring.other))
-        })
-        .filter(|&(id, other)| id < other && (ids.contains(&id) || ids.contains(&other)))
-        .count()
+    let pairs = spring_pairs(world);
+    let touches = |(id, other): &&(u32, u32)| ids.contains(id) || ids.contains(other);
+    pairs.iter().filter(touches).count()
 }
 
 /// The erased particles' springs are gone, every one, and stay gone: no spring names an erased

@@ -4,14 +4,13 @@
 
 mod common;
 
-use common::box_walls;
+use common::{box_walls, spring_pairs};
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::portable::Ordered;
 use slosh::sim::springs::{SpringCounts, MAX_SPRINGS};
 use slosh::sim::RandomStirrer;
 use slosh::sim::World;
-use std::collections::HashSet;
 
 /// Walls that grip, as the jelly, pachinko and slime presets set them: jelly and slime hold on
 /// by Coulomb friction, where a plain liquid slides (`SimParams::wall_friction`, 0 by default).
@@ -367,21 +366,6 @@ fn sticky_material_clings_to_an_obstacle_where_liquid_runs_off() {
 /// The drop scene without gravity.
 fn floating_scene(material: &str) -> String {
     drop_scene(material).replacen("[params]\n", "[params]\ngravity = [0.0, 0.0]\n", 1)
-}
-
-/// The springs, each once, as pairs of particle ids.
-fn spring_pairs(world: &World) -> HashSet<(u32, u32)> {
-    let state = world.state();
-    state
-        .springs
-        .iter()
-        .flat_map(|list| {
-            list.springs
-                .iter()
-                .map(move |spring| (list.id, spring.other))
-        })
-        .filter(|(id, other)| id < other)
-        .collect()
 }
 
 /// A floating block's halves pulled apart: the springs it formed, how many of them broke, and

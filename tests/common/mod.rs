@@ -1,4 +1,8 @@
 //! Helpers shared by the integration tests.
+#![allow(dead_code, reason = "each test file uses some of the helpers")]
+
+use slosh::sim::World;
+use std::collections::HashSet;
 
 /// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text.
 pub fn box_walls(width: f32, height: f32) -> String {
@@ -7,4 +11,19 @@ pub fn box_walls(width: f32, height: f32) -> String {
          [[walls]]\nnormal = [-1.0, 0.0]\noffset = {}\n[[walls]]\nnormal = [0.0, -1.0]\noffset = {}\n",
         -width, -height
     )
+}
+
+/// The springs, each once, as pairs of particle ids (the lower id first).
+pub fn spring_pairs(world: &World) -> HashSet<(u32, u32)> {
+    let state = world.state();
+    state
+        .springs
+        .iter()
+        .flat_map(|list| {
+            list.springs
+                .iter()
+                .map(move |spring| (list.id, spring.other))
+        })
+        .filter(|(id, other)| id < other)
+        .collect()
 }
