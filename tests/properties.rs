@@ -356,7 +356,6 @@ impl EmitterSpec {
             delay: self.delay,
             rate: self.rate,
             budget: self.budget,
-            burst: 1,
         }
     }
 }
@@ -595,8 +594,7 @@ impl Scene {
                 continue;
             }
             let rows = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as usize + 1;
-            // Each row is a burst of `burst` thin rows (finer resolutions, see `resolution`).
-            let row = ((emitter.width / (2.0 * r)) as usize + 1) * emitter.burst;
+            let row = (emitter.width / (2.0 * r)) as usize + 1;
             total += emitter.budget.min(rows * row);
         }
         total.min(self.params.max_particles)

@@ -798,7 +798,6 @@ mod tests {
                 delay: 0.0,
                 rate: 1.0,
                 budget: 1,
-                burst: 1,
             };
             let file = emitter_file(&emitter, String::new());
             assert_eq!(

@@ -468,7 +468,6 @@ fn emitters(
             delay: check_range(&at("delay"), emitter.delay, 0.0, 1.0e6)?,
             rate: check_positive(&at("rate"), emitter.rate, 1.0e5)?,
             budget: check_count(&at("budget"), emitter.budget, 0, MAX_PARTICLES)?,
-            burst: 1,
         };
         if !domain.contains(built.position) {
             return Err(invalid(&at("position"), "lies outside the walls"));

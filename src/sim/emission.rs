@@ -1,5 +1,10 @@
 //! The emit stage: emitters shoot rows of particles on their own schedule (row k of an emitter
-//! leaves at `delay + k / rate`, as a burst of `burst` rows), until their budget is spent.
+//! leaves at `delay + k / rate`), until their budget is spent.
+//!
+//! Rows fall due between substeps; each is placed where it has travelled since its own time, so
+//! rows are evenly spaced along the stream (`speed / rate` apart) whatever the substep length.
+//! Placed at the nozzle instead, rows due at a rate that is not a whole number of substeps
+//! bunch into pairs and gaps, and a fine stream breaks up along them.
 
 use super::scene::Emitter;
 use glam::Vec2;
@@ -70,29 +75,29 @@ impl Emission {
             if time < emitter.delay as f64 || self.emitted[index] >= emitter.budget {
                 continue;
             }
-            let rows_due = ((time - emitter.delay as f64) * emitter.rate as f64).floor() as u64 + 1;
+            let since_delay = time - emitter.delay as f64;
+            let rows_due = (since_delay * emitter.rate as f64).floor() as u64 + 1;
             let offsets = emitter.row_offsets(particle_radius);
-            let diameter = 2.0 * particle_radius;
             while self.rows[index] < rows_due {
+                // How long ago this row fell due: it has come that far out of the nozzle.
+                let late = (since_delay - self.rows[index] as f64 / emitter.rate as f64) as f32;
+                let ahead = emitter.direction * (emitter.speed * late);
                 self.rows[index] += 1;
-                for layer in 0..emitter.burst {
-                    let ahead = emitter.direction * (layer as f32 * diameter);
-                    for offset in &offsets {
-                        if self.emitted[index] >= emitter.budget {
-                            break;
-                        }
-                        let jitter = emitter.speed_jitter;
-                        let scale = Vec2::new(
-                            rng.random_range(1.0 - jitter..=1.0 + jitter),
-                            rng.random_range(1.0 - jitter..=1.0 + jitter),
-                        );
-                        let velocity = emitter.direction * emitter.speed * scale;
-                        let position = emitter.position + *offset + ahead;
-                        if !spawn(emitter.material, position, velocity) {
-                            return;
-                        }
-                        self.emitted[index] += 1;
+                for offset in &offsets {
+                    if self.emitted[index] >= emitter.budget {
+                        break;
                     }
+                    let jitter = emitter.speed_jitter;
+                    let scale = Vec2::new(
+                        rng.random_range(1.0 - jitter..=1.0 + jitter),
+                        rng.random_range(1.0 - jitter..=1.0 + jitter),
+                    );
+                    let velocity = emitter.direction * emitter.speed * scale;
+                    let position = emitter.position + *offset + ahead;
+                    if !spawn(emitter.material, position, velocity) {
+                        return;
+                    }
+                    self.emitted[index] += 1;
                 }
             }
         }

@@ -132,9 +132,6 @@ pub struct Emitter {
     pub rate: f32,
     /// Most particles this emitter makes.
     pub budget: usize,
-    /// Rows per due row, one particle diameter apart along the direction (1 as written; finer
-    /// resolutions emit each row as a burst of thinner rows, see `resolution`).
-    pub burst: usize,
 }
 
 impl Emitter {
