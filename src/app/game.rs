@@ -233,9 +233,14 @@ pub fn measure_speed() -> Option<f64> {
     (seconds > 0.0).then(|| world.particles().len() as f64 * f64::from(substeps) / seconds)
 }
 
+/// The finest `Resolution::Auto` goes: this many times a preset's own particles, the finest the
+/// tests check a preset's behaviour at (`tests/resolution.rs`, `tests/jets.rs`).
+pub const AUTO_FINEST: usize = 16;
+
 /// The most particles `preset` can have while one simulated second costs at most `share` of a
 /// wall second at `speed` particle-substeps per second (finer particles also need more substeps
-/// per frame); at least a quarter of its own count, at most `MAX_PARTICLES`.
+/// per frame); at least a quarter of its own count, at most `AUTO_FINEST` times it (and
+/// `MAX_PARTICLES`).
 pub fn affordable_particles(preset: &Preset, speed: f64, share: f64) -> usize {
     let cost = |particles: usize| -> f64 {
         let Ok(scaled) = preset.clone().with_particles(particles) else {
@@ -246,7 +251,7 @@ pub fn affordable_particles(preset: &Preset, speed: f64, share: f64) -> usize {
             / speed
     };
     let own = preset.own_particles().max(1);
-    let (mut low, mut high) = ((own / 4).max(1), MAX_PARTICLES);
+    let (mut low, mut high) = ((own / 4).max(1), (AUTO_FINEST * own).min(MAX_PARTICLES));
     if cost(high) <= share {
         return high;
     }
@@ -760,6 +765,13 @@ impl Game {
         })
     }
 
+    /// True when `Resolution::Auto` could afford finer particles than it gave this preset: it
+    /// stopped at `AUTO_FINEST` times the preset's own count (the HUD says so).
+    pub fn auto_capped(&self) -> bool {
+        let finest = AUTO_FINEST * self.preset.own_particles().max(1);
+        self.resolution == Resolution::Auto && self.particles.is_some_and(|p| p >= finest)
+    }
+
     /// True when a replay is playing.
     pub fn replaying(&self) -> bool {
         self.feed.is_some()
@@ -1107,6 +1119,37 @@ fn pull_speed(world: &World) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// However fast the machine, `auto` goes no finer than the tests check (16 times a preset's
+    /// own particles), and the game says it capped; on a slow one it keeps a quarter.
+    #[test]
+    fn auto_goes_no_finer_than_the_tested_resolutions() {
+        let preset = Preset::load("seed").unwrap();
+        let own = preset.own_particles();
+        let fast = 1.0e15;
+        assert_eq!(
+            affordable_particles(&preset, fast, AUTO_SHARE),
+            AUTO_FINEST * own
+        );
+        assert_eq!(affordable_particles(&preset, 1.0, AUTO_SHARE), own / 4);
+        let middling = affordable_particles(&preset, 1.0e7, AUTO_SHARE);
+        assert!(
+            own / 4 < middling && middling < AUTO_FINEST * own,
+            "{middling}"
+        );
+        let seed = PresetSource::Builtin {
+            name: "seed".into(),
+            key: 1,
+        };
+        let mut game = Game::new(preset.clone(), seed.clone(), 1, Resolution::Auto);
+        game.particles = Some(AUTO_FINEST * own);
+        assert!(game.auto_capped());
+        game.particles = Some(middling);
+        assert!(!game.auto_capped());
+        let mut fixed = Game::new(preset, seed, 1, Resolution::Fixed(AUTO_FINEST * own));
+        fixed.particles = Some(AUTO_FINEST * own);
+        assert!(!fixed.auto_capped(), "only auto caps");
+    }
 
     #[test]
     fn fixed_step_runs_the_same_frames_at_any_display_rate() {

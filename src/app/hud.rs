@@ -1,7 +1,7 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, PRESET_KEYS, WEB};
+use super::game::{key_label, Game, AUTO_FINEST, PRESET_KEYS, WEB};
 use super::render::View;
 use super::tools::Tool;
 use crate::preset::Preset;
@@ -138,12 +138,17 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         ),
         (
             format!(
-                "{} particles{}",
+                "{} particles{}{}",
                 world.particles().len(),
                 if world.cap_reached() {
                     "  (cap reached)"
                 } else {
                     ""
+                },
+                if game.auto_capped() {
+                    format!("  (auto: capped at {AUTO_FINEST}x the preset's own, the finest tested)")
+                } else {
+                    String::new()
                 }
             ),
             TEXT,
