@@ -28,8 +28,8 @@ const WATCH_INTERVAL: f64 = 0.5;
 const MESSAGE_SECONDS: f64 = 2.5;
 
 /// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
-/// (`Command::SwitchPreset(10)`), then Shift with 1 to 4 for the eleventh to the fourteenth.
-pub const PRESET_KEYS: usize = 14;
+/// (`Command::SwitchPreset(10)`), then Shift with 1 to 5 for the eleventh to the fifteenth.
+pub const PRESET_KEYS: usize = 15;
 
 /// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`, 11 is
 /// `Shift+1`, 12 is `Shift+2` (and so on, were there more).
@@ -1198,10 +1198,13 @@ mod tests {
         assert_eq!(game.message(), Some("Shift+3: bath"));
         game.apply(Command::SwitchPreset(14));
         assert_eq!(game.preset.name, "mill");
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(15));
-        assert_eq!(game.preset.name, "mill");
-        assert!(game.message().unwrap().contains("no preset on key Shift+5"));
+        assert_eq!(game.preset.name, "collapse");
+        assert_eq!(game.message(), Some("Shift+5: collapse"));
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(16));
+        assert_eq!(game.preset.name, "collapse");
+        assert!(game.message().unwrap().contains("no preset on key Shift+6"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));

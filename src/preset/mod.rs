@@ -110,8 +110,8 @@ use glam::Vec2;
 use validate::{obstacle_gap_problem, Step};
 
 /// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`, Shift+1 for
-/// `smoke`, Shift+2 for `lava`; `tank`, the benchmarks' widened dam, has no key): (name, file
-/// text).
+/// `smoke`, Shift+2 for `lava`, on to Shift+5 for `collapse`; `tank`, the benchmarks' widened
+/// dam, has no key): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
     ("dam", include_str!("../../assets/presets/dam.toml")),
@@ -133,6 +133,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("lava", include_str!("../../assets/presets/lava.toml")),
     ("bath", include_str!("../../assets/presets/bath.toml")),
     ("mill", include_str!("../../assets/presets/mill.toml")),
+    (
+        "collapse",
+        include_str!("../../assets/presets/collapse.toml"),
+    ),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 
