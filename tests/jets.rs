@@ -17,6 +17,8 @@ use slosh::preset::Preset;
 use slosh::sim::World;
 use std::collections::HashMap;
 
+/// cos 5°: a jet within 5° of straight up falls back onto itself.
+const COS_5_DEGREES: f32 = 0.996_194_7;
 /// Pieces smaller than this are spray, not a piece of the stream.
 const PIECE: usize = 20;
 /// A particle's first tenth of a second, when its row settles into the stream, is not a landing.
@@ -240,7 +242,7 @@ fn assert_same_streams(preset: &str, multiple: usize) {
         .scene
         .emitters
         .iter()
-        .map(|e| e.direction.y > 5.0f32.to_radians().cos())
+        .map(|e| e.direction.y > COS_5_DEGREES)
         .collect();
     for ((frame, own), finer) in [40, 80].iter().zip(&own).zip(&finer) {
         for (emitter, (a, b)) in own.iter().zip(finer).enumerate() {
