@@ -4,14 +4,13 @@
 //! `mill`.
 //!
 //! A stream's particles are those its emitter made (each particle is given to the nearest
-//! nozzle in the substep it appears). Pieces are found among all the particles, linked when
-//! closer than 1.5 particle spacings: a piece is *in flight* when none of its particles is
-//! within 3 radii of a wall, an obstacle or a body, so a stream still joined to the pool it pours
-//! into is no piece at all, and one that has broken up is as many pieces as it has drops. A piece
-//! belongs to the emitter that made most of its particles. A particle *lands* where it first
-//! stops flying freely: where its acceleration first differs from gravity by more than three g
-//! (a free jet is pulled only by gravity; the pool, a wall, the funnel or the wheel stop it at
-//! tens of g), ignoring its first tenth of a second at the nozzle, where the rows settle.
+//! nozzle in the substep it appears). A particle is *in flight* until it lands, and it *lands*
+//! where it first stops flying freely: where, within one frame, its velocity departs from free
+//! fall from its velocity at the frame's start by more than 2 m/s (a free jet is pulled by
+//! gravity alone; the pool, a wall, the funnel or the wheel stop it within a frame), not counting
+//! its first tenth of a second at the nozzle, where its row settles into the stream. The pieces
+//! of a stream are its particles in flight linked when closer than 1.5 particle spacings: a
+//! stream that is whole is one piece, one that has broken up is as many pieces as it has drops.
 
 use glam::Vec2;
 use slosh::preset::Preset;
