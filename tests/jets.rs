@@ -19,7 +19,8 @@ use std::collections::HashMap;
 
 /// cos 5°: a jet within 5° of straight up falls back onto itself.
 const COS_5_DEGREES: f32 = 0.996_194_7;
-/// Pieces smaller than this are spray, not a piece of the stream.
+/// Pieces smaller than this many of a preset's own particles (the same volume of finer ones) are
+/// spray, not a piece of the stream.
 const PIECE: usize = 20;
 /// A particle's first tenth of a second, when its row settles into the stream, is not a landing.
 const SETTLING: f64 = 0.1;
@@ -30,7 +31,7 @@ const LANDING: f32 = 2.0;
 /// What one emitter's stream looked like at one frame.
 #[derive(Debug)]
 struct Stream {
-    /// Pieces in flight of at least `PIECE` particles.
+    /// Pieces in flight of at least the size of `PIECE` of the preset's own particles.
     pieces: usize,
     /// The median place where the stream's particles landed in the ten frames before.
     landing: Option<Vec2>,
@@ -43,7 +44,8 @@ struct Watched {
     owner: Vec<Option<usize>>,
     /// By particle id: when it appeared.
     born: Vec<f64>,
-    /// By particle id: its velocity after the last substep.
+    /// By particle id: the velocity free fall would give it now, from its velocity at the
+    /// frame's start.
     velocity: Vec<Vec2>,
     /// By particle id: whether it has landed.
     landed: Vec<bool>,
