@@ -210,9 +210,9 @@ fn runs_with_one_seed_repeat_and_other_seeds_differ() {
     assert_ne!(first.checksum, other.checksum);
 }
 
-/// Every frame keeps its 7 substeps: the fastest particle at a frame's start peaks at 13.8 to
-/// 14.4 m/s over seeds 1 to 5 and 7, where an eighth substep is taken above 21 m/s (margin 46%).
-/// The fastest at the end is 3.3 to 4.1 m/s (the bound, 20 m/s: margin 380%).
+/// Every frame keeps its 7 substeps: the fastest particle at a frame's start peaks at 13.7 to
+/// 14.9 m/s over seeds 1 to 5 and 7, where an eighth substep is taken above 21 m/s (margin 41%).
+/// The fastest at the end is 3.1 to 4.2 m/s (the bound, 20 m/s: margin 374%).
 #[test]
 fn seed_preset_runs_400_frames_without_nan_or_escape() {
     let report = run_headless(&headless("seed", 400, None, 2, StirMode::None)).unwrap();
@@ -275,7 +275,7 @@ fn tank_scales_its_count_and_width_with_particles() {
 
 /// Regression: with frictionless projection walls, floor particles squeezed by the seed's pool
 /// could only separate sideways and raced along the floor at 50–120 m/s. Now the fastest from
-/// frame 200 to 400 is 13.2 to 13.8 m/s over seeds 1 to 5 and 7 (the bound, 20 m/s: margin 45%).
+/// frame 200 to 400 is 13.1 to 14.8 m/s over seeds 1 to 5 and 7 (the bound, 20 m/s: margin 35%).
 #[test]
 fn regression_floor_particles_do_not_race_along_the_floor() {
     let mut world = Preset::load("seed").unwrap().build_world(1);
