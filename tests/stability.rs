@@ -12,8 +12,8 @@ fn seed_world(adjust: impl FnOnce(&mut Preset)) -> World {
 }
 
 /// The seed preset asks for no more than its 7 substeps in any of 400 frames: the fastest
-/// particle at a frame's start peaks at 13.8 to 14.4 m/s over seeds 1 to 5 and 7, where an
-/// eighth substep is taken above 21 m/s (margin 46%). The adaptive world then gives the fixed
+/// particle at a frame's start peaks at 13.7 to 14.9 m/s over seeds 1 to 5 and 7, where an
+/// eighth substep is taken above 21 m/s (margin 41%). The adaptive world then gives the fixed
 /// one's bits exactly. A stage that makes the calm pool spit fast particles (an eighth substep),
 /// or a frame that adds substeps or caps moves it does not need, fails it.
 #[test]
