@@ -9,8 +9,9 @@
 
 use super::game::Game;
 use crate::sim::portable::Ordered;
+use crate::sim::ranges::Scale;
 use crate::sim::resolution::REFERENCE_RADIUS;
-use crate::sim::{limits, Tunable};
+use crate::sim::Tunable;
 use macroquad::prelude::{
     draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
     mouse_position, screen_width, Color, MouseButton, Rect, Vec2,
@@ -54,12 +55,16 @@ fn factor(game: &Game, field: Tunable) -> f32 {
 /// inside the calm one (`Tunable::calm_limit`; springs and stickiness up to twice the preset's
 /// value), always reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {
-    let (low, mut high) = field.reference_range();
+    let params = game.world.params();
+    let scale = Scale {
+        radius: params.particle_radius,
+        dt: params.dt(),
+        substeps: params.substeps,
+    };
+    let (low, mut high) = field.reference_range(&scale);
     if field == Tunable::SpringStiffness {
         // At most 0.05 / Δt², at this world's substeps, in file units.
-        let params = game.world.params();
-        let dt = 1.0 / (params.frame_rate * params.substeps as f32);
-        high = limits::SPRING_STIFFNESS_DT2 / (dt * dt) / factor(game, field) * 0.999;
+        high = high / factor(game, field) * 0.999;
     }
     let own = game
         .initial_material(current(game))

@@ -1,15 +1,11 @@
 //! The `[air]` table of a preset: the grid, its constants and its sources, read and checked.
 
-use super::validate::{
-    check_count, check_positive, check_range, check_vector, invalid, Invalid, Step,
-};
-use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection, MAX_AIR_SPEED};
+use super::validate::{check, check_colour, check_count, check_vector, invalid, Invalid, Step};
+use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection};
+use crate::sim::ranges::{self as field, Scale, MAX_AIR_CELLS};
 use crate::sim::Domain;
 use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
-
-/// Most cells a side of the air grid may have.
-pub const MAX_AIR_CELLS: usize = 1024;
 
 /// `[air]`: every field optional, defaulting to `AirSettings::default()`.
 #[derive(Deserialize, Serialize)]
@@ -60,7 +56,9 @@ pub(super) struct AirSourceFile {
 /// Checks `[air]` against the walls `domain`.
 pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invalid> {
     let at = |field| [Key("air"), Key(field)];
-    let columns = check_count(&at("columns"), file.columns, 4, MAX_AIR_CELLS)?;
+    let fixed = Scale::default();
+    let value = |name, field, value| check(&at(name), field, value, &fixed);
+    let columns = check_count(&at("columns"), &field::AIR_COLUMNS, file.columns, &fixed)?;
     let size = domain.max() - domain.min();
     let rows = (size.y / (size.x / columns as f32)).ceil() as usize;
     if rows > MAX_AIR_CELLS {
@@ -94,49 +92,57 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
     };
     let mut settings = AirSettings {
         columns,
-        density: check_positive(&at("density"), file.density, 1000.0)?,
-        smoke_weight: check_range(&at("smoke_weight"), file.smoke_weight, 0.0, 100.0)?,
-        heat_lift: check_range(&at("heat_lift"), file.heat_lift, 0.0, 100.0)?,
-        vorticity: check_range(&at("vorticity"), file.vorticity, 0.0, 100.0)?,
-        cooling: check_range(&at("cooling"), file.cooling, 0.0, 100.0)?,
-        smoke_decay: check_range(&at("smoke_decay"), file.smoke_decay, 0.0, 100.0)?,
-        drag: check_range(&at("drag"), file.drag, 0.0, 1000.0)?,
-        heating: check_range(&at("heating"), file.heating, 0.0, 1000.0)?,
+        density: value("density", &field::AIR_DENSITY, file.density)?,
+        smoke_weight: value("smoke_weight", &field::AIR_SMOKE_WEIGHT, file.smoke_weight)?,
+        heat_lift: value("heat_lift", &field::AIR_HEAT_LIFT, file.heat_lift)?,
+        vorticity: value("vorticity", &field::AIR_VORTICITY, file.vorticity)?,
+        cooling: value("cooling", &field::AIR_COOLING, file.cooling)?,
+        smoke_decay: value("smoke_decay", &field::AIR_SMOKE_DECAY, file.smoke_decay)?,
+        drag: value("drag", &field::AIR_DRAG, file.drag)?,
+        heating: value("heating", &field::AIR_HEATING, file.heating)?,
         advection,
-        colour: file.colour,
+        colour: check_colour(&at("colour"), &field::AIR_COLOUR, file.colour, &fixed)?,
         ..AirSettings::default()
     };
-    for channel in file.colour {
-        check_range(&at("colour"), channel, 0.0, 1.0)?;
-    }
     settings.solver.method = method;
-    settings.solver.tolerance = check_range(&at("tolerance"), file.tolerance, 1e-8, 0.5)?;
+    settings.solver.tolerance = value("tolerance", &field::AIR_TOLERANCE, file.tolerance)?;
     settings.solver.max_iterations = check_count(
         &at("max_iterations"),
+        &field::AIR_MAX_ITERATIONS,
         file.max_iterations as usize,
-        1,
-        100_000,
+        &fixed,
     )? as u32;
     for (index, source) in file.sources.iter().enumerate() {
         let at = |field| [Key("air"), Key("sources"), Index(index), Key(field)];
+        let value = |name, field, value| check(&at(name), field, value, &fixed);
         let position = check_vector(
             &at("position"),
+            &field::SOURCE_POSITION,
             source.position,
-            super::validate::MAX_COORDINATE,
+            &fixed,
         )?;
         if !domain.contains(position) {
             return Err(invalid(&at("position"), "must be inside the walls"));
         }
         settings.sources.push(AirSource {
             position,
-            radius: check_positive(&at("radius"), source.radius, 1000.0)?,
-            smoke: check_range(&at("smoke"), source.smoke, 0.0, 1.0e4)?,
-            temperature: check_range(&at("temperature"), source.temperature, -1000.0, 1000.0)?,
-            velocity: check_vector(&at("velocity"), source.velocity, MAX_AIR_SPEED)?,
-            start: check_range(&at("start"), source.start, 0.0, 1.0e6)?,
+            radius: value("radius", &field::SOURCE_RADIUS, source.radius)?,
+            smoke: value("smoke", &field::SOURCE_SMOKE, source.smoke)?,
+            temperature: value(
+                "temperature",
+                &field::SOURCE_TEMPERATURE,
+                source.temperature,
+            )?,
+            velocity: check_vector(
+                &at("velocity"),
+                &field::SOURCE_VELOCITY,
+                source.velocity,
+                &fixed,
+            )?,
+            start: value("start", &field::SOURCE_START, source.start)?,
             duration: source
                 .duration
-                .map(|d| check_positive(&at("duration"), d, 1.0e6))
+                .map(|d| value("duration", &field::SOURCE_DURATION, d))
                 .transpose()?
                 .unwrap_or(f32::INFINITY),
         });

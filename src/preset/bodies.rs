@@ -1,18 +1,15 @@
 //! The `[[bodies]]` and `[[hinges]]` tables of a preset: rigid bodies that float, read, checked
 //! and written back.
 
-use super::validate::MAX_COORDINATE;
 use super::validate::{
-    check_count, check_positive, check_range, check_text, check_vector, invalid, Invalid, Step,
+    check, check_colour, check_count, check_text, check_vector, invalid, Invalid, Step,
 };
 use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
+use crate::sim::ranges::{self as field, Scale};
 use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
-
-/// Most parts a body may have, and most corners a polygon part may have.
-const MAX_PARTS: usize = 64;
 
 /// `[[bodies]]`.
 #[derive(Deserialize, Serialize)]
@@ -102,7 +99,14 @@ pub(super) fn bodies(
                 format!("`{}` is defined twice", file.name),
             ));
         }
-        check_count(&at("shapes"), file.shapes.len(), 1, MAX_PARTS)?;
+        let fixed = Scale::default();
+        let value = |name, field, value| check(&at(name), field, value, &fixed);
+        check_count(
+            &at("shapes"),
+            &field::BODY_SHAPES,
+            file.shapes.len(),
+            &fixed,
+        )?;
         let mut parts = Vec::with_capacity(file.shapes.len());
         for (k, shape) in file.shapes.iter().enumerate() {
             parts.push(part(
@@ -111,24 +115,31 @@ pub(super) fn bodies(
                 radius,
             )?);
         }
-        for channel in file.colour {
-            check_range(&at("colour"), channel, 0.0, 1.0)?;
-        }
+        check_colour(&at("colour"), &field::BODY_COLOUR, file.colour, &fixed)?;
         let body = Body {
             name: file.name.clone(),
             parts,
-            position: check_vector(&at("position"), file.position, MAX_COORDINATE)?,
-            angle: check_range(&at("angle"), file.angle, -1000.0, 1000.0)?,
-            velocity: check_vector(&at("velocity"), file.velocity, 100.0)?,
-            angular_velocity: check_range(
-                &at("angular_velocity"),
-                file.angular_velocity,
-                -100.0,
-                100.0,
+            position: check_vector(
+                &at("position"),
+                &field::BODY_POSITION,
+                file.position,
+                &fixed,
             )?,
-            density: check_positive(&at("density"), file.density, 100.0)?,
-            friction: check_range(&at("friction"), file.friction, 0.0, 10.0)?,
-            restitution: check_range(&at("restitution"), file.restitution, 0.0, 1.0)?,
+            angle: value("angle", &field::BODY_ANGLE, file.angle)?,
+            velocity: check_vector(
+                &at("velocity"),
+                &field::BODY_VELOCITY,
+                file.velocity,
+                &fixed,
+            )?,
+            angular_velocity: value(
+                "angular_velocity",
+                &field::BODY_ANGULAR_VELOCITY,
+                file.angular_velocity,
+            )?,
+            density: value("density", &field::BODY_DENSITY, file.density)?,
+            friction: value("friction", &field::BODY_FRICTION, file.friction)?,
+            restitution: value("restitution", &field::BODY_RESTITUTION, file.restitution)?,
             colour: file.colour,
         };
         if let Some(problem) = bodies::wall_problem(&body, domain, gap) {
@@ -179,7 +190,12 @@ pub(super) fn bodies(
         if to == Some(body) {
             return Err(invalid(&at("to"), "a body cannot be hinged to itself"));
         }
-        let anchor = check_vector(&at("anchor"), hinge.anchor, MAX_COORDINATE)?;
+        let anchor = check_vector(
+            &at("anchor"),
+            &field::HINGE_ANCHOR,
+            hinge.anchor,
+            &Scale::default(),
+        )?;
         if !domain.contains(anchor) {
             return Err(invalid(&at("anchor"), "lies outside the walls"));
         }
@@ -226,7 +242,8 @@ fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
             return Err(invalid(&at(if present { field } else { "kind" }), message));
         }
     }
-    let size = |field, value: f32| check_positive(&at(field), value, 1000.0);
+    let fixed = Scale::default();
+    let size = |name, value: f32| check(&at(name), &field::PART_SIZE, value, &fixed);
     let shape = match file.kind.as_str() {
         "circle" => BodyShape::Circle {
             radius: size("radius", file.radius.unwrap_or_default())?,
@@ -243,10 +260,10 @@ fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
         },
         _ => {
             let points = file.points.as_deref().unwrap_or_default();
-            check_count(&at("points"), points.len(), 3, MAX_PARTS)?;
+            check_count(&at("points"), &field::PART_POINTS, points.len(), &fixed)?;
             let points = points
                 .iter()
-                .map(|&p| check_vector(&at("points"), p, MAX_COORDINATE))
+                .map(|&p| check_vector(&at("points"), &field::PART_POINT, p, &fixed))
                 .collect::<Result<Vec<_>, _>>()?;
             if !is_convex_counter_clockwise(&points) {
                 return Err(invalid(
@@ -258,8 +275,8 @@ fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
         }
     };
     let built = Part::new(shape).placed(
-        check_vector(&at("offset"), file.offset, MAX_COORDINATE)?,
-        check_range(&at("angle"), file.angle, -1000.0, 1000.0)?,
+        check_vector(&at("offset"), &field::PART_POINT, file.offset, &fixed)?,
+        check(&at("angle"), &field::BODY_ANGLE, file.angle, &fixed)?,
     );
     let thickness = built.half_thickness();
     if thickness < radius {

@@ -5,89 +5,8 @@
 //!
 //! # Fields and their accepted ranges
 //!
-//! Numbers must be finite (`nan` and `inf` are refused); r is `params.particle_radius`.
-//!
-//! | field | accepted |
-//! |---|---|
-//! | `name`, `description` | non-empty, one line, no control characters |
-//! | `base_particles` (optional) | 1 to 2,000,000 |
-//! | `params.rest_density` | above 0, at most 10,000 (default 82) |
-//! | `params.stiffness`, `params.near_stiffness` | 0 to 10 (defaults 0.08, 0.1) |
-//! | `params.surface_tension` | 0 to 1 (default 0.0004) |
-//! | `params.linear_viscosity`, `params.quadratic_viscosity` | 0 to 100 (defaults 0.5, 1) |
-//! | `params.particle_radius` | 0.001 to 10 (default 0.05) |
-//! | `params.interaction_radius` | 2 r to 20 r (default 6 r) |
-//! | `params.gravity` | each component within ±1000 (default [0, −9.8]) |
-//! | `params.frame_rate` | 1 to 1000 frames per simulated second (default 20) |
-//! | `params.substeps` | 1 to 100 per frame (default 7) |
-//! | `params.max_substeps` | `substeps` to 400 (default 4 × `substeps`) |
-//! | `params.cfl` | 0.05 to 1: most travel per substep, in h (default 0.5) |
-//! | `params.wall_friction` | 0 to 10 (default 0) |
-//! | `params.max_particles` | 1 to 2,000,000 (default 3000) |
-//! | `walls[i].normal` | non-zero, components within ±10,000 |
-//! | `walls[i].offset` | within ±10,000; fluid lives where `normal · x > offset` |
-//! | `walls` | at least three, enclosing a bounded region at least 2 r across |
-//! | `materials` | at least one; names unique |
-//! | `materials[i].colour` | three channels, each 0 to 1 |
-//! | `materials[i].mass` | above 0, at most 1000 |
-//! | `materials[i].pressure_scale`, `.pressure_bias` | −100 to 100 (defaults 0, 1) |
-//! | `materials[i].stiffness`, `.near_stiffness` (optional) | 0 to 10 (default: the `params` value) |
-//! | `materials[i].surface_tension` (optional) | 0 to 1 (default: the `params` value) |
-//! | `materials[i].linear_viscosity`, `.quadratic_viscosity` (optional) | 0 to 100 (default: the `params` value; a pair of materials uses the mean) |
-//! | `materials[i].spring_stiffness` | 0 (no springs, the default) to 0.05 / dt², dt = 1 / (`frame_rate` × `substeps`) |
-//! | `materials[i].yield_ratio` | 0 to 1 (default 0.1) |
-//! | `materials[i].plasticity` | 0 to 100 per second (default 0: elastic) |
-//! | `materials[i].spring_radius` | above 0, at most 1, in h (default 1) |
-//! | `materials[i].stickiness` | 0 (not sticky, the default) to 10,000 |
-//! | `materials[i].stick_distance` | above 0, at most 1, in h, from the particle centre (default 0.5) |
-//! | `materials[i].temperature` | −1000 to 1000 degrees above the ambient air (default 0) |
-//! | `materials[i].smoke` | 0 to 10,000 per metre of surface per second (default 0) |
-//! | `obstacles[i].kind` | `"circle"` (with `centre`) or `"capsule"` (with `a` and `b`) |
-//! | `obstacles[i].centre`, `.a`, `.b` | within ±10,000 |
-//! | `obstacles[i].radius` | above 0, at most 1000 |
-//! | `obstacles[i].friction` (optional) | 0 to 10 (default: `params.wall_friction`) |
-//! | `obstacles` | each at least 2 r from every wall and from every other obstacle (surface to surface) |
-//! | `emitters[i].material`, `blocks[i].material` | a name from `materials` |
-//! | `emitters[i].position` | inside the walls, at least r from every obstacle |
-//! | `emitters[i].direction` | non-zero, components within ±10,000 |
-//! | `emitters[i].width` | 0 to 100, the whole nozzle inside the walls |
-//! | `emitters[i].speed` | 0 to 1000 |
-//! | `emitters[i].speed_jitter` | 0 to 0.99 (default 0) |
-//! | `emitters[i].delay` | 0 to 1,000,000 seconds (default 0) |
-//! | `emitters[i].rate` | above 0, at most 100,000 rows per second |
-//! | `emitters[i].budget` | 0 to 2,000,000 |
-//! | `blocks[i].min`, `.max` | `max` above and right of `min`, the rectangle inside the walls |
-//! | `blocks[i].spacing` | r / 2 to 100, at most 2,000,000 lattice sites |
-//! | `blocks[i].count` (optional) | 0 to 2,000,000 |
-//! | `air.columns` | 4 to 1024 (default 96), and at most 1024 rows of square cells |
-//! | `air.density` | above 0, at most 1000 (default 1) |
-//! | `air.smoke_weight`, `.heat_lift`, `.vorticity`, `.cooling`, `.smoke_decay` | 0 to 100 (defaults 0.1, 1, 2, 0.5, 0) |
-//! | `air.drag`, `air.heating` | 0 to 1000 per second (defaults 3, 4) |
-//! | `air.advection` | `"conservative"` (default) or `"semi-lagrangian"` |
-//! | `air.solver` | `"multigrid"` (default) or `"gauss-seidel"` |
-//! | `air.tolerance` | 1e-8 to 0.5 (default 1e-4) |
-//! | `air.max_iterations` | 1 to 100,000 (default 100) |
-//! | `air.colour` | three channels, each 0 to 1 |
-//! | `air.sources[i].position` | inside the walls |
-//! | `air.sources[i].radius` | above 0, at most 1000 |
-//! | `air.sources[i].smoke` | 0 to 10,000 per second (default 0) |
-//! | `air.sources[i].temperature` | −1000 to 1000 (default 0) |
-//! | `air.sources[i].velocity` | each component within ±50 (default [0, 0]) |
-//! | `air.sources[i].start` | 0 to 1,000,000 seconds (default 0) |
-//! | `air.sources[i].duration` (optional) | above 0, at most 1,000,000 seconds (default: forever) |
-//! | `bodies[i].name` | non-empty, one line, unique |
-//! | `bodies[i].position` | the whole body inside the walls, at least 2 r from every wall, obstacle and earlier body |
-//! | `bodies[i].angle`, `.shapes[k].angle` | within ±1000 radians (default 0) |
-//! | `bodies[i].velocity` | each component within ±100 (default [0, 0]) |
-//! | `bodies[i].angular_velocity` | within ±100 radians per second (default 0) |
-//! | `bodies[i].density` | above 0, at most 100, relative to a material of mass 1 |
-//! | `bodies[i].friction` | 0 to 10 (default 0.5) |
-//! | `bodies[i].restitution` | 0 to 1 (default 0) |
-//! | `bodies[i].colour` | three channels, each 0 to 1 |
-//! | `bodies[i].shapes` | 1 to 64 parts: `"circle"` (`radius`), `"box"` (`half_size`), `"capsule"` (`half_length`, `radius`) or `"polygon"` (3 to 64 `points`, convex, counter-clockwise); sizes above 0, at most 1000; each part at least r from its middle to every side |
-//! | `bodies[i].shapes[k].offset` | within ±10,000 (default [0, 0]) |
-//! | `hinges[i].body`, `.to` (optional) | names from `bodies`, not the same |
-//! | `hinges[i].anchor` | inside the walls |
+//! `sim::ranges` is the table of every field, what it accepts and its default; README's table of
+//! fields is rendered from it. Numbers must be finite (`nan` and `inf` are refused).
 //!
 //! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
 //! means a particle is never squeezed between two solids: pushing it out of one obstacle never
@@ -141,7 +60,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
 ];
 
 /// Most particles a preset or `--particles` may ask for.
-pub const MAX_PARTICLES: usize = 2_000_000;
+pub use crate::sim::ranges::MAX_PARTICLES;
 
 /// A loaded, validated scene with its name, ready to build a `World`.
 #[derive(Clone, Debug)]

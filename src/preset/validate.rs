@@ -4,8 +4,7 @@
 use super::file::{
     BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
 };
-use super::MAX_PARTICLES;
-use crate::sim::limits::{self, SURFACE_TENSION, VISCOSITY};
+use crate::sim::ranges::{self as field, Field, Scale};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use glam::Vec2;
@@ -51,46 +50,53 @@ pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
     }
 }
 
-/// `check_range` with the range as a pair (the engine's `sim::limits`, shared with run-time
-/// edits).
-pub(super) fn within(path: &[Step], value: f32, (low, high): (f32, f32)) -> Result<f32, Invalid> {
-    check_range(path, value, low, high)
+/// Checks `value` against the table's `field` (`sim::ranges`) in a scene measured by `scale`.
+pub(super) fn check(
+    path: &[Step],
+    field: &Field,
+    value: f32,
+    scale: &Scale,
+) -> Result<f32, Invalid> {
+    field
+        .check(value, scale)
+        .map_err(|message| invalid(path, message))
 }
 
-/// Checks that `value` is finite and within `range` (inclusive).
-pub(super) fn check_range(path: &[Step], value: f32, low: f32, high: f32) -> Result<f32, Invalid> {
-    if value.is_finite() && value >= low && value <= high {
-        Ok(value)
-    } else {
-        Err(invalid(
-            path,
-            format!("must be a number from {low} to {high}, got {value:?}"),
-        ))
-    }
+/// `check` for a whole-number field.
+pub(super) fn check_count(
+    path: &[Step],
+    field: &Field,
+    value: usize,
+    scale: &Scale,
+) -> Result<usize, Invalid> {
+    field
+        .check_count(value, scale)
+        .map_err(|message| invalid(path, message))
 }
 
-/// Checks that `value` is finite and strictly positive, at most `high`.
-pub(super) fn check_positive(path: &[Step], value: f32, high: f32) -> Result<f32, Invalid> {
-    if value.is_finite() && value > 0.0 && value <= high {
-        Ok(value)
-    } else {
-        Err(invalid(
-            path,
-            format!("must be a number above 0 and at most {high}, got {value:?}"),
-        ))
-    }
+/// `check` for both components of a vector field.
+pub(super) fn check_vector(
+    path: &[Step],
+    field: &Field,
+    value: [f32; 2],
+    scale: &Scale,
+) -> Result<Vec2, Invalid> {
+    field
+        .check_vector(value, scale)
+        .map_err(|message| invalid(path, message))
 }
 
-pub(super) fn check_vector(path: &[Step], value: [f32; 2], limit: f32) -> Result<Vec2, Invalid> {
-    let vector = Vec2::from(value);
-    if vector.is_finite() && crate::sim::portable::largest(vector.abs()) <= limit {
-        Ok(vector)
-    } else {
-        Err(invalid(
-            path,
-            format!("must be two finite numbers within ±{limit}, got {value:?}"),
-        ))
+/// `check` for each channel of a colour.
+pub(super) fn check_colour(
+    path: &[Step],
+    field: &Field,
+    colour: [f32; 3],
+    scale: &Scale,
+) -> Result<[f32; 3], Invalid> {
+    for channel in colour {
+        check(path, field, channel, scale)?;
     }
+    Ok(colour)
 }
 
 /// Checks that a name or description is non-empty, single-line text (it is printed in lists,
@@ -105,27 +111,7 @@ pub(super) fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
     }
 }
 
-pub(super) fn check_count(
-    path: &[Step],
-    value: usize,
-    low: usize,
-    high: usize,
-) -> Result<usize, Invalid> {
-    if (low..=high).contains(&value) {
-        Ok(value)
-    } else {
-        Err(invalid(
-            path,
-            format!("must be from {low} to {high}, got {value}"),
-        ))
-    }
-}
-
-/// Largest coordinate a scene may use.
-pub(super) const MAX_COORDINATE: f32 = 1.0e4;
-
-/// Smallest particle radius: keeps nozzle rows and grids finite at any coordinate a scene may use.
-const MIN_PARTICLE_RADIUS: f32 = 1.0e-3;
+use crate::sim::ranges::MAX_PARTICLES;
 
 /// A preset file's values, checked.
 pub(super) struct Checked {
@@ -148,7 +134,15 @@ impl PresetFile {
         let (params, radius) = params(&self.params)?;
         let base_particles = self
             .base_particles
-            .map(|base| check_count(&[Key("base_particles")], base, 1, MAX_PARTICLES))
+            .map(|base| {
+                let fixed = Scale::default();
+                check_count(
+                    &[Key("base_particles")],
+                    &field::BASE_PARTICLES,
+                    base,
+                    &fixed,
+                )
+            })
             .transpose()?;
         let materials = materials(&self.materials, &params)?;
         let domain = domain(&self.walls, radius)?;
@@ -186,44 +180,73 @@ impl PresetFile {
 /// and the particle radius the file asks for.
 fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
     let at = |field| [Key("params"), Key(field)];
-    let particle_radius = check_range(
+    let fixed = Scale::default();
+    let particle_radius = check(
         &at("particle_radius"),
+        &field::PARTICLE_RADIUS,
         p.particle_radius,
-        MIN_PARTICLE_RADIUS,
-        10.0,
+        &fixed,
     )?;
+    let substeps = check_count(
+        &at("substeps"),
+        &field::SUBSTEPS,
+        p.substeps as usize,
+        &fixed,
+    )?;
+    // The radii and substeps the file's other bounds are measured by.
+    let scale = Scale {
+        radius: particle_radius,
+        substeps: substeps as u32,
+        ..fixed
+    };
     let interaction_radius = match p.interaction_radius {
-        Some(h) => check_range(
+        Some(h) => check(
             &at("interaction_radius"),
+            &field::INTERACTION_RADIUS,
             h,
-            2.0 * particle_radius,
-            20.0 * particle_radius,
+            &scale,
         )?,
         None => 6.0 * particle_radius,
     };
     // The interaction radius is given for the file's particles: keep its ratio.
     let ratio = interaction_radius / particle_radius;
+    let value = |name, field, value| check(&at(name), field, value, &scale);
+    let count = |name, field, value| check_count(&at(name), field, value, &scale);
     let params = SimParams {
-        rest_density: check_positive(&at("rest_density"), p.rest_density, 1.0e4)?,
-        stiffness: within(&at("stiffness"), p.stiffness, limits::STIFFNESS)?,
-        near_stiffness: within(&at("near_stiffness"), p.near_stiffness, limits::STIFFNESS)?,
-        surface_tension: within(&at("surface_tension"), p.surface_tension, SURFACE_TENSION)?,
-        linear_viscosity: within(&at("linear_viscosity"), p.linear_viscosity, VISCOSITY)?,
-        quadratic_viscosity: within(&at("quadratic_viscosity"), p.quadratic_viscosity, VISCOSITY)?,
+        rest_density: value("rest_density", &field::REST_DENSITY, p.rest_density)?,
+        stiffness: value("stiffness", &field::STIFFNESS, p.stiffness)?,
+        near_stiffness: value("near_stiffness", &field::NEAR_STIFFNESS, p.near_stiffness)?,
+        surface_tension: value(
+            "surface_tension",
+            &field::SURFACE_TENSION,
+            p.surface_tension,
+        )?,
+        linear_viscosity: value(
+            "linear_viscosity",
+            &field::LINEAR_VISCOSITY,
+            p.linear_viscosity,
+        )?,
+        quadratic_viscosity: value(
+            "quadratic_viscosity",
+            &field::QUADRATIC_VISCOSITY,
+            p.quadratic_viscosity,
+        )?,
         particle_radius: REFERENCE_RADIUS,
         interaction_radius: ratio * REFERENCE_RADIUS,
-        wall_friction: check_range(&at("wall_friction"), p.wall_friction, 0.0, 10.0)?,
-        gravity: check_vector(&at("gravity"), p.gravity, limits::GRAVITY.1)?,
-        frame_rate: check_range(&at("frame_rate"), p.frame_rate, 1.0, 1000.0)?,
-        substeps: check_count(&at("substeps"), p.substeps as usize, 1, 100)? as u32,
+        wall_friction: value("wall_friction", &field::WALL_FRICTION, p.wall_friction)?,
+        gravity: check_vector(&at("gravity"), &field::GRAVITY, p.gravity, &scale)?,
+        frame_rate: value("frame_rate", &field::FRAME_RATE, p.frame_rate)?,
+        substeps: substeps as u32,
         max_substeps: match p.max_substeps {
-            Some(max) => {
-                check_count(&at("max_substeps"), max as usize, p.substeps as usize, 400)? as u32
-            }
+            Some(max) => count("max_substeps", &field::MAX_SUBSTEPS, max as usize)? as u32,
             None => 4 * p.substeps,
         },
-        cfl: check_range(&at("cfl"), p.cfl, 0.05, 1.0)?,
-        max_particles: check_count(&at("max_particles"), p.max_particles, 1, MAX_PARTICLES)?,
+        cfl: value("cfl", &field::CFL, p.cfl)?,
+        max_particles: count(
+            "max_particles",
+            &field::MAX_PARTICLES_FIELD,
+            p.max_particles,
+        )?,
     };
     Ok((params, particle_radius))
 }
@@ -239,6 +262,11 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
     if list.len() > u16::MAX as usize {
         return Err(invalid(&[Key("materials")], "too many materials"));
     }
+    let scale = Scale {
+        radius: params.particle_radius,
+        dt: params.dt(),
+        substeps: params.substeps,
+    };
     let mut materials = Vec::with_capacity(list.len());
     for (index, material) in list.iter().enumerate() {
         let at = |field| [Key("materials"), Index(index), Key(field)];
@@ -249,35 +277,40 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
                 format!("`{}` is defined twice", material.name),
             ));
         }
-        for channel in material.colour {
-            check_range(&at("colour"), channel, 0.0, 1.0)?;
-        }
-        let optional = |field, value: Option<f32>, range| {
+        let value = |name, field, value| check(&at(name), field, value, &scale);
+        let optional = |name, field, value: Option<f32>| {
             value
-                .map(|value| within(&at(field), value, range))
+                .map(|value| check(&at(name), field, value, &scale))
                 .transpose()
         };
-        let dt = params.dt();
-        let spring_limit = limits::SPRING_STIFFNESS_DT2 / (dt * dt);
         materials.push(Material {
-            stiffness: optional("stiffness", material.stiffness, limits::STIFFNESS)?,
-            near_stiffness: optional("near_stiffness", material.near_stiffness, limits::STIFFNESS)?,
+            name: material.name.clone(),
+            colour: check_colour(&at("colour"), &field::COLOUR, material.colour, &scale)?,
+            stiffness: optional("stiffness", &field::MATERIAL_STIFFNESS, material.stiffness)?,
+            near_stiffness: optional(
+                "near_stiffness",
+                &field::MATERIAL_NEAR_STIFFNESS,
+                material.near_stiffness,
+            )?,
             surface_tension: optional(
                 "surface_tension",
+                &field::MATERIAL_SURFACE_TENSION,
                 material.surface_tension,
-                SURFACE_TENSION,
             )?,
-            linear_viscosity: optional("linear_viscosity", material.linear_viscosity, VISCOSITY)?,
+            linear_viscosity: optional(
+                "linear_viscosity",
+                &field::MATERIAL_LINEAR_VISCOSITY,
+                material.linear_viscosity,
+            )?,
             quadratic_viscosity: optional(
                 "quadratic_viscosity",
+                &field::MATERIAL_QUADRATIC_VISCOSITY,
                 material.quadratic_viscosity,
-                VISCOSITY,
             )?,
-            spring_stiffness: check_range(
-                &at("spring_stiffness"),
+            spring_stiffness: value(
+                "spring_stiffness",
+                &field::SPRING_STIFFNESS,
                 material.spring_stiffness,
-                0.0,
-                spring_limit,
             )
             .map_err(|mut error| {
                 error
@@ -285,33 +318,31 @@ fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>,
                     .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
                 error
             })?,
-            yield_ratio: within(
-                &at("yield_ratio"),
-                material.yield_ratio,
-                limits::YIELD_RATIO,
+            yield_ratio: value("yield_ratio", &field::YIELD_RATIO, material.yield_ratio)?,
+            plasticity: value("plasticity", &field::PLASTICITY, material.plasticity)?,
+            spring_radius: value(
+                "spring_radius",
+                &field::SPRING_RADIUS,
+                material.spring_radius,
             )?,
-            plasticity: within(&at("plasticity"), material.plasticity, limits::PLASTICITY)?,
-            spring_radius: check_positive(&at("spring_radius"), material.spring_radius, 1.0)?,
-            stickiness: within(&at("stickiness"), material.stickiness, limits::STICKINESS)?,
-            stick_distance: check_positive(&at("stick_distance"), material.stick_distance, 1.0)?,
-            temperature: within(
-                &at("temperature"),
-                material.temperature,
-                limits::TEMPERATURE,
+            stickiness: value("stickiness", &field::STICKINESS, material.stickiness)?,
+            stick_distance: value(
+                "stick_distance",
+                &field::STICK_DISTANCE,
+                material.stick_distance,
             )?,
-            smoke: within(&at("smoke"), material.smoke, limits::SMOKE)?,
-            name: material.name.clone(),
-            colour: material.colour,
-            mass: check_positive(&at("mass"), material.mass, 1000.0)?,
-            pressure_scale: within(
-                &at("pressure_scale"),
+            temperature: value("temperature", &field::TEMPERATURE, material.temperature)?,
+            smoke: value("smoke", &field::SMOKE, material.smoke)?,
+            mass: value("mass", &field::MASS, material.mass)?,
+            pressure_scale: value(
+                "pressure_scale",
+                &field::PRESSURE_SCALE,
                 material.pressure_scale,
-                limits::PRESSURE_SHADING,
             )?,
-            pressure_bias: within(
-                &at("pressure_bias"),
+            pressure_bias: value(
+                "pressure_bias",
+                &field::PRESSURE_BIAS,
                 material.pressure_bias,
-                limits::PRESSURE_SHADING,
             )?,
         });
     }
@@ -337,11 +368,12 @@ fn domain(list: &[WallFile], particle_radius: f32) -> Result<Domain, Invalid> {
     let mut walls = Vec::with_capacity(list.len());
     for (index, wall) in list.iter().enumerate() {
         let at = |field| [Key("walls"), Index(index), Key(field)];
-        let normal = check_vector(&at("normal"), wall.normal, MAX_COORDINATE)?;
+        let fixed = Scale::default();
+        let normal = check_vector(&at("normal"), &field::WALL_NORMAL, wall.normal, &fixed)?;
         if normal.length() < 1.0e-6 {
             return Err(invalid(&at("normal"), "must not be zero"));
         }
-        let offset = check_range(&at("offset"), wall.offset, -MAX_COORDINATE, MAX_COORDINATE)?;
+        let offset = check(&at("offset"), &field::WALL_OFFSET, wall.offset, &fixed)?;
         // `normal · x > offset` as written: `Wall::new` scales both to a unit normal.
         walls.push(Wall::new(normal, offset));
     }
@@ -376,11 +408,14 @@ fn obstacles(
     particle_radius: f32,
     params: &SimParams,
 ) -> Result<Vec<Obstacle>, Invalid> {
+    let fixed = Scale::default();
     let mut obstacles = Vec::with_capacity(list.len());
     for (index, obstacle) in list.iter().enumerate() {
         let at = |field| [Key("obstacles"), Index(index), Key(field)];
         let point = |field, value: Option<[f32; 2]>, wanted: bool| match (value, wanted) {
-            (Some(value), true) => check_vector(&at(field), value, MAX_COORDINATE).map(Some),
+            (Some(value), true) => {
+                check_vector(&at(field), &field::OBSTACLE_POINT, value, &fixed).map(Some)
+            }
             (None, false) => Ok(None),
             (None, true) => Err(invalid(
                 &at("kind"),
@@ -404,9 +439,14 @@ fn obstacles(
         let centre = point("centre", obstacle.centre, is_circle)?;
         let a = point("a", obstacle.a, !is_circle)?;
         let b = point("b", obstacle.b, !is_circle)?;
-        let radius = check_positive(&at("radius"), obstacle.radius, 1000.0)?;
+        let radius = check(
+            &at("radius"),
+            &field::OBSTACLE_RADIUS,
+            obstacle.radius,
+            &fixed,
+        )?;
         let friction = match obstacle.friction {
-            Some(friction) => check_range(&at("friction"), friction, 0.0, 10.0)?,
+            Some(friction) => check(&at("friction"), &field::OBSTACLE_FRICTION, friction, &fixed)?,
             None => params.wall_friction,
         };
         let built = match (centre, a, b) {
@@ -451,23 +491,44 @@ fn emitters(
             .iter()
             .position(|o| o.distance(point) < particle_radius)
     };
+    let fixed = Scale::default();
     let mut emitters = Vec::with_capacity(list.len());
     for (index, emitter) in list.iter().enumerate() {
         let at = |field| [Key("emitters"), Index(index), Key(field)];
-        let direction = check_vector(&at("direction"), emitter.direction, MAX_COORDINATE)?;
+        let value = |name, field, value| check(&at(name), field, value, &fixed);
+        let direction = check_vector(
+            &at("direction"),
+            &field::EMITTER_DIRECTION,
+            emitter.direction,
+            &fixed,
+        )?;
         if direction.length() < 1.0e-6 {
             return Err(invalid(&at("direction"), "must not be zero"));
         }
         let built = Emitter {
             material: material_index(materials, &at("material"), &emitter.material)?,
-            position: check_vector(&at("position"), emitter.position, MAX_COORDINATE)?,
+            position: check_vector(
+                &at("position"),
+                &field::EMITTER_POSITION,
+                emitter.position,
+                &fixed,
+            )?,
             direction: direction.normalize(),
-            width: check_range(&at("width"), emitter.width, 0.0, 100.0)?,
-            speed: check_range(&at("speed"), emitter.speed, 0.0, 1000.0)?,
-            speed_jitter: check_range(&at("speed_jitter"), emitter.speed_jitter, 0.0, 0.99)?,
-            delay: check_range(&at("delay"), emitter.delay, 0.0, 1.0e6)?,
-            rate: check_positive(&at("rate"), emitter.rate, 1.0e5)?,
-            budget: check_count(&at("budget"), emitter.budget, 0, MAX_PARTICLES)?,
+            width: value("width", &field::EMITTER_WIDTH, emitter.width)?,
+            speed: value("speed", &field::EMITTER_SPEED, emitter.speed)?,
+            speed_jitter: value(
+                "speed_jitter",
+                &field::EMITTER_SPEED_JITTER,
+                emitter.speed_jitter,
+            )?,
+            delay: value("delay", &field::EMITTER_DELAY, emitter.delay)?,
+            rate: value("rate", &field::EMITTER_RATE, emitter.rate)?,
+            budget: check_count(
+                &at("budget"),
+                &field::EMITTER_BUDGET,
+                emitter.budget,
+                &fixed,
+            )?,
         };
         if !domain.contains(built.position) {
             return Err(invalid(&at("position"), "lies outside the walls"));
@@ -506,16 +567,19 @@ fn blocks(
     domain: &Domain,
     params: &SimParams,
 ) -> Result<Vec<Block>, Invalid> {
-    let particle_radius = params.particle_radius;
+    let scale = Scale {
+        radius: params.particle_radius,
+        ..Scale::default()
+    };
     let mut blocks = Vec::with_capacity(list.len());
     for (index, block) in list.iter().enumerate() {
         let at = |field| [Key("blocks"), Index(index), Key(field)];
-        let min = check_vector(&at("min"), block.min, MAX_COORDINATE)?;
-        let max = check_vector(&at("max"), block.max, MAX_COORDINATE)?;
+        let min = check_vector(&at("min"), &field::BLOCK_CORNERS, block.min, &scale)?;
+        let max = check_vector(&at("max"), &field::BLOCK_CORNERS, block.max, &scale)?;
         if max.x <= min.x || max.y <= min.y {
             return Err(invalid(&at("max"), "must lie above and right of `min`"));
         }
-        let spacing = check_range(&at("spacing"), block.spacing, 0.5 * particle_radius, 100.0)?;
+        let spacing = check(&at("spacing"), &field::BLOCK_SPACING, block.spacing, &scale)?;
         let lattice = ((max - min) / spacing).as_dvec2();
         if lattice.x * lattice.y > MAX_PARTICLES as f64 {
             return Err(invalid(
@@ -525,7 +589,7 @@ fn blocks(
         }
         let count = block
             .count
-            .map(|count| check_count(&at("count"), count, 0, MAX_PARTICLES))
+            .map(|count| check_count(&at("count"), &field::BLOCK_COUNT, count, &scale))
             .transpose()?;
         for (corner, field) in [(min, "min"), (max, "max")] {
             if !domain.contains(corner) {

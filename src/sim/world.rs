@@ -9,7 +9,7 @@
 mod edit;
 mod snapshot;
 
-pub use edit::{limits, EditError, Pour, Poured, Tunable};
+pub use edit::{EditError, Pour, Poured, Tunable};
 /// Paths into a `WorldState`, for the snapshot files' error lines.
 #[cfg(feature = "cli")]
 pub(crate) use snapshot::Step as StatePath;

@@ -7,6 +7,7 @@ use super::World;
 use crate::sim::contact::collide;
 use crate::sim::liquid::Liquid;
 use crate::sim::obstacles::{gap_problem, way_out};
+use crate::sim::ranges::{self, Field, Scale};
 use crate::sim::scene::{Material, Obstacle};
 use glam::Vec2;
 use rayon::prelude::*;
@@ -61,35 +62,6 @@ impl fmt::Display for EditError {
 
 impl std::error::Error for EditError {}
 
-/// The accepted range of each run-time tunable, at the reference particle radius of the preset
-/// files (`preset` module documentation): the same limits the loader applies.
-pub mod limits {
-    /// Pressure and near-pressure stiffness.
-    pub const STIFFNESS: (f32, f32) = (0.0, 10.0);
-    /// Surface tension.
-    pub const SURFACE_TENSION: (f32, f32) = (0.0, 1.0);
-    /// Linear and quadratic viscosity.
-    pub const VISCOSITY: (f32, f32) = (0.0, 100.0);
-    /// Stickiness.
-    pub const STICKINESS: (f32, f32) = (0.0, 10_000.0);
-    /// Each component of gravity.
-    pub const GRAVITY: (f32, f32) = (-1000.0, 1000.0);
-    /// Yield ratio of springs.
-    pub const YIELD_RATIO: (f32, f32) = (0.0, 1.0);
-    /// Plasticity of springs, per second.
-    pub const PLASTICITY: (f32, f32) = (0.0, 100.0);
-    /// Largest spring stiffness as a fraction of 1 / Δt² (stable relaxation).
-    pub const SPRING_STIFFNESS_DT2: f32 = 0.05;
-    /// Largest obstacle radius.
-    pub const OBSTACLE_RADIUS: f32 = 1000.0;
-    /// A material's temperature above the ambient air.
-    pub const TEMPERATURE: (f32, f32) = (-1000.0, 1000.0);
-    /// A material's smoke, per metre of surface per second.
-    pub const SMOKE: (f32, f32) = (0.0, 10_000.0);
-    /// A material's pressure shading scale and bias.
-    pub const PRESSURE_SHADING: (f32, f32) = (-100.0, 100.0);
-}
-
 /// Liquid poured from a disc: every free site of a lattice of one particle diameter inside the
 /// disc gets a particle, so holding a pour fills the disc as fast as the liquid leaves it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -116,16 +88,35 @@ pub struct Poured {
 /// A site is free when no particle is nearer than this fraction of the lattice spacing.
 const FREE_SITE: f32 = 0.9;
 
-fn check(field: &'static str, value: f32, (low, high): (f32, f32)) -> Result<f32, EditError> {
+/// `value` when the table's `field` (`sim::ranges`) takes it in a world measured by `scale`;
+/// `name` says which value in the error.
+fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result<f32, EditError> {
     if !value.is_finite() {
-        return Err(EditError::NotFinite(field));
+        return Err(EditError::NotFinite(name));
     }
-    if value < low || value > high {
-        return Err(EditError::OutOfRange {
-            field,
+    field.check(value, scale).map_err(|_| {
+        let (low, high) = field.range(scale);
+        EditError::OutOfRange {
+            field: name,
             value,
             low,
             high,
+        }
+    })
+}
+
+/// `value` when it is finite and not negative: a constant that `sim::resolution` rescales, whose
+/// top of range in this world's units the table does not give.
+fn not_negative(name: &'static str, value: f32) -> Result<f32, EditError> {
+    if !value.is_finite() {
+        return Err(EditError::NotFinite(name));
+    }
+    if value < 0.0 {
+        return Err(EditError::OutOfRange {
+            field: name,
+            value,
+            low: 0.0,
+            high: f32::MAX,
         });
     }
     Ok(value)
@@ -169,7 +160,18 @@ impl World {
         let velocity = finite("pour velocity", pour.velocity)?;
         let spacing = 2.0 * self.params.particle_radius;
         let extent = crate::sim::portable::largest(self.domain.max() - self.domain.min());
-        let radius = check("pour radius", pour.radius, (0.0, extent))?;
+        let radius = pour.radius;
+        if !radius.is_finite() {
+            return Err(EditError::NotFinite("pour radius"));
+        }
+        if !(0.0..=extent).contains(&radius) {
+            return Err(EditError::OutOfRange {
+                field: "pour radius",
+                value: radius,
+                low: 0.0,
+                high: extent,
+            });
+        }
         // Lattice sites anchored at the origin, so that a pour held still fills the same sites.
         let reach = (radius / spacing).ceil() as i64;
         let base = (centre / spacing).round();
@@ -228,7 +230,7 @@ impl World {
     /// Their springs go with them; the ids of the others stay.
     pub fn erase(&mut self, centre: Vec2, radius: f32) -> Result<usize, EditError> {
         let centre = finite("erase centre", centre)?;
-        let radius = check("erase radius", radius, (0.0, f32::MAX))?;
+        let radius = not_negative("erase radius", radius)?;
         let keep: Vec<bool> = self
             .particles
             .position
@@ -240,19 +242,26 @@ impl World {
     }
 
     /// Adds a static obstacle; returns its index. Refused when it is not finite, larger than
-    /// `limits::OBSTACLE_RADIUS`, or closer than two particle radii to a wall or another
+    /// `ranges::OBSTACLE_RADIUS`, or closer than two particle radii to a wall or another
     /// obstacle (the gap that keeps particles from being squeezed between solids). Particles
     /// inside it are moved out to its surface at once, their velocity into it removed.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, EditError> {
         let (a, b) = obstacle.core();
         finite("obstacle position", a)?;
         finite("obstacle position", b)?;
+        let fixed = Scale::default();
         check(
             "obstacle radius",
+            &ranges::OBSTACLE_RADIUS,
             obstacle.radius(),
-            (f32::MIN_POSITIVE, limits::OBSTACLE_RADIUS),
+            &fixed,
         )?;
-        check("obstacle friction", obstacle.friction, (0.0, 10.0))?;
+        check(
+            "obstacle friction",
+            &ranges::OBSTACLE_FRICTION,
+            obstacle.friction,
+            &fixed,
+        )?;
         let mut obstacles = self.obstacles().to_vec();
         obstacles.push(obstacle);
         if let Some((_, problem)) =
@@ -343,9 +352,25 @@ impl World {
         velocity: Vec2,
         angular_velocity: f32,
     ) -> Result<(), EditError> {
-        check("body velocity x", velocity.x, (-100.0, 100.0))?;
-        check("body velocity y", velocity.y, (-100.0, 100.0))?;
-        check("body angular velocity", angular_velocity, (-100.0, 100.0))?;
+        let fixed = Scale::default();
+        check(
+            "body velocity x",
+            &ranges::BODY_VELOCITY,
+            velocity.x,
+            &fixed,
+        )?;
+        check(
+            "body velocity y",
+            &ranges::BODY_VELOCITY,
+            velocity.y,
+            &fixed,
+        )?;
+        check(
+            "body angular velocity",
+            &ranges::BODY_ANGULAR_VELOCITY,
+            angular_velocity,
+            &fixed,
+        )?;
         let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
         if index >= bodies.len() {
             return Err(EditError::NoBody);
@@ -354,10 +379,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets gravity (each component within `limits::GRAVITY`); the next substep feels it.
+    /// Sets gravity (each component within `ranges::GRAVITY`); the next substep feels it.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), EditError> {
-        check("gravity x", gravity.x, limits::GRAVITY)?;
-        check("gravity y", gravity.y, limits::GRAVITY)?;
+        check("gravity x", &ranges::GRAVITY, gravity.x, &Scale::default())?;
+        check("gravity y", &ranges::GRAVITY, gravity.y, &Scale::default())?;
         self.params.gravity = gravity;
         Ok(())
     }
@@ -366,7 +391,8 @@ impl World {
     /// constants of this world's resolution). The name, colour and mass stay those of the scene
     /// (a mass change would change the substeps a scene needs, see `liquid`); every constant
     /// must be finite and not negative, and the spring stiffness must keep the relaxation stable
-    /// (at most `limits::SPRING_STIFFNESS_DT2` / Δt²).
+    /// (`ranges::SPRING_STIFFNESS`: at most 0.05 / Δt²). The constants that do not depend on the
+    /// resolution keep the ranges of the preset files (`sim::ranges`).
     pub fn set_material(&mut self, index: usize, material: Material) -> Result<(), EditError> {
         let current = self.material_index(index)?;
         if material.mass != current.mass {
@@ -374,7 +400,6 @@ impl World {
                 "a material's mass cannot change at run time (rebuild the scene instead)",
             ));
         }
-        let open = (0.0, f32::MAX);
         for (field, value) in [
             ("stiffness", material.stiffness),
             ("near_stiffness", material.near_stiffness),
@@ -383,33 +408,48 @@ impl World {
             ("quadratic_viscosity", material.quadratic_viscosity),
         ] {
             if let Some(value) = value {
-                check(field, value, open)?;
+                not_negative(field, value)?;
             }
         }
-        let dt = 1.0 / (self.params.frame_rate * self.params.substeps as f32);
-        let spring_limit = limits::SPRING_STIFFNESS_DT2 / (dt * dt);
-        check(
-            "spring_stiffness",
-            material.spring_stiffness,
-            (0.0, spring_limit),
-        )?;
-        check("yield_ratio", material.yield_ratio, limits::YIELD_RATIO)?;
-        check("plasticity", material.plasticity, limits::PLASTICITY)?;
-        check("spring_radius", material.spring_radius, (0.0, 1.0))?;
-        check("stickiness", material.stickiness, open)?;
-        check("stick_distance", material.stick_distance, (0.0, 1.0))?;
-        check("temperature", material.temperature, limits::TEMPERATURE)?;
-        check("smoke", material.smoke, limits::SMOKE)?;
-        check(
-            "pressure_scale",
-            material.pressure_scale,
-            limits::PRESSURE_SHADING,
-        )?;
-        check(
-            "pressure_bias",
-            material.pressure_bias,
-            limits::PRESSURE_SHADING,
-        )?;
+        not_negative("stickiness", material.stickiness)?;
+        let scale = Scale {
+            radius: self.params.particle_radius,
+            dt: 1.0 / (self.params.frame_rate * self.params.substeps as f32),
+            substeps: self.params.substeps,
+        };
+        for (name, field, value) in [
+            (
+                "spring_stiffness",
+                &ranges::SPRING_STIFFNESS,
+                material.spring_stiffness,
+            ),
+            ("yield_ratio", &ranges::YIELD_RATIO, material.yield_ratio),
+            ("plasticity", &ranges::PLASTICITY, material.plasticity),
+            (
+                "spring_radius",
+                &ranges::SPRING_RADIUS,
+                material.spring_radius,
+            ),
+            (
+                "stick_distance",
+                &ranges::STICK_DISTANCE,
+                material.stick_distance,
+            ),
+            ("temperature", &ranges::TEMPERATURE, material.temperature),
+            ("smoke", &ranges::SMOKE, material.smoke),
+            (
+                "pressure_scale",
+                &ranges::PRESSURE_SCALE,
+                material.pressure_scale,
+            ),
+            (
+                "pressure_bias",
+                &ranges::PRESSURE_BIAS,
+                material.pressure_bias,
+            ),
+        ] {
+            check(name, field, value, &scale)?;
+        }
         self.materials[index] = Material {
             name: current.name.clone(),
             colour: current.colour,
@@ -519,16 +559,23 @@ impl Tunable {
         }
     }
 
-    /// The range preset files accept, at the reference particle radius.
-    pub fn reference_range(self) -> (f32, f32) {
+    /// Its entry in the table of preset fields (`sim::ranges`).
+    pub fn field(self) -> &'static Field {
         match self {
-            Self::Stiffness | Self::NearStiffness => limits::STIFFNESS,
-            Self::SurfaceTension => limits::SURFACE_TENSION,
-            Self::LinearViscosity | Self::QuadraticViscosity => limits::VISCOSITY,
-            // At most 0.05 / Δt² at the file's substeps: the caller bounds it by the scene's.
-            Self::SpringStiffness => (0.0, f32::MAX),
-            Self::Stickiness => limits::STICKINESS,
+            Self::Stiffness => &ranges::MATERIAL_STIFFNESS,
+            Self::NearStiffness => &ranges::MATERIAL_NEAR_STIFFNESS,
+            Self::SurfaceTension => &ranges::MATERIAL_SURFACE_TENSION,
+            Self::LinearViscosity => &ranges::MATERIAL_LINEAR_VISCOSITY,
+            Self::QuadraticViscosity => &ranges::MATERIAL_QUADRATIC_VISCOSITY,
+            Self::SpringStiffness => &ranges::SPRING_STIFFNESS,
+            Self::Stickiness => &ranges::STICKINESS,
         }
+    }
+
+    /// The range preset files accept, at the reference particle radius (for springs, in a
+    /// scene measured by `scale`: at most 0.05 / Δt²).
+    pub fn reference_range(self, scale: &Scale) -> (f32, f32) {
+        self.field().range(scale)
     }
 
     /// The top of the range where the liquid stays calm at a preset's own substeps, in preset

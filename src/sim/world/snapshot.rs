@@ -32,8 +32,7 @@ use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Most particles a state may hold or allow (the preset loader's own cap).
-const MAX_PARTICLES: usize = 2_000_000;
+use crate::sim::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
 
 /// Everything the next step of a world depends on, as plain data (`World::state`); rebuilt into
 /// a world that continues bit for bit by `World::from_state`.
@@ -504,34 +503,83 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
     Ok(())
 }
 
-/// Finite parameters in the ranges the engine needs (positive lengths and rates, at least one
-/// substep, room for the particles).
+/// Where a restored value breaks its entry in the table of fields (`sim::ranges`): not finite,
+/// or of a sign its range refuses. A world's constants are the file's rescaled for its
+/// particles and substeps (`sim::resolution`), by positive factors: they keep their sign, but
+/// not the file's other bounds.
+fn sign_problem(field: &Field, value: f32) -> Option<String> {
+    if !value.is_finite() {
+        return Some(format!("must be finite, got {value}"));
+    }
+    match field.accepts {
+        Accepts::Above(Bound::Number(low), _) if low == 0.0 && value <= 0.0 => {
+            Some(format!("must be above 0, got {value}"))
+        }
+        Accepts::Range(Bound::Number(low), _) if low == 0.0 && value < 0.0 => {
+            Some(format!("must not be negative, got {value}"))
+        }
+        _ => None,
+    }
+}
+
+/// Parameters that keep their fields' signs (`sign_problem`), at least one substep, an
+/// interaction radius of 2 to 20 particle radii, room for the particles.
 fn check_params(params: &SimParams, particles: usize) -> Result<(), StateError> {
     let field = |key: &'static str| [Key("params"), Key(key)];
     let floats = [
-        ("rest_density", params.rest_density),
-        ("stiffness", params.stiffness),
-        ("near_stiffness", params.near_stiffness),
-        ("surface_tension", params.surface_tension),
-        ("linear_viscosity", params.linear_viscosity),
-        ("quadratic_viscosity", params.quadratic_viscosity),
-        ("particle_radius", params.particle_radius),
-        ("interaction_radius", params.interaction_radius),
-        ("wall_friction", params.wall_friction),
-        ("gravity", params.gravity.x),
-        ("gravity", params.gravity.y),
-        ("frame_rate", params.frame_rate),
-        ("cfl", params.cfl),
+        ("rest_density", &ranges::REST_DENSITY, params.rest_density),
+        ("stiffness", &ranges::STIFFNESS, params.stiffness),
+        (
+            "near_stiffness",
+            &ranges::NEAR_STIFFNESS,
+            params.near_stiffness,
+        ),
+        (
+            "surface_tension",
+            &ranges::SURFACE_TENSION,
+            params.surface_tension,
+        ),
+        (
+            "linear_viscosity",
+            &ranges::LINEAR_VISCOSITY,
+            params.linear_viscosity,
+        ),
+        (
+            "quadratic_viscosity",
+            &ranges::QUADRATIC_VISCOSITY,
+            params.quadratic_viscosity,
+        ),
+        (
+            "particle_radius",
+            &ranges::PARTICLE_RADIUS,
+            params.particle_radius,
+        ),
+        (
+            "interaction_radius",
+            &ranges::INTERACTION_RADIUS,
+            params.interaction_radius,
+        ),
+        (
+            "wall_friction",
+            &ranges::WALL_FRICTION,
+            params.wall_friction,
+        ),
+        ("gravity", &ranges::GRAVITY, params.gravity.x),
+        ("gravity", &ranges::GRAVITY, params.gravity.y),
+        ("frame_rate", &ranges::FRAME_RATE, params.frame_rate),
+        ("cfl", &ranges::CFL, params.cfl),
     ];
-    for (key, value) in floats {
-        if !value.is_finite() {
-            return refuse(&field(key), format!("must be finite, got {value}"));
+    for (key, entry, value) in floats {
+        if let Some(problem) = sign_problem(entry, value) {
+            return refuse(&field(key), problem);
         }
     }
+    // The frame rate, the travel per substep and the radius are positive though their ranges
+    // start above 0.
     for (key, value) in [
-        ("rest_density", params.rest_density),
         ("frame_rate", params.frame_rate),
         ("cfl", params.cfl),
+        ("particle_radius", params.particle_radius),
     ] {
         if value <= 0.0 {
             return refuse(&field(key), format!("must be above 0, got {value}"));
@@ -580,32 +628,32 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
     }
     for (index, m) in materials.iter().enumerate() {
         let path = [Key("materials"), Index(index)];
-        let overrides = [
-            m.stiffness,
-            m.near_stiffness,
-            m.surface_tension,
-            m.linear_viscosity,
-            m.quadratic_viscosity,
+        let fields = [
+            (&ranges::MASS, Some(m.mass)),
+            (&ranges::PRESSURE_SCALE, Some(m.pressure_scale)),
+            (&ranges::PRESSURE_BIAS, Some(m.pressure_bias)),
+            (&ranges::MATERIAL_STIFFNESS, m.stiffness),
+            (&ranges::MATERIAL_NEAR_STIFFNESS, m.near_stiffness),
+            (&ranges::MATERIAL_SURFACE_TENSION, m.surface_tension),
+            (&ranges::MATERIAL_LINEAR_VISCOSITY, m.linear_viscosity),
+            (&ranges::MATERIAL_QUADRATIC_VISCOSITY, m.quadratic_viscosity),
+            (&ranges::SPRING_STIFFNESS, Some(m.spring_stiffness)),
+            (&ranges::YIELD_RATIO, Some(m.yield_ratio)),
+            (&ranges::PLASTICITY, Some(m.plasticity)),
+            (&ranges::SPRING_RADIUS, Some(m.spring_radius)),
+            (&ranges::STICKINESS, Some(m.stickiness)),
+            (&ranges::STICK_DISTANCE, Some(m.stick_distance)),
+            (&ranges::TEMPERATURE, Some(m.temperature)),
+            (&ranges::SMOKE, Some(m.smoke)),
         ];
-        let values = [
-            m.mass,
-            m.pressure_scale,
-            m.pressure_bias,
-            m.spring_stiffness,
-            m.yield_ratio,
-            m.plasticity,
-            m.spring_radius,
-            m.stickiness,
-            m.stick_distance,
-            m.temperature,
-            m.smoke,
-        ];
-        let all = values.iter().chain(overrides.iter().flatten());
-        if !all.chain(&m.colour).all(|v| v.is_finite()) {
-            return refuse(&path, "every value must be finite");
-        }
-        if m.mass <= 0.0 {
-            return refuse(&path, format!("mass must be above 0, got {}", m.mass));
+        let colour = m.colour.map(|channel| (&ranges::COLOUR, Some(channel)));
+        for (entry, value) in fields.into_iter().chain(colour) {
+            if let Some(problem) = value.and_then(|value| sign_problem(entry, value)) {
+                let key = entry.path.trim_start_matches("materials[i].");
+                let mut at = path.to_vec();
+                at.push(Key(key));
+                return refuse(&at, problem);
+            }
         }
     }
     for (index, emitter) in scene.emitters.iter().enumerate() {
