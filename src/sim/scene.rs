@@ -2,7 +2,7 @@
 //! of liquid.
 
 use super::air::AirSettings;
-use super::bodies::{Body, Hinge};
+use super::bodies::description::{Body, Hinge};
 use super::domain::Domain;
 use super::params::SimParams;
 use glam::Vec2;
