@@ -29,12 +29,16 @@
 //! rapier runs without its parallel feature, with `enhanced-determinism`: results are
 //! bit-identical at any thread count.
 
+mod checks;
 pub(crate) mod description;
 mod rapier;
 mod shape;
+mod state;
 
+pub use checks::{distance_between, distance_to_obstacle, wall_problem};
 pub use description::{Body, BodyState, Hinge};
 pub use shape::{is_convex_counter_clockwise, BodyShape, Part};
+pub use state::BodiesState;
 
 use super::contact::{collide, keep_inside};
 use super::domain::Domain;
@@ -46,7 +50,6 @@ use description::velocity_at;
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
-use serde::{Deserialize, Serialize};
 use std::ops::Range;
 
 /// The mouse holds a body: a spring from a point of the body to the cursor.
@@ -80,65 +83,6 @@ struct Push {
     impulse: Vec2,
     /// About the body's centre of mass.
     angular: f32,
-}
-
-/// Everything the next step of the bodies depends on, for snapshots (`World::state`): rapier's
-/// whole world (bodies, colliders, joints, contact caches, islands), which body and collider
-/// handles are the scene's bodies and parts, the impulses the particles owe the bodies, and the
-/// grab. The scene gives the rest (names, shapes, colours, hinges). Serialized with rapier's own
-/// serde support (its floats as JSON numbers, which read back to the same bits); the slosh
-/// values as bits.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BodiesState {
-    rapier: Rapier,
-    handles: Vec<RigidBodyHandle>,
-    colliders: Vec<ColliderHandle>,
-    /// Per body: impulse x, y and angular impulse, as bits.
-    pending: Vec<[u32; 3]>,
-    /// The held body, its held point in its frame and the cursor, as bits.
-    grab: Option<(usize, [u32; 4])>,
-}
-
-impl std::fmt::Debug for BodiesState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BodiesState")
-            .field("bodies", &self.handles.len())
-            .field("pending", &self.pending)
-            .field("grab", &self.grab)
-            .finish()
-    }
-}
-
-/// Equal when the same handles hold bodies in the same poses and motions (to the bit), with
-/// the same impulses owed and the same grab; rapier's caches are not compared.
-impl PartialEq for BodiesState {
-    fn eq(&self, other: &Self) -> bool {
-        let motion = |state: &Self| -> Vec<[u32; 6]> {
-            state
-                .handles
-                .iter()
-                .filter(|&&h| state.rapier.has_body(h))
-                .map(|&h| {
-                    let s = state.rapier.state(h);
-                    [
-                        s.position.x,
-                        s.position.y,
-                        s.angle,
-                        s.velocity.x,
-                        s.velocity.y,
-                        s.angular_velocity,
-                    ]
-                    .map(f32::to_bits)
-                })
-                .collect()
-        };
-        self.handles == other.handles
-            && self.colliders == other.colliders
-            && self.pending == other.pending
-            && self.grab == other.grab
-            && motion(self) == motion(other)
-    }
 }
 
 /// The rigid bodies of a world and their coupling with the particles.
@@ -606,79 +550,4 @@ impl Subsystem for Bodies {
     fn after_move(&mut self, stage: &mut AfterMove) {
         self.couple(stage);
     }
-}
-
-/// The world pose of `part` of `body` at the body's starting pose, as rapier's.
-fn start_pose(body: &Body, part: &Part) -> rapier2d::math::Pose {
-    let centre = body.to_world(part.offset);
-    rapier2d::math::Pose::new(rapier::to_vector(centre), body.angle + part.angle)
-}
-
-/// Surface-to-surface distance between two bodies at their starting poses (0 when they touch
-/// or overlap).
-pub fn distance_between(a: &Body, b: &Body) -> f32 {
-    let mut least = f32::INFINITY;
-    for pa in &a.parts {
-        for pb in &b.parts {
-            let (Some(sa), Some(sb)) = (pa.rapier_shape(), pb.rapier_shape()) else {
-                continue;
-            };
-            let gap = rapier2d::parry::query::distance(
-                &start_pose(a, pa),
-                sa.as_ref(),
-                &start_pose(b, pb),
-                sb.as_ref(),
-            )
-            .map(|d| d.distance)
-            .unwrap_or(0.0);
-            least = least.at_most(gap);
-        }
-    }
-    least
-}
-
-/// Surface-to-surface distance between a body at its starting pose and an obstacle.
-pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f32 {
-    let (core, pose) = rapier::obstacle_shape(obstacle, 0.0);
-    body.parts
-        .iter()
-        .filter_map(|part| {
-            let shape = part.rapier_shape()?;
-            rapier2d::parry::query::distance(
-                &start_pose(body, part),
-                shape.as_ref(),
-                &pose,
-                core.as_ref(),
-            )
-            .ok()
-            .map(|d| d.distance)
-        })
-        .fold(f32::INFINITY, crate::sim::portable::min)
-}
-
-/// Why a body at its starting pose does not fit inside the walls with `gap` to spare, if it
-/// does not.
-pub fn wall_problem(body: &Body, domain: &Domain, gap: f32) -> Option<String> {
-    let outlines = body.outlines(64);
-    for (k, wall) in domain.walls().iter().enumerate() {
-        let room = outlines
-            .iter()
-            .flatten()
-            .map(|&p| wall.distance(p))
-            .fold(f32::INFINITY, crate::sim::portable::min);
-        if room < gap {
-            return Some(if room < 0.0 {
-                format!(
-                    "lies (partly) outside the walls: walls[{k}] cuts it by {}",
-                    -room
-                )
-            } else {
-                format!(
-                    "must keep {gap} (2 particle radii) from every wall, \
-                     but its surface is {room} from walls[{k}]"
-                )
-            });
-        }
-    }
-    None
 }
