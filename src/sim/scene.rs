@@ -1,7 +1,7 @@
 //! What a scene is made of: parameters, materials, walls, obstacles, emitters and initial blocks
 //! of liquid.
 
-use super::air::AirSettings;
+use super::air::settings::AirSettings;
 use super::bodies::description::{Body, Hinge};
 use super::domain::Domain;
 use super::params::SimParams;
