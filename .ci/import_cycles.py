@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """Import cycles between the source files of the crate.
 
-Reads every `use` statement of src/**/*.rs (`use crate::...`, `use super::...`, `use self::...`
-and paths that start with a child module's name; inside functions and test modules too), and
-builds a graph of files: `a/mod.rs` and `a.rs` are module `a`, inline modules (`mod tests {}`)
+Reads the `use` statements of src/**/*.rs (`use crate::...`, `use super::...`, `use self::...`
+and paths that start with a child module's name, inside functions too) and the same paths
+written in the code (`super::save::air_file(..)`), and builds a graph of files: `a/mod.rs` and `a.rs` are module `a`, inline modules (`mod tests {}`)
 belong to their file. An import of `crate::sim::X::Y` is an edge to the file of the deepest
 module on the path (sim::X, or sim::X::Y if that is a module). Where that module only
 re-exports Y (`pub use inner::Y`), the edge goes on to the file that re-export names, so an
 import through a facade counts as an import of what it stands for; `--shallow` stops at the
-facade. `mod` declarations are not edges.
+facade. A file's own `pub use` lines and `mod` declarations are not its edges. Test-only code
+(`#[cfg(test)]` items and modules) is left out unless `--tests` is given.
 
 Prints every strongly connected group of two or more files (each is at least one cycle) with
 one shortest cycle through it and the imports inside it, and exits 1 if there is one.
 
-    .ci/import_cycles.py [--shallow] [--root src] [PREFIX ...]
+    .ci/import_cycles.py [--tests] [--shallow] [--root src] [PREFIX ...]
 
 With PREFIXes (say src/sim), only groups that hold a file under one of them count.
 """
@@ -298,9 +299,10 @@ class Crate:
         for file, here, path, name, public, test in self.uses:
             if test and not tests:
                 continue
-            # A facade's own re-exports are followed by whoever imports through it; they are
-            # not edges of the facade when following.
-            if follow and public and here == self.module_of(file):
+            # A file's own re-exports are not its edges (unless its code uses the name too):
+            # whoever imports through them depends on what they name (or, with --shallow, on
+            # the re-exporting file).
+            if public and here == self.module_of(file):
                 if name is None or not self.used_apart(file, name):
                     continue
             target = self.target(here, path, follow)
