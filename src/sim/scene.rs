@@ -1,8 +1,8 @@
 //! What a scene is made of: parameters, materials, walls, obstacles, emitters and initial blocks
 //! of liquid.
 
-use super::air::AirSettings;
-use super::bodies::{Body, Hinge};
+use super::air::settings::AirSettings;
+use super::bodies::description::{Body, Hinge};
 use super::domain::Domain;
 use super::params::SimParams;
 use glam::Vec2;

@@ -11,18 +11,9 @@
 use super::field::{
     par_rows_mut, CellRow, Lattice, LatticePoint, MacGrid, CELLS_PER_TASK, ROWS_PER_TASK,
 };
+use super::settings::ScalarAdvection;
 use crate::sim::portable::Ordered;
 use rayon::prelude::*;
-
-/// How the scalars (smoke, temperature) are advected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ScalarAdvection {
-    /// Forward then backward accounting passes (seed 003): the total is kept to rounding.
-    #[default]
-    Conservative,
-    /// Plain semi-Lagrangian: smooth, but gains or loses mass where the flow converges.
-    SemiLagrangian,
-}
 
 /// Scratch buffers of the advection passes, reused every step.
 #[derive(Clone, Debug, Default)]

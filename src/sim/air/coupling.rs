@@ -7,7 +7,7 @@
 //! dragged toward the air's velocity at a stated rate; the bulk of the liquid is not.
 
 use super::field::MacGrid;
-use super::AirSettings;
+use super::settings::AirSettings;
 use crate::sim::params::SimParams;
 use crate::sim::particles::Particles;
 use crate::sim::portable;

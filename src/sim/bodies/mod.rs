@@ -29,10 +29,16 @@
 //! rapier runs without its parallel feature, with `enhanced-determinism`: results are
 //! bit-identical at any thread count.
 
+mod checks;
+pub(crate) mod description;
 mod rapier;
 mod shape;
+mod state;
 
+pub use checks::{distance_between, distance_to_obstacle, wall_problem};
+pub use description::{Body, BodyState, Hinge};
 pub use shape::{is_convex_counter_clockwise, BodyShape, Part};
+pub use state::BodiesState;
 
 use super::contact::{collide, keep_inside};
 use super::domain::Domain;
@@ -40,138 +46,11 @@ use super::scene::Obstacle;
 use super::stir::{PullBlend, Stir, StirBlend};
 use super::subsystem::{AfterMove, Subsystem};
 use crate::sim::portable::Ordered;
+use description::velocity_at;
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
-use serde::{Deserialize, Serialize};
 use std::ops::Range;
-
-/// A rigid body as a scene describes it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Body {
-    /// Name, for reports and presets.
-    pub name: String,
-    /// Its convex parts, in its own frame (at least one).
-    pub parts: Vec<Part>,
-    /// Where its frame's origin starts.
-    pub position: Vec2,
-    /// Its starting turn, in radians.
-    pub angle: f32,
-    /// Starting velocity.
-    pub velocity: Vec2,
-    /// Starting angular velocity, radians per second (counter-clockwise positive).
-    pub angular_velocity: f32,
-    /// Mass per area relative to a liquid of `mass = 1` (water): 0.5 floats half under, 2
-    /// sinks. The same at any resolution.
-    pub density: f32,
-    /// Coulomb friction against particles, walls and other bodies.
-    pub friction: f32,
-    /// Bounciness against walls and other bodies (0: none, 1: elastic).
-    pub restitution: f32,
-    /// Linear RGB colour for drawing.
-    pub colour: [f32; 3],
-}
-
-impl Body {
-    /// A body of `parts` at `position`, with density `density` (relative to water), at rest,
-    /// friction 0.5, no bounce, wood-coloured. A scene built in code lists it in
-    /// `Scene::bodies`:
-    ///
-    /// ```
-    /// use glam::Vec2;
-    /// use slosh::preset::Preset;
-    /// use slosh::sim::{Body, BodyShape, Part, World};
-    ///
-    /// let mut scene = Preset::load("dam")?.scene;
-    /// let raft = Part::new(BodyShape::Box { half_size: Vec2::new(0.8, 0.2) });
-    /// scene.bodies.push(Body::new("raft", vec![raft], Vec2::new(3.0, 6.0), 0.5));
-    /// let mut world = World::new(scene, 1);
-    /// for _ in 0..20 {
-    ///     world.step_frame();
-    /// }
-    /// let raft = world.bodies().unwrap().state(1);
-    /// assert!(raft.position.y < 6.0, "it fell into the water");
-    /// # Ok::<(), slosh::preset::PresetError>(())
-    /// ```
-    pub fn new(name: &str, parts: Vec<Part>, position: Vec2, density: f32) -> Self {
-        Self {
-            name: name.to_string(),
-            parts,
-            position,
-            angle: 0.0,
-            velocity: Vec2::ZERO,
-            angular_velocity: 0.0,
-            density,
-            friction: 0.5,
-            restitution: 0.0,
-            colour: [0.6, 0.45, 0.3],
-        }
-    }
-
-    /// A point of the body's frame in the world, at its starting pose.
-    pub fn to_world(&self, point: Vec2) -> Vec2 {
-        self.position + crate::sim::portable::unit_vector(self.angle).rotate(point)
-    }
-
-    /// A world point in the body's frame, at its starting pose.
-    pub fn to_local(&self, point: Vec2) -> Vec2 {
-        crate::sim::portable::unit_vector(-self.angle).rotate(point - self.position)
-    }
-
-    /// The outline of each part in the world at its starting pose.
-    pub fn outlines(&self, segments: usize) -> Vec<Vec<Vec2>> {
-        self.parts
-            .iter()
-            .map(|part| {
-                part.outline(segments)
-                    .into_iter()
-                    .map(|p| self.to_world(p))
-                    .collect()
-            })
-            .collect()
-    }
-}
-
-/// A hinge: `body` turns about `anchor` (a world point at the start), fixed to the world or to
-/// the body `to`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Hinge {
-    /// Index of the body that turns.
-    pub body: usize,
-    /// The body it is fixed to (`None`: the world).
-    pub to: Option<usize>,
-    /// The axle, in world coordinates at the start.
-    pub anchor: Vec2,
-}
-
-/// Where a body is and how it moves now.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BodyState {
-    /// Position of its frame's origin.
-    pub position: Vec2,
-    /// Turn, in radians.
-    pub angle: f32,
-    /// Velocity of its centre of mass.
-    pub velocity: Vec2,
-    /// Angular velocity, radians per second.
-    pub angular_velocity: f32,
-    /// Its centre of mass in the world.
-    pub centre_of_mass: Vec2,
-    /// Its mass (in the liquid's mass units).
-    pub mass: f32,
-}
-
-impl BodyState {
-    /// A point of the body's frame in the world now.
-    pub fn to_world(&self, point: Vec2) -> Vec2 {
-        self.position + crate::sim::portable::unit_vector(self.angle).rotate(point)
-    }
-
-    /// A world point in the body's frame now.
-    pub fn to_local(&self, point: Vec2) -> Vec2 {
-        crate::sim::portable::unit_vector(-self.angle).rotate(point - self.position)
-    }
-}
 
 /// The mouse holds a body: a spring from a point of the body to the cursor.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -204,65 +83,6 @@ struct Push {
     impulse: Vec2,
     /// About the body's centre of mass.
     angular: f32,
-}
-
-/// Everything the next step of the bodies depends on, for snapshots (`World::state`): rapier's
-/// whole world (bodies, colliders, joints, contact caches, islands), which body and collider
-/// handles are the scene's bodies and parts, the impulses the particles owe the bodies, and the
-/// grab. The scene gives the rest (names, shapes, colours, hinges). Serialized with rapier's own
-/// serde support (its floats as JSON numbers, which read back to the same bits); the slosh
-/// values as bits.
-#[derive(Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BodiesState {
-    rapier: Rapier,
-    handles: Vec<RigidBodyHandle>,
-    colliders: Vec<ColliderHandle>,
-    /// Per body: impulse x, y and angular impulse, as bits.
-    pending: Vec<[u32; 3]>,
-    /// The held body, its held point in its frame and the cursor, as bits.
-    grab: Option<(usize, [u32; 4])>,
-}
-
-impl std::fmt::Debug for BodiesState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BodiesState")
-            .field("bodies", &self.handles.len())
-            .field("pending", &self.pending)
-            .field("grab", &self.grab)
-            .finish()
-    }
-}
-
-/// Equal when the same handles hold bodies in the same poses and motions (to the bit), with
-/// the same impulses owed and the same grab; rapier's caches are not compared.
-impl PartialEq for BodiesState {
-    fn eq(&self, other: &Self) -> bool {
-        let motion = |state: &Self| -> Vec<[u32; 6]> {
-            state
-                .handles
-                .iter()
-                .filter(|&&h| state.rapier.has_body(h))
-                .map(|&h| {
-                    let s = state.rapier.state(h);
-                    [
-                        s.position.x,
-                        s.position.y,
-                        s.angle,
-                        s.velocity.x,
-                        s.velocity.y,
-                        s.angular_velocity,
-                    ]
-                    .map(f32::to_bits)
-                })
-                .collect()
-        };
-        self.handles == other.handles
-            && self.colliders == other.colliders
-            && self.pending == other.pending
-            && self.grab == other.grab
-            && motion(self) == motion(other)
-    }
 }
 
 /// The rigid bodies of a world and their coupling with the particles.
@@ -730,84 +550,4 @@ impl Subsystem for Bodies {
     fn after_move(&mut self, stage: &mut AfterMove) {
         self.couple(stage);
     }
-}
-
-/// The velocity of a state's rigid motion at `point`.
-pub(crate) fn velocity_at(state: &BodyState, point: Vec2) -> Vec2 {
-    state.velocity + (point - state.centre_of_mass).perp() * state.angular_velocity
-}
-
-/// The world pose of `part` of `body` at the body's starting pose, as rapier's.
-fn start_pose(body: &Body, part: &Part) -> rapier2d::math::Pose {
-    let centre = body.to_world(part.offset);
-    rapier2d::math::Pose::new(rapier::to_vector(centre), body.angle + part.angle)
-}
-
-/// Surface-to-surface distance between two bodies at their starting poses (0 when they touch
-/// or overlap).
-pub fn distance_between(a: &Body, b: &Body) -> f32 {
-    let mut least = f32::INFINITY;
-    for pa in &a.parts {
-        for pb in &b.parts {
-            let (Some(sa), Some(sb)) = (pa.rapier_shape(), pb.rapier_shape()) else {
-                continue;
-            };
-            let gap = rapier2d::parry::query::distance(
-                &start_pose(a, pa),
-                sa.as_ref(),
-                &start_pose(b, pb),
-                sb.as_ref(),
-            )
-            .map(|d| d.distance)
-            .unwrap_or(0.0);
-            least = least.at_most(gap);
-        }
-    }
-    least
-}
-
-/// Surface-to-surface distance between a body at its starting pose and an obstacle.
-pub fn distance_to_obstacle(body: &Body, obstacle: &Obstacle) -> f32 {
-    let (core, pose) = rapier::obstacle_shape(obstacle, 0.0);
-    body.parts
-        .iter()
-        .filter_map(|part| {
-            let shape = part.rapier_shape()?;
-            rapier2d::parry::query::distance(
-                &start_pose(body, part),
-                shape.as_ref(),
-                &pose,
-                core.as_ref(),
-            )
-            .ok()
-            .map(|d| d.distance)
-        })
-        .fold(f32::INFINITY, crate::sim::portable::min)
-}
-
-/// Why a body at its starting pose does not fit inside the walls with `gap` to spare, if it
-/// does not.
-pub fn wall_problem(body: &Body, domain: &Domain, gap: f32) -> Option<String> {
-    let outlines = body.outlines(64);
-    for (k, wall) in domain.walls().iter().enumerate() {
-        let room = outlines
-            .iter()
-            .flatten()
-            .map(|&p| wall.distance(p))
-            .fold(f32::INFINITY, crate::sim::portable::min);
-        if room < gap {
-            return Some(if room < 0.0 {
-                format!(
-                    "lies (partly) outside the walls: walls[{k}] cuts it by {}",
-                    -room
-                )
-            } else {
-                format!(
-                    "must keep {gap} (2 particle radii) from every wall, \
-                     but its surface is {room} from walls[{k}]"
-                )
-            });
-        }
-    }
-    None
 }

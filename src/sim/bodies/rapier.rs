@@ -1,7 +1,7 @@
 //! The rapier2d world behind the bodies: its sets, its pipeline, and the few questions the
 //! coupling asks of it, in slosh's own vector type.
 
-use super::{velocity_at, Body, BodyState};
+use super::description::{velocity_at, Body, BodyState};
 use crate::sim::domain::Domain;
 use crate::sim::portable;
 use crate::sim::portable::Ordered;

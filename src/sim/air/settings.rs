@@ -1,0 +1,95 @@
+//! What a scene says of its air, as plain values: the grid's size, the air's constants, how
+//! smoke is advected, the pressure solve's settings and the smoke and heat sources
+//! (`AirSettings`, the values a preset's `[air]` table holds). The running air (`air`) is built
+//! from them; they know nothing of it, only the solver's own settings types (`pressure.rs`).
+
+use super::pressure::{Method, Settings as SolverSettings};
+use glam::Vec2;
+
+/// The air of a scene: its grid, its constants, its sources. Every field has a documented
+/// default (`AirSettings::default()`), the values a preset's `[air]` table starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AirSettings {
+    /// Cells across the walls' bounding box (square cells; the rows follow from its height).
+    pub columns: usize,
+    /// Density ρ of the air (1): scales the pressure, not the motion.
+    pub density: f32,
+    /// Buoyancy α: downward acceleration per unit of smoke, m/s² (0.1).
+    pub smoke_weight: f32,
+    /// Buoyancy β: upward acceleration per degree above the ambient air, m/s² (1).
+    pub heat_lift: f32,
+    /// Vorticity confinement ε (2): how strongly small swirls are kept alive.
+    pub vorticity: f32,
+    /// Rate at which the air's heat fades, per second (0.5).
+    pub cooling: f32,
+    /// Rate at which smoke thins away, per second (0: it only moves).
+    pub smoke_decay: f32,
+    /// Drag on spray (particles with under half their rest density), per second (3): how fast
+    /// a lone drop takes up the air's velocity.
+    pub drag: f32,
+    /// Rate at which hot liquid brings the air beside it to its temperature, per second (4).
+    pub heating: f32,
+    /// How smoke is advected (conservative). Heat is always advected semi-Lagrangian: it cools
+    /// anyway, and needs no accounting.
+    pub advection: ScalarAdvection,
+    /// The pressure solve: method, relative residual and iteration cap (multigrid-preconditioned
+    /// CG to 1e-4, at most 100 iterations).
+    pub solver: SolverSettings,
+    /// Smoke colour for the window (light grey), linear RGB.
+    pub colour: [f32; 3],
+    /// Smoke and heat sources.
+    pub sources: Vec<AirSource>,
+}
+
+impl Default for AirSettings {
+    fn default() -> Self {
+        Self {
+            columns: 96,
+            density: 1.0,
+            smoke_weight: 0.1,
+            heat_lift: 1.0,
+            vorticity: 2.0,
+            cooling: 0.5,
+            smoke_decay: 0.0,
+            drag: 3.0,
+            heating: 4.0,
+            advection: ScalarAdvection::Conservative,
+            solver: SolverSettings {
+                method: Method::MultigridPcg,
+                tolerance: 1e-4,
+                max_iterations: 100,
+            },
+            colour: [0.8, 0.8, 0.82],
+            sources: Vec::new(),
+        }
+    }
+}
+
+/// A disc that puts smoke, heat and motion into the air for a while.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AirSource {
+    /// Centre.
+    pub position: Vec2,
+    /// Radius.
+    pub radius: f32,
+    /// Smoke added per second (density units per second).
+    pub smoke: f32,
+    /// Temperature the air in the disc is held at, in degrees above ambient (0: none).
+    pub temperature: f32,
+    /// Velocity given to the air in the disc (zero: none).
+    pub velocity: Vec2,
+    /// Seconds after the start when it opens.
+    pub start: f32,
+    /// Seconds it stays open (infinite: never closes).
+    pub duration: f32,
+}
+
+/// How the scalars (smoke, temperature) are advected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScalarAdvection {
+    /// Forward then backward accounting passes (seed 003): the total is kept to rounding.
+    #[default]
+    Conservative,
+    /// Plain semi-Lagrangian: smooth, but gains or loses mass where the flow converges.
+    SemiLagrangian,
+}
