@@ -410,19 +410,19 @@ impl Poisson {
             &mut self.partials,
             move |y, p_row, r_row| {
                 let py = y + 1;
-                let old = Neighbours::new(p, w, nx, py);
+                let old = Stencil::new(p, w, nx, py);
                 let b = [interior(b, w, nx, py), interior(b_error, w, nx, py)];
                 let diag = interior(&grid.diag, w, nx, py);
                 match single_mean {
                     Some(mean) => {
-                        let mask = Neighbours::new(&grid.mask, w, nx, py);
+                        let mask = Stencil::new(&grid.mask, w, nx, py);
                         let shift = |value: f32, open: f32| {
                             (f64::from(value) - f64::from(open) * mean) as f32
                         };
                         shift_and_residual_row(&old, &mask, shift, b, diag, p_row, r_row)
                     }
                     None => {
-                        let ids = Neighbours::new(&components.id, w, nx, py);
+                        let ids = Stencil::new(&components.id, w, nx, py);
                         let shift = |value: f32, id: u32| {
                             (f64::from(value) - components.mean[id as usize]) as f32
                         };
@@ -442,7 +442,7 @@ impl Poisson {
         let (nx, w, b, b_error, p) = (grid.nx, grid.w, &self.b, &self.b_error, &self.p);
         let sums = for_each_row_summed(grid, &mut self.r, &mut self.partials, move |y, row| {
             let py = y + 1;
-            let around = Neighbours::new(p, w, nx, py);
+            let around = Stencil::new(p, w, nx, py);
             let (b, diag) = (interior(b, w, nx, py), interior(&grid.diag, w, nx, py));
             let b_error = interior(b_error, w, nx, py);
             let row = interior_mut(row, nx);
@@ -488,8 +488,8 @@ impl Poisson {
         let sums =
             for_each_row_summed(grid, &mut self.d_next, &mut self.partials, move |y, row| {
                 let py = y + 1;
-                let (z, d) = (Neighbours::new(z, w, nx, py), Neighbours::new(d, w, nx, py));
-                let diag = Neighbours::new(&grid.diag, w, nx, py);
+                let (z, d) = (Stencil::new(z, w, nx, py), Stencil::new(d, w, nx, py));
+                let diag = Stencil::new(&grid.diag, w, nx, py);
                 match single_mean {
                     Some(mean) => {
                         let direction = |z: f32, diag: f32, d: f32| {
@@ -498,7 +498,7 @@ impl Poisson {
                         direction_row(&z, &diag, &d, &diag, direction, row)
                     }
                     None => {
-                        let means = Neighbours::new(z_means, w, nx, py);
+                        let means = Stencil::new(z_means, w, nx, py);
                         let direction = |z: f32, mean: f32, d: f32| (z - mean) + beta * d;
                         direction_row(&z, &means, &d, &diag, direction, row)
                     }
@@ -519,10 +519,7 @@ impl Poisson {
             &mut self.partials,
             move |y, p_row, r_row| {
                 let py = y + 1;
-                let (d, diag) = (
-                    Neighbours::new(d, w, nx, py),
-                    interior(&grid.diag, w, nx, py),
-                );
+                let (d, diag) = (Stencil::new(d, w, nx, py), interior(&grid.diag, w, nx, py));
                 let (p_row, r_row) = (interior_mut(p_row, nx), interior_mut(r_row, nx));
                 for i in 0..nx {
                     let ad = select(diag[i] > 0.0, d.laplacian(i, diag[i]), 0.0);
@@ -581,7 +578,7 @@ impl Poisson {
 /// One multigrid level's cells. Fields are stored with padding: one solid column on the left,
 /// two on the right, one solid row below and two above, so that no kernel checks bounds (the
 /// second ring holds the 4 × 4 restriction stencil of an odd-sized level's last coarse cell).
-struct Grid {
+struct CellGrid {
     nx: usize,
     ny: usize,
     /// Row stride: nx + 3.
@@ -599,7 +596,7 @@ struct Grid {
     inv_weight: Vec<f32>,
 }
 
-impl Grid {
+impl CellGrid {
     fn new(nx: usize, ny: usize) -> Self {
         let w = nx + 3;
         let len = w * (ny + 3);
@@ -621,7 +618,7 @@ impl Grid {
     }
 
     /// A coarse cell is open when any of its (up to four) children in `fine` is.
-    fn coarsen_mask(&mut self, fine: &Grid) {
+    fn coarsen_mask(&mut self, fine: &CellGrid) {
         let (w, fw) = (self.w, fine.w);
         for y in 0..self.ny {
             for x in 0..self.nx {
@@ -654,7 +651,7 @@ impl Grid {
 
     /// The normalisation of the bilinear prolongation from `coarse` (see [`prolong_add`]):
     /// the same weights, by rows and by pairs of cells.
-    fn set_prolongation_weights(&mut self, coarse: &Grid) {
+    fn set_prolongation_weights(&mut self, coarse: &CellGrid) {
         let (nx, w, cw, pairs) = (self.nx, self.w, coarse.w, self.nx / 2);
         let (diag, coarse_mask) = (&self.diag, &coarse.mask);
         let parallel = self.parallel;
@@ -699,7 +696,7 @@ impl Grid {
 
 /// A level's grid and its solution buffers.
 struct Level {
-    grid: Grid,
+    grid: CellGrid,
     /// The level's correction (on the finest level: the preconditioned residual z).
     x: Vec<f32>,
     /// Scratch: the smoother's and prolongation's output (then swapped with `x`), and the
@@ -711,7 +708,7 @@ struct Level {
 
 impl Level {
     fn new(nx: usize, ny: usize) -> Self {
-        let grid = Grid::new(nx, ny);
+        let grid = CellGrid::new(nx, ny);
         let len = grid.len();
         Self {
             grid,
@@ -741,7 +738,7 @@ struct Components {
 }
 
 impl Components {
-    fn new(grid: &Grid) -> Self {
+    fn new(grid: &CellGrid) -> Self {
         // Ids 1 to the number of components (at most half the cells, rounded up), and 0.
         let ids = grid.nx * grid.ny + 1;
         Self {
@@ -761,7 +758,7 @@ impl Components {
     /// Labels the open cells of `grid` (4-connectivity), components numbered in the order of
     /// their first cell: the runs of open cells of each row are joined (union-find) to the runs
     /// of the row below that they touch, then each run takes its component's id.
-    fn label(&mut self, grid: &Grid) {
+    fn label(&mut self, grid: &CellGrid) {
         let w = grid.w;
         self.runs.clear();
         self.row_runs.clear();
@@ -837,7 +834,7 @@ impl Components {
 
     /// Fills `mean` with the mean of `field` over each component: from `total` (Σ field) with
     /// one component, else in one pass in index order.
-    fn means(&mut self, grid: &Grid, field: &[f32], total: f64) {
+    fn means(&mut self, grid: &CellGrid, field: &[f32], total: f64) {
         if self.count == 1 {
             self.mean[1] = total / self.size[1];
             return;
@@ -855,7 +852,7 @@ impl Components {
     /// rounding error in `error`; returns Σ (field − mean)² in f64.
     fn subtract_means_exactly(
         &self,
-        grid: &Grid,
+        grid: &CellGrid,
         field: &mut [f32],
         error: &mut [f32],
         partials: &mut [Sums],
@@ -896,7 +893,7 @@ impl Components {
 
     /// Fills `mean` with z's per-component means and returns Σ over components of
     /// mean × (Σ r over the component), in one pass in index order.
-    fn project(&mut self, grid: &Grid, r: &[f32], z: &[f32]) -> f64 {
+    fn project(&mut self, grid: &CellGrid, r: &[f32], z: &[f32]) -> f64 {
         self.sum[..=self.count].fill(0.0);
         self.other_sum[..=self.count].fill(0.0);
         for i in interior_indices(grid) {
@@ -913,7 +910,7 @@ impl Components {
     }
 
     /// Writes each open cell's component mean into `field` (0 elsewhere).
-    fn spread_means(&self, grid: &Grid, field: &mut [f32]) {
+    fn spread_means(&self, grid: &CellGrid, field: &mut [f32]) {
         let (nx, w) = (grid.nx, grid.w);
         for_each_row(grid, field, move |y, row| {
             let ids = &self.id[(y + 1) * w + 1..][..nx];
@@ -928,8 +925,8 @@ impl Components {
 /// One row of [`Poisson::shift_and_residual`]: the new p = `shift(old p, key)` into
 /// `p_row`, and r = b − A (new p) into `r_row`; returns [‖r row‖², 0, 0].
 fn shift_and_residual_row<K: Copy>(
-    old: &Neighbours<'_, f32>,
-    keys: &Neighbours<'_, K>,
+    old: &Stencil<'_, f32>,
+    keys: &Stencil<'_, K>,
     shift: impl Fn(f32, K) -> f32,
     [b, b_error]: [&[f32]; 2],
     diag: &[f32],
@@ -960,10 +957,10 @@ fn shift_and_residual_row<K: Copy>(
 /// One row of [`Poisson::update_direction`]: d = `direction(z, key, old d)` into `row` (a
 /// padded row), where `key` is what the projection subtracts by; returns [d · A d, 0, 0].
 fn direction_row(
-    z: &Neighbours<'_>,
-    keys: &Neighbours<'_>,
-    old: &Neighbours<'_>,
-    diag: &Neighbours<'_>,
+    z: &Stencil<'_>,
+    keys: &Stencil<'_>,
+    old: &Stencil<'_>,
+    diag: &Stencil<'_>,
     direction: impl Fn(f32, f32, f32) -> f32,
     row: &mut [f32],
 ) -> Sums {
@@ -1049,7 +1046,7 @@ fn relax_rows(level: &mut Level, rhs: &[f32], color: usize, summed: bool) -> Sum
     let (nx, w, x_now) = (grid.nx, grid.w, &x[..]);
     let sums = for_each_row_summed(grid, tmp, partials, move |y, out| {
         let py = y + 1;
-        let around = Neighbours::new(x_now, w, nx, py);
+        let around = Stencil::new(x_now, w, nx, py);
         let (f, inv_diag) = (
             interior(rhs, w, nx, py),
             interior(&grid.inv_diag, w, nx, py),
@@ -1080,8 +1077,8 @@ fn relax_from_zero(level: &mut Level, rhs: &[f32]) {
     let (nx, w) = (grid.nx, grid.w);
     for_each_row(grid, tmp, move |y, out| {
         let py = y + 1;
-        let f = Neighbours::new(rhs, w, nx, py);
-        let inv = Neighbours::new(&grid.inv_diag, w, nx, py);
+        let f = Stencil::new(rhs, w, nx, py);
+        let inv = Stencil::new(&grid.inv_diag, w, nx, py);
         let first_red = y & 1;
         let out = interior_mut(out, nx);
         for i in 0..nx {
@@ -1111,7 +1108,7 @@ fn residual_for_restriction(level: &mut Level, rhs: &[f32]) {
     let (nx, w, x) = (grid.nx, grid.w, &x[..]);
     for_each_row(grid, tmp, move |y, out| {
         let py = y + 1;
-        let around = Neighbours::new(x, w, nx, py);
+        let around = Stencil::new(x, w, nx, py);
         let (f, diag) = (interior(rhs, w, nx, py), interior(&grid.diag, w, nx, py));
         let inv_weight = interior(&grid.inv_weight, w, nx, py);
         let out = interior_mut(out, nx);
@@ -1126,7 +1123,7 @@ fn residual_for_restriction(level: &mut Level, rhs: &[f32]) {
 /// fine columns (and rows) 2X − 1 … 2X + 2 with 1-D weights 1, 3, 3, 1; a corner cell counts
 /// only where prolongation reads this coarse cell as its diagonal neighbour. With the unscaled
 /// coarse Laplacian, this is the rediscretisation at twice the spacing.
-fn restrict(fine: &Level, coarse: &Grid, out: &mut [f32]) {
+fn restrict(fine: &Level, coarse: &CellGrid, out: &mut [f32]) {
     let (fw, cw, s) = (fine.grid.w, coarse.w, &fine.tmp[..]);
     let ncx = coarse.nx;
     for_each_row(coarse, out, move |y, out| {
@@ -1264,7 +1261,7 @@ fn parent_and_side(i: usize) -> (usize, usize) {
 }
 
 /// The five-point neighbourhood of one row's interior cells: five slices of nx values.
-struct Neighbours<'a, T = f32> {
+struct Stencil<'a, T = f32> {
     centre: &'a [T],
     left: &'a [T],
     right: &'a [T],
@@ -1272,7 +1269,7 @@ struct Neighbours<'a, T = f32> {
     above: &'a [T],
 }
 
-impl<'a, T> Neighbours<'a, T> {
+impl<'a, T> Stencil<'a, T> {
     /// The neighbourhood of padded row `py` of `field` (stride `w`, `nx` interior cells).
     /// Always inlined, so that the compiler sees the five lengths are `nx` (no bounds checks).
     #[inline(always)]
@@ -1288,7 +1285,7 @@ impl<'a, T> Neighbours<'a, T> {
     }
 }
 
-impl Neighbours<'_, f32> {
+impl Stencil<'_, f32> {
     /// The sum of cell `i`'s four neighbours, in a fixed order (solid ones hold 0).
     #[inline]
     fn sum(&self, i: usize) -> f32 {
@@ -1336,7 +1333,7 @@ fn interior_mut(row: &mut [f32], nx: usize) -> &mut [f32] {
 }
 
 /// The stored indices of a grid's interior cells, in index order.
-fn interior_indices(grid: &Grid) -> impl Iterator<Item = usize> + '_ {
+fn interior_indices(grid: &CellGrid) -> impl Iterator<Item = usize> + '_ {
     (1..=grid.ny).flat_map(move |y| y * grid.w + 1..y * grid.w + 1 + grid.nx)
 }
 
@@ -1423,7 +1420,7 @@ fn add_lanes(l: [f64; 8]) -> f64 {
 
 /// Runs `kernel(y, row)` on every interior row `y` of `field` (the row with its padding), in
 /// parallel if the grid's passes are.
-fn for_each_row<F>(grid: &Grid, field: &mut [f32], kernel: F)
+fn for_each_row<F>(grid: &CellGrid, field: &mut [f32], kernel: F)
 where
     F: Fn(usize, &mut [f32]) + Sync + Send,
 {
@@ -1439,7 +1436,12 @@ where
 }
 
 /// Like [`for_each_row`], and returns the sums of the rows' results, added in row order.
-fn for_each_row_summed<F>(grid: &Grid, field: &mut [f32], partials: &mut [Sums], kernel: F) -> Sums
+fn for_each_row_summed<F>(
+    grid: &CellGrid,
+    field: &mut [f32],
+    partials: &mut [Sums],
+    kernel: F,
+) -> Sums
 where
     F: Fn(usize, &mut [f32]) -> Sums + Sync + Send,
 {
@@ -1458,7 +1460,7 @@ where
 
 /// Like [`for_each_row_summed`], over the rows of two fields at once.
 fn for_each_row_pair_summed<F>(
-    grid: &Grid,
+    grid: &CellGrid,
     first: &mut [f32],
     second: &mut [f32],
     partials: &mut [Sums],
@@ -1491,7 +1493,7 @@ where
 }
 
 /// The sums of `kernel(y)` over the interior rows `y`, added in row order.
-fn sum_rows<F>(grid: &Grid, partials: &mut [Sums], kernel: F) -> Sums
+fn sum_rows<F>(grid: &CellGrid, partials: &mut [Sums], kernel: F) -> Sums
 where
     F: Fn(usize) -> Sums + Sync + Send,
 {
