@@ -11,7 +11,7 @@
 //! 3. **advect velocity** (semi-Lagrangian, `advect.rs`);
 //! 4. **forces**: buoyancy and vorticity confinement (`forces.rs`);
 //! 5. **project**: solid faces take the solids' velocity, then the pressure solve makes the
-//!    velocity divergence-free (`projection.rs`, `pressure.rs`);
+//!    velocity divergence-free (`projection.rs`, `pressure/`);
 //! 6. **advect scalars**: smoke conservative or semi-Lagrangian, heat semi-Lagrangian; cooling;
 //! 7. **drag**: the air pulls light spray particles along (`coupling.rs`).
 //!
