@@ -3,7 +3,7 @@
 //!
 //! The file is one JSON object, one top-level key per line:
 //!
-//! - `"format": "slosh-snapshot"` and `"version": 1`;
+//! - `"format": "slosh-snapshot"` and `"version": 2` (version 1, before the scene types carried their own serde, is refused with a one-line error);
 //! - `"preset"`: the text of the preset file the world was built from (`Preset::to_toml`), which
 //!   gives the walls, the emitters and the air's settings;
 //! - `"checksum"`: `World::checksum` of the saved world, as 16 hex digits;
@@ -27,7 +27,7 @@ use std::path::Path;
 pub const FORMAT: &str = "slosh-snapshot";
 
 /// The `"version"` this build writes and reads.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// The file as written.
 #[derive(Serialize)]

@@ -291,7 +291,7 @@ fn the_file_is_text_with_one_particle_per_line() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "{");
     assert_eq!(lines[1], "  \"format\": \"slosh-snapshot\",");
-    assert_eq!(lines[2], "  \"version\": 1,");
+    assert_eq!(lines[2], "  \"version\": 2,");
     assert!(lines[3].starts_with("  \"preset\": \"# slosh preset"));
     assert!(lines[4].starts_with("  \"checksum\": \""));
     assert_eq!(lines[5], "  \"world\": {");
@@ -312,11 +312,11 @@ fn broken_files_are_refused_with_their_line() {
     let last_line = half.lines().count();
     refusal(&path, half, Some(last_line));
 
-    // Another version.
-    let other = text.replacen("\"version\": 1,", "\"version\": 2,", 1);
+    // Another version: the files of version 1, whose scene values were mirrored by hand.
+    let other = text.replacen("\"version\": 2,", "\"version\": 1,", 1);
     let error = refusal(&path, &other, Some(3));
     assert!(
-        error.ends_with("snapshot format version 2, this build reads 1"),
+        error.ends_with("snapshot format version 1, this build reads 2"),
         "{error}"
     );
 

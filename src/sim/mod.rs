@@ -6,6 +6,7 @@
 //! obstacles) implement [`subsystem::Subsystem`].
 
 pub mod air;
+pub mod bits;
 pub mod bodies;
 pub mod clock;
 mod contact;

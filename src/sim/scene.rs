@@ -6,6 +6,7 @@ use super::bodies::description::{Body, Hinge};
 use super::domain::Domain;
 use super::params::SimParams;
 use glam::Vec2;
+use serde::{Deserialize, Serialize};
 
 /// Everything a world is made of. Presets build one from a TOML file, checking every value
 /// (`preset::Preset::load`); a scene built in code should keep the same ranges.
@@ -36,7 +37,8 @@ pub struct Scene {
 ///
 /// `Material::default()` is the seed's plain liquid: no springs, no stickiness, and every
 /// override `None` (the `SimParams` value applies).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Material {
     /// Name used by presets to refer to it.
     pub name: String,
@@ -188,7 +190,8 @@ impl Block {
 }
 
 /// The solid part of an obstacle, for drawing and collision.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "lowercase")]
 pub enum Shape {
     /// A disc: every point closer than `radius` to `centre`.
     Circle {
@@ -212,7 +215,8 @@ pub enum Shape {
 
 /// A static collider: particles slide along it with Coulomb friction and sticky materials cling
 /// to it. `World::obstacles()` lists them for the renderer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Obstacle {
     /// What it looks like.
     pub shape: Shape,

@@ -78,7 +78,8 @@ impl StageTimes {
 }
 
 /// How the last frame was stepped: its substep count and how many particle moves were capped.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FrameReport {
     /// Substeps the frame took (more than configured when particles were fast).
     pub substeps: u32,

@@ -48,7 +48,8 @@ use rayon::prelude::*;
 use std::time::Duration;
 
 /// What the last air step did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AirStep {
     /// The pressure solve's iterations and relative residual.
     pub solve: SolveReport,

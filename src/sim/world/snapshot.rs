@@ -16,7 +16,7 @@
 //! so that any text format round-trips it exactly, NaN and infinities included.
 
 use super::{FrameReport, StageTimes, World};
-use crate::sim::air::{AirStep, SolveReport};
+use crate::sim::air::AirStep;
 use crate::sim::bodies::{Bodies, BodiesState};
 use crate::sim::emission::Emission;
 use crate::sim::liquid::Liquid;
@@ -24,7 +24,7 @@ use crate::sim::neighbours::Neighbours;
 use crate::sim::obstacles::gap_problem;
 use crate::sim::params::SimParams;
 use crate::sim::particles::{Births, Particles};
-use crate::sim::scene::{Material, Obstacle, Scene, Shape};
+use crate::sim::scene::{Material, Obstacle, Scene};
 use crate::sim::springs::MAX_SPRINGS;
 use crate::sim::subsystems::Subsystems;
 use glam::Vec2;
@@ -40,24 +40,24 @@ use crate::sim::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
 #[serde(deny_unknown_fields)]
 pub struct WorldState {
     /// The parameters in use (gravity as last set; the substeps the world runs).
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub params: SimParams,
     /// The materials in use, as last tuned.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub materials: Vec<Material>,
     /// The obstacles, as last drawn.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub obstacles: Vec<Obstacle>,
     /// Simulated seconds since the world was made.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub time: f64,
     /// Length of the current substep.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub dt: f32,
     /// Substeps run since the world was made.
     pub substeps_done: u64,
     /// What the last frame did.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub last_frame: FrameReport,
     /// The id the next particle gets (ids are never reused).
     pub next_id: u32,
@@ -179,29 +179,29 @@ impl From<SpringList> for (u32, Vec<(u32, u32)>) {
 #[serde(deny_unknown_fields)]
 pub struct AirState {
     /// Simulated seconds the air has been stepped.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub time: f32,
     /// Steps taken.
     pub steps: u64,
     /// Pressure-solver iterations over all steps.
     pub iterations: u64,
     /// What the last step did.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub last: AirStep,
     /// x velocity on the vertical faces, (nx + 1) × ny.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub u: Vec<f32>,
     /// y velocity on the horizontal faces, nx × (ny + 1).
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub v: Vec<f32>,
     /// Smoke per cell, nx × ny.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub smoke: Vec<f32>,
     /// Temperature per cell, nx × ny.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub temperature: Vec<f32>,
     /// Pressure per cell from the last projection, nx × ny.
-    #[serde(with = "mirrored")]
+    #[serde(with = "crate::sim::bits")]
     pub pressure: Vec<f32>,
     /// Solid cells of the last step (walls, obstacles, liquid), nx × ny; serialized as a string
     /// of `0` and `1`.
@@ -828,35 +828,6 @@ fn check_springs(lists: &[SpringList], ids: &[u32]) -> Result<(), StateError> {
     Ok(())
 }
 
-/// A value serialized as another that holds its floats as bits.
-trait Mirror: Sized {
-    /// The serialized form.
-    type Bits: Serialize + for<'de> Deserialize<'de>;
-    /// The value as bits.
-    fn encode(&self) -> Self::Bits;
-    /// The value back from bits.
-    fn decode(bits: Self::Bits) -> Self;
-}
-
-/// `#[serde(with = "mirrored")]`: a field serialized as its `Mirror::Bits`.
-mod mirrored {
-    use super::Mirror;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<T: Mirror, S: Serializer>(
-        value: &T,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        value.encode().serialize(serializer)
-    }
-
-    pub fn deserialize<'de, T: Mirror, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<T, D::Error> {
-        T::Bits::deserialize(deserializer).map(T::decode)
-    }
-}
-
 /// `#[serde(with = "cells")]`: flags serialized as one string of `0` and `1`.
 mod cells {
     use serde::de::Error;
@@ -906,321 +877,6 @@ mod flat {
         Ok(pairs
             .map(|xy| Vec2::new(f32::from_bits(xy[0]), f32::from_bits(xy[1])))
             .collect())
-    }
-}
-
-impl Mirror for f32 {
-    type Bits = u32;
-    fn encode(&self) -> u32 {
-        self.to_bits()
-    }
-    fn decode(bits: u32) -> Self {
-        f32::from_bits(bits)
-    }
-}
-
-impl Mirror for f64 {
-    type Bits = u64;
-    fn encode(&self) -> u64 {
-        self.to_bits()
-    }
-    fn decode(bits: u64) -> Self {
-        f64::from_bits(bits)
-    }
-}
-
-impl Mirror for Vec2 {
-    type Bits = [u32; 2];
-    fn encode(&self) -> [u32; 2] {
-        [self.x.to_bits(), self.y.to_bits()]
-    }
-    fn decode([x, y]: [u32; 2]) -> Self {
-        Vec2::new(f32::from_bits(x), f32::from_bits(y))
-    }
-}
-
-impl Mirror for [f32; 3] {
-    type Bits = [u32; 3];
-    fn encode(&self) -> [u32; 3] {
-        self.map(f32::to_bits)
-    }
-    fn decode(bits: [u32; 3]) -> Self {
-        bits.map(f32::from_bits)
-    }
-}
-
-impl<T: Mirror> Mirror for Option<T> {
-    type Bits = Option<T::Bits>;
-    fn encode(&self) -> Self::Bits {
-        self.as_ref().map(T::encode)
-    }
-    fn decode(bits: Self::Bits) -> Self {
-        bits.map(T::decode)
-    }
-}
-
-impl<T: Mirror> Mirror for Vec<T> {
-    type Bits = Vec<T::Bits>;
-    fn encode(&self) -> Self::Bits {
-        self.iter().map(T::encode).collect()
-    }
-    fn decode(bits: Self::Bits) -> Self {
-        bits.into_iter().map(T::decode).collect()
-    }
-}
-
-/// `SimParams`, floats as bits.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ParamsBits {
-    rest_density: u32,
-    stiffness: u32,
-    near_stiffness: u32,
-    surface_tension: u32,
-    linear_viscosity: u32,
-    quadratic_viscosity: u32,
-    particle_radius: u32,
-    interaction_radius: u32,
-    wall_friction: u32,
-    gravity: [u32; 2],
-    frame_rate: u32,
-    substeps: u32,
-    max_substeps: u32,
-    cfl: u32,
-    max_particles: usize,
-}
-
-impl Mirror for SimParams {
-    type Bits = ParamsBits;
-    fn encode(&self) -> ParamsBits {
-        ParamsBits {
-            rest_density: self.rest_density.encode(),
-            stiffness: self.stiffness.encode(),
-            near_stiffness: self.near_stiffness.encode(),
-            surface_tension: self.surface_tension.encode(),
-            linear_viscosity: self.linear_viscosity.encode(),
-            quadratic_viscosity: self.quadratic_viscosity.encode(),
-            particle_radius: self.particle_radius.encode(),
-            interaction_radius: self.interaction_radius.encode(),
-            wall_friction: self.wall_friction.encode(),
-            gravity: self.gravity.encode(),
-            frame_rate: self.frame_rate.encode(),
-            substeps: self.substeps,
-            max_substeps: self.max_substeps,
-            cfl: self.cfl.encode(),
-            max_particles: self.max_particles,
-        }
-    }
-    fn decode(b: ParamsBits) -> Self {
-        Self {
-            rest_density: f32::decode(b.rest_density),
-            stiffness: f32::decode(b.stiffness),
-            near_stiffness: f32::decode(b.near_stiffness),
-            surface_tension: f32::decode(b.surface_tension),
-            linear_viscosity: f32::decode(b.linear_viscosity),
-            quadratic_viscosity: f32::decode(b.quadratic_viscosity),
-            particle_radius: f32::decode(b.particle_radius),
-            interaction_radius: f32::decode(b.interaction_radius),
-            wall_friction: f32::decode(b.wall_friction),
-            gravity: Vec2::decode(b.gravity),
-            frame_rate: f32::decode(b.frame_rate),
-            substeps: b.substeps,
-            max_substeps: b.max_substeps,
-            cfl: f32::decode(b.cfl),
-            max_particles: b.max_particles,
-        }
-    }
-}
-
-/// `Material`, floats as bits.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MaterialBits {
-    name: String,
-    colour: [u32; 3],
-    mass: u32,
-    pressure_scale: u32,
-    pressure_bias: u32,
-    stiffness: Option<u32>,
-    near_stiffness: Option<u32>,
-    surface_tension: Option<u32>,
-    linear_viscosity: Option<u32>,
-    quadratic_viscosity: Option<u32>,
-    spring_stiffness: u32,
-    yield_ratio: u32,
-    plasticity: u32,
-    spring_radius: u32,
-    stickiness: u32,
-    stick_distance: u32,
-    temperature: u32,
-    smoke: u32,
-}
-
-impl Mirror for Material {
-    type Bits = MaterialBits;
-    fn encode(&self) -> MaterialBits {
-        MaterialBits {
-            name: self.name.clone(),
-            colour: self.colour.encode(),
-            mass: self.mass.encode(),
-            pressure_scale: self.pressure_scale.encode(),
-            pressure_bias: self.pressure_bias.encode(),
-            stiffness: self.stiffness.encode(),
-            near_stiffness: self.near_stiffness.encode(),
-            surface_tension: self.surface_tension.encode(),
-            linear_viscosity: self.linear_viscosity.encode(),
-            quadratic_viscosity: self.quadratic_viscosity.encode(),
-            spring_stiffness: self.spring_stiffness.encode(),
-            yield_ratio: self.yield_ratio.encode(),
-            plasticity: self.plasticity.encode(),
-            spring_radius: self.spring_radius.encode(),
-            stickiness: self.stickiness.encode(),
-            stick_distance: self.stick_distance.encode(),
-            temperature: self.temperature.encode(),
-            smoke: self.smoke.encode(),
-        }
-    }
-    fn decode(b: MaterialBits) -> Self {
-        Self {
-            name: b.name,
-            colour: <[f32; 3]>::decode(b.colour),
-            mass: f32::decode(b.mass),
-            pressure_scale: f32::decode(b.pressure_scale),
-            pressure_bias: f32::decode(b.pressure_bias),
-            stiffness: Option::decode(b.stiffness),
-            near_stiffness: Option::decode(b.near_stiffness),
-            surface_tension: Option::decode(b.surface_tension),
-            linear_viscosity: Option::decode(b.linear_viscosity),
-            quadratic_viscosity: Option::decode(b.quadratic_viscosity),
-            spring_stiffness: f32::decode(b.spring_stiffness),
-            yield_ratio: f32::decode(b.yield_ratio),
-            plasticity: f32::decode(b.plasticity),
-            spring_radius: f32::decode(b.spring_radius),
-            stickiness: f32::decode(b.stickiness),
-            stick_distance: f32::decode(b.stick_distance),
-            temperature: f32::decode(b.temperature),
-            smoke: f32::decode(b.smoke),
-        }
-    }
-}
-
-/// `Obstacle`, floats as bits, tagged by `kind`.
-#[derive(Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
-enum ObstacleBits {
-    Circle {
-        centre: [u32; 2],
-        radius: u32,
-        friction: u32,
-    },
-    Capsule {
-        a: [u32; 2],
-        b: [u32; 2],
-        radius: u32,
-        friction: u32,
-    },
-}
-
-impl Mirror for Obstacle {
-    type Bits = ObstacleBits;
-    fn encode(&self) -> ObstacleBits {
-        let friction = self.friction.encode();
-        match self.shape {
-            Shape::Circle { centre, radius } => ObstacleBits::Circle {
-                centre: centre.encode(),
-                radius: radius.encode(),
-                friction,
-            },
-            Shape::Capsule { a, b, radius } => ObstacleBits::Capsule {
-                a: a.encode(),
-                b: b.encode(),
-                radius: radius.encode(),
-                friction,
-            },
-        }
-    }
-    fn decode(bits: ObstacleBits) -> Self {
-        match bits {
-            ObstacleBits::Circle {
-                centre,
-                radius,
-                friction,
-            } => Obstacle::circle(
-                Vec2::decode(centre),
-                f32::decode(radius),
-                f32::decode(friction),
-            ),
-            ObstacleBits::Capsule {
-                a,
-                b,
-                radius,
-                friction,
-            } => Obstacle::capsule(
-                Vec2::decode(a),
-                Vec2::decode(b),
-                f32::decode(radius),
-                f32::decode(friction),
-            ),
-        }
-    }
-}
-
-/// `FrameReport` as it is (no floats).
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FrameBits {
-    substeps: u32,
-    capped: usize,
-}
-
-impl Mirror for FrameReport {
-    type Bits = FrameBits;
-    fn encode(&self) -> FrameBits {
-        FrameBits {
-            substeps: self.substeps,
-            capped: self.capped,
-        }
-    }
-    fn decode(b: FrameBits) -> Self {
-        Self {
-            substeps: b.substeps,
-            capped: b.capped,
-        }
-    }
-}
-
-/// `AirStep`, floats as bits.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AirStepBits {
-    iterations: u32,
-    relative_residual: u32,
-    components: u32,
-    rhs_mean_removed: u32,
-    divergence_max: u32,
-}
-
-impl Mirror for AirStep {
-    type Bits = AirStepBits;
-    fn encode(&self) -> AirStepBits {
-        AirStepBits {
-            iterations: self.solve.iterations,
-            relative_residual: self.solve.relative_residual.encode(),
-            components: self.solve.components,
-            rhs_mean_removed: self.solve.rhs_mean_removed.encode(),
-            divergence_max: self.divergence_max.encode(),
-        }
-    }
-    fn decode(b: AirStepBits) -> Self {
-        Self {
-            solve: SolveReport {
-                iterations: b.iterations,
-                relative_residual: f32::decode(b.relative_residual),
-                components: b.components,
-                rhs_mean_removed: f32::decode(b.rhs_mean_removed),
-            },
-            divergence_max: f32::decode(b.divergence_max),
-        }
     }
 }
 

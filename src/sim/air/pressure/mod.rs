@@ -91,7 +91,8 @@ impl Default for Settings {
 }
 
 /// What a solve did.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Report {
     /// CG iterations, or Gauss–Seidel sweeps, that were run.
     pub iterations: u32,
