@@ -1,6 +1,7 @@
 //! The demo's state without any window types: the current preset and world, the fixed-step
 //! clock, pause, stirring settings and preset hot reload.
 
+use super::display::Display;
 use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
@@ -23,9 +24,6 @@ const MAX_ELAPSED: f64 = 0.25;
 
 /// Seconds between checks of the preset file's modification time.
 const WATCH_INTERVAL: f64 = 0.5;
-
-/// Seconds a status message stays on screen.
-const MESSAGE_SECONDS: f64 = 2.5;
 
 /// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
 /// (`Command::SwitchPreset(10)`), then Shift with 1 to 5 for the eleventh to the fifteenth.
@@ -294,15 +292,6 @@ pub fn rescaled_to(
     Ok((preset, Some(particles)))
 }
 
-/// How the liquid is shaded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shading {
-    /// Colour × (bias + scale · pressure), as the seed does.
-    Pressure,
-    /// Colour brightened toward foam with speed.
-    Speed,
-}
-
 /// Everything the demo knows besides how to draw it.
 pub struct Game {
     /// The scene running now (last good version).
@@ -315,14 +304,8 @@ pub struct Game {
     pub clock: FixedStep,
     /// The simulation is paused.
     pub paused: bool,
-    /// Plain dots instead of the liquid surface.
-    pub particle_view: bool,
-    /// Draw the air's smoke (scenes with air).
-    pub smoke_view: bool,
-    /// The help overlay is shown.
-    pub help: bool,
-    /// How the liquid is shaded.
-    pub shading: Shading,
+    /// What the window shows and how.
+    pub display: Display,
     /// Radius of the stirring and pulling cursor, in world units.
     pub stir_radius: f32,
     /// Error of the last reload, shown until a reload succeeds.
@@ -332,15 +315,10 @@ pub struct Game {
     seed: u64,
     resolution: Resolution,
     watcher: Option<Watcher>,
-    message: Option<(String, Instant)>,
     step_requested: bool,
     quit: bool,
     screenshot_requested: bool,
     save_requested: Option<Command>,
-    /// Positions of the previous frame by particle id, to draw between frames.
-    previous_by_id: Vec<Vec2>,
-    /// The bodies' poses (position, angle) at the previous frame, to draw between frames.
-    previous_bodies: Vec<(Vec2, f32)>,
     /// What the left mouse button does.
     pub tool: Tool,
     /// The material poured.
@@ -348,8 +326,6 @@ pub struct Game {
     /// How far the box is tilted, in radians (positive: anticlockwise, so the liquid runs
     /// left); gravity turns the other way.
     pub tilt: f32,
-    /// The live panel is shown.
-    pub panel: bool,
     /// Strength of gravity in m/s² (the panel's slider; the preset's to begin with).
     gravity_strength: f32,
     /// The world's materials as built, for the panel's "preset values".
@@ -399,26 +375,19 @@ impl Game {
             source,
             world,
             paused: false,
-            particle_view: false,
-            smoke_view: true,
-            help: false,
-            shading: Shading::Pressure,
+            display: Display::default(),
             reload_error: None,
             sim_ms: 0.0,
             seed,
             resolution,
             watcher: None,
-            message: None,
             step_requested: false,
             quit: false,
             screenshot_requested: false,
             save_requested: None,
-            previous_by_id: Vec::new(),
-            previous_bodies: Vec::new(),
             tool: Tool::Stir,
             material: 0,
             tilt: 0.0,
-            panel: false,
             gravity_strength: 0.0,
             initial_materials: Vec::new(),
             frame: 0,
@@ -465,15 +434,12 @@ impl Game {
 
     /// A short status line (preset switched, screenshot saved…), while it is fresh.
     pub fn message(&self) -> Option<&str> {
-        self.message
-            .as_ref()
-            .filter(|(_, at)| at.elapsed().as_secs_f64() < MESSAGE_SECONDS)
-            .map(|(text, _)| text.as_str())
+        self.display.message()
     }
 
     /// Shows `text` for a moment.
     pub fn say(&mut self, text: impl Into<String>) {
-        self.message = Some((text.into(), Instant::now()));
+        self.display.say(text);
     }
 
     /// True once Esc was pressed.
@@ -513,26 +479,12 @@ impl Game {
                     self.step_requested = true;
                 }
             }
-            Command::ToggleParticleView => self.particle_view = !self.particle_view,
-            Command::ToggleHelp => self.help = !self.help,
-            Command::ToggleSmoke => {
-                self.smoke_view = !self.smoke_view;
-                let shown = if self.smoke_view { "shown" } else { "hidden" };
-                match self.world.air() {
-                    Some(_) => self.say(format!("smoke {shown}")),
-                    None => self.say(format!("smoke {shown} (this preset has no air)")),
-                }
+            Command::ToggleParticleView => {
+                self.display.particle_view = !self.display.particle_view;
             }
-            Command::ToggleShading => {
-                self.shading = match self.shading {
-                    Shading::Pressure => Shading::Speed,
-                    Shading::Speed => Shading::Pressure,
-                };
-                self.say(match self.shading {
-                    Shading::Pressure => "shading: pressure",
-                    Shading::Speed => "shading: speed",
-                });
-            }
+            Command::ToggleHelp => self.display.help = !self.display.help,
+            Command::ToggleSmoke => self.display.toggle_smoke(self.world.air().is_some()),
+            Command::ToggleShading => self.display.toggle_shading(),
             Command::Reload => {
                 if self.reload() {
                     self.say(format!("{}: reloaded", self.preset.name));
@@ -554,7 +506,7 @@ impl Game {
                 self.tilt = 0.0;
                 self.apply_tilt();
             }
-            Command::TogglePanel => self.panel = !self.panel,
+            Command::TogglePanel => self.display.panel = !self.display.panel,
             Command::SavePreset | Command::SaveSnapshot | Command::SaveReplay => {
                 self.save_requested = Some(command);
             }
@@ -611,7 +563,7 @@ impl Game {
                 self.drag_body(target);
             }
         }
-        self.remember_positions();
+        self.display.remember(&self.world);
         let start = Instant::now();
         self.world.step_frame();
         self.sim_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -822,8 +774,7 @@ impl Game {
                 }
                 if rebuilt {
                     self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
-                    self.previous_by_id.clear();
-                    self.previous_bodies.clear();
+                    self.display.forget();
                     self.stir_radius = default_stir_radius(&self.world);
                 }
             }
@@ -875,8 +826,7 @@ impl Game {
         self.preset = preset;
         self.world = world;
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
-        self.previous_by_id.clear();
-        self.previous_bodies.clear();
+        self.display.forget();
         self.remember_build();
         self.watcher = None;
         let (low, high) = stir_radius_range(&self.world);
@@ -918,51 +868,13 @@ impl Game {
     /// Where particle `index` is drawn: between its previous and current position by
     /// `fraction` of a frame (its current position when it is new).
     pub fn drawn_position(&self, index: usize, fraction: f32) -> Vec2 {
-        let p = self.world.particles();
-        let current = p.position[index];
-        match self.previous_by_id.get(p.id[index] as usize) {
-            Some(previous) if previous.is_finite() => previous.lerp(current, fraction),
-            _ => current,
-        }
+        self.display.drawn_position(&self.world, index, fraction)
     }
 
     /// Where body `index` is drawn: its position and angle between the previous frame's and
     /// the current ones by `fraction` of a frame (the current ones when it has no previous).
     pub fn drawn_body_pose(&self, index: usize, fraction: f32) -> (Vec2, f32) {
-        let Some(bodies) = self.world.bodies() else {
-            return (Vec2::ZERO, 0.0);
-        };
-        let now = bodies.state(index);
-        match self.previous_bodies.get(index) {
-            Some(&(position, angle)) if position.is_finite() && angle.is_finite() => {
-                // The shorter way round, so that a body passing ±π does not spin back.
-                let turn = (now.angle - angle + std::f32::consts::PI)
-                    .rem_euclid(std::f32::consts::TAU)
-                    - std::f32::consts::PI;
-                (
-                    position.lerp(now.position, fraction),
-                    angle + turn * fraction,
-                )
-            }
-            _ => (now.position, now.angle),
-        }
-    }
-
-    fn remember_positions(&mut self) {
-        self.previous_bodies.clear();
-        if let Some(bodies) = self.world.bodies() {
-            self.previous_bodies.extend((0..bodies.len()).map(|index| {
-                let state = bodies.state(index);
-                (state.position, state.angle)
-            }));
-        }
-        let p = self.world.particles();
-        let highest = p.id.iter().copied().max().map_or(0, |id| id as usize + 1);
-        self.previous_by_id.clear();
-        self.previous_by_id.resize(highest, Vec2::NAN);
-        for (&id, &position) in p.id.iter().zip(&p.position) {
-            self.previous_by_id[id as usize] = position;
-        }
+        self.display.drawn_body_pose(&self.world, index, fraction)
     }
 
     /// Polls the preset file; reloads it when it changed.
@@ -1080,8 +992,7 @@ impl Game {
         self.remember_build();
         self.record_preset();
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
-        self.previous_by_id.clear();
-        self.previous_bodies.clear();
+        self.display.forget();
         let (low, high) = stir_radius_range(&self.world);
         self.stir_radius = self.stir_radius.clamp(low, high);
     }

@@ -177,7 +177,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     if let Some(air) = world.air() {
         let grid = air.grid();
         let last = air.last_step();
-        let hidden = if game.smoke_view {
+        let hidden = if game.display.smoke_view {
             ""
         } else {
             "  (smoke hidden: S)"
@@ -235,7 +235,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         draw_text(message, x, y, 24.0, TEXT);
     }
 
-    if game.help {
+    if game.display.help {
         draw_help(presets);
     }
 

@@ -1,6 +1,7 @@
 //! The demo window (macroquad): the main loop, screenshots and screenshot mode. The only part of
 //! the crate that uses macroquad.
 
+mod display;
 mod game;
 mod hud;
 mod input;
@@ -12,9 +13,9 @@ mod splats;
 mod tools;
 
 pub use crate::cli::WindowOptions;
+pub use display::{Display, Shading};
 pub use game::{
-    rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
-    MAX_FRAMES_PER_DISPLAY, WEB,
+    rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, MAX_FRAMES_PER_DISPLAY, WEB,
 };
 pub use hud::CONTROLS;
 pub use tools::{FrameInput, Tool};

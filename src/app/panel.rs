@@ -116,12 +116,12 @@ impl Panel {
     /// Whether the panel takes the mouse at `point` (pixels): it is over the panel, or dragging
     /// one of its sliders.
     pub fn captures(&self, game: &Game, point: Vec2) -> bool {
-        game.panel && (self.dragging.is_some() || area(knobs(game).len()).contains(point))
+        game.display.panel && (self.dragging.is_some() || area(knobs(game).len()).contains(point))
     }
 
     /// Draws the panel and applies what the mouse changed on it.
     pub fn draw(&mut self, game: &mut Game) {
-        if !game.panel {
+        if !game.display.panel {
             self.dragging = None;
             return;
         }

@@ -8,7 +8,8 @@
     reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
 )]
 
-use super::game::{Game, Shading};
+use super::display::Shading;
+use super::game::Game;
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::clock::Instant;
@@ -292,10 +293,10 @@ impl Renderer {
         let camera = view.camera(None);
         set_camera(&camera);
         draw_box(&game.world, view);
-        if let (true, Some(air)) = (game.smoke_view, game.world.air()) {
+        if let (true, Some(air)) = (game.display.smoke_view, game.world.air()) {
             self.smoke.draw(air);
         }
-        if game.particle_view {
+        if game.display.particle_view {
             let radius = game.world.params().particle_radius;
             let pass = Pass {
                 camera: &camera,
@@ -430,7 +431,7 @@ impl Renderer {
             }));
         let tints = &self.tints[..];
         // The particle view shows each material's own colour.
-        let shading = (!game.particle_view).then_some(game.shading);
+        let shading = (!game.display.particle_view).then_some(game.display.shading);
         let extent = world.domain().max() - world.domain().min();
         let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
         self.instances.resize(p.len(), Instance::default());
