@@ -2,6 +2,7 @@
 //! clock, pause, stirring settings and preset hot reload.
 
 use super::display::Display;
+use super::recording::Recording;
 use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
@@ -330,19 +331,12 @@ pub struct Game {
     gravity_strength: f32,
     /// The world's materials as built, for the panel's "preset values".
     initial_materials: Vec<crate::sim::Material>,
-    /// Simulation frames run since the window opened (the recording's clock).
-    frame: u64,
     /// Where the current preset was loaded from (a name or a path), as a replay names it.
     loaded_from: String,
     /// The particle count the current preset was rescaled to (`None`: its own).
     particles: Option<usize>,
-    recorder: Option<Recorder>,
-    /// Whether the session is recorded: after a snapshot is opened (which a replay cannot start
-    /// from) the next fresh world starts a new recording.
-    records: bool,
-    feed: Option<Feed>,
-    /// A replay that could not go on, shown in the HUD.
-    pub replay_error: Option<String>,
+    /// The inputs recorded, or the replay played instead.
+    pub recording: Recording,
 }
 
 impl Game {
@@ -390,17 +384,13 @@ impl Game {
             tilt: 0.0,
             gravity_strength: 0.0,
             initial_materials: Vec::new(),
-            frame: 0,
             loaded_from,
             particles,
-            records: recorder.is_some(),
-            recorder,
-            feed,
-            replay_error: None,
+            recording: Recording::new(recorder, feed),
         };
         game.remember_build();
-        if game.feed.is_some() {
-            game.apply_due_inputs();
+        if game.recording.replaying() {
+            game.play_due();
             return game;
         }
         game.record_preset();
@@ -538,7 +528,7 @@ impl Game {
         if self.replay_finished() {
             return;
         }
-        if self.feed.is_none() {
+        if !self.recording.replaying() {
             if let Some(stir) = input.stir {
                 self.input(Input::Stir(stir)).ok();
             }
@@ -567,24 +557,14 @@ impl Game {
         let start = Instant::now();
         self.world.step_frame();
         self.sim_ms = start.elapsed().as_secs_f64() * 1000.0;
-        self.frame += 1;
-        if let Some(recorder) = &mut self.recorder {
-            recorder.frame_done();
-        }
-        self.apply_due_inputs();
+        self.recording.frame_done();
+        self.play_due();
     }
 
     /// Applies `input` to the world and records it; a refused input changes nothing and is not
     /// recorded. While a replay plays, live inputs are ignored.
     pub fn input(&mut self, input: Input) -> Result<(), EditError> {
-        if self.feed.is_some() {
-            return Ok(());
-        }
-        input.apply(&mut self.world)?;
-        if let Some(recorder) = &mut self.recorder {
-            recorder.record(&input);
-        }
-        Ok(())
+        self.recording.input(&mut self.world, input)
     }
 
     /// Pours the selected material from the ring at `centre`; says so when the cap stops it.
@@ -726,60 +706,37 @@ impl Game {
 
     /// True when a replay is playing.
     pub fn replaying(&self) -> bool {
-        self.feed.is_some()
+        self.recording.replaying()
     }
 
     /// True once a replay has played to its end (or could not go on).
     pub fn replay_finished(&self) -> bool {
-        match &self.feed {
-            Some(feed) => feed.finished(self.frame) || self.replay_error.is_some(),
-            None => false,
-        }
+        self.recording.finished()
     }
 
     /// The replay of the session so far (F8): every input since the session (or the last
     /// preset after a snapshot) began, ending at this frame with the world's checksum.
     pub fn replay_so_far(&self) -> Result<String, &'static str> {
-        match &self.recorder {
-            Some(recorder) => Ok(recorder.so_far(self.world.checksum())),
-            None if self.feed.is_some() => Err("no replay to save: a replay is playing"),
-            None => Err("no replay to save: a snapshot was opened (a replay starts from a preset)"),
-        }
+        self.recording.so_far(&self.world)
     }
 
     /// The recorded run's final checksum, when playing a replay.
     pub fn recorded_checksum(&self) -> Option<u64> {
-        self.feed.as_ref().map(|feed| feed.replay().checksum)
+        self.recording.recorded_checksum()
     }
 
     /// Ends the recording, if any, with the world's checksum; the error is one line.
     pub fn finish_recording(&mut self) -> Result<(), String> {
-        match self.recorder.take() {
-            Some(recorder) => recorder.finish(self.world.checksum()),
-            None => Ok(()),
-        }
+        self.recording.finish(&self.world)
     }
 
-    /// Plays the inputs recorded at the current frame.
-    fn apply_due_inputs(&mut self) {
-        let Some(mut feed) = self.feed.take() else {
-            return;
-        };
-        if self.replay_error.is_none() {
-            for (input, line) in feed.due(self.frame) {
-                let rebuilt = matches!(input, Input::Preset { .. });
-                if let Err(error) = feed.apply(&mut self.preset, &mut self.world, &input, line) {
-                    self.replay_error = Some(error);
-                    break;
-                }
-                if rebuilt {
-                    self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
-                    self.display.forget();
-                    self.stir_radius = default_stir_radius(&self.world);
-                }
-            }
+    /// Plays the inputs recorded at the current frame; a world they built starts afresh.
+    fn play_due(&mut self) {
+        if self.recording.play_due(&mut self.preset, &mut self.world) {
+            self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
+            self.display.forget();
+            self.stir_radius = default_stir_radius(&self.world);
         }
-        self.feed = Some(feed);
     }
 
     /// Notes the new world's gravity and materials (the panel's starting values).
@@ -822,7 +779,7 @@ impl Game {
     /// refuses together with `--record`: a replay starts from a preset, not a snapshot).
     pub fn open_snapshot(&mut self, preset: Preset, world: World) {
         // A replay starts from a preset: the recording so far does not lead to this world.
-        self.recorder = None;
+        self.recording.interrupt();
         self.preset = preset;
         self.world = world;
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
@@ -853,16 +810,12 @@ impl Game {
     /// Records that the world was just built from the current preset (a new recording when the
     /// last one ended at a snapshot).
     fn record_preset(&mut self) {
-        if self.recorder.is_none() && self.records && self.feed.is_none() {
-            self.recorder = Some(Recorder::in_memory(self.seed));
-        }
-        if let Some(recorder) = &mut self.recorder {
-            recorder.record(&Input::Preset {
-                source: self.loaded_from.clone(),
-                particles: self.particles,
-                checksum: self.world.checksum(),
-            });
-        }
+        let built = Input::Preset {
+            source: self.loaded_from.clone(),
+            particles: self.particles,
+            checksum: self.world.checksum(),
+        };
+        self.recording.record_preset(self.seed, &built);
     }
 
     /// Where particle `index` is drawn: between its previous and current position by
@@ -891,7 +844,7 @@ impl Game {
             return;
         };
         let name = name.to_string();
-        if self.feed.is_some() {
+        if self.recording.replaying() {
             return;
         }
         match Preset::load(&name)
@@ -934,7 +887,7 @@ impl Game {
             self.say("no preset file to reload (embedded preset)");
             return false;
         };
-        if self.feed.is_some() {
+        if self.recording.replaying() {
             return false;
         }
         let loaded = Preset::load(&path.display().to_string())
@@ -961,7 +914,7 @@ impl Game {
     fn rescale(&mut self, factor: f32) {
         let now = self.preset.particles().max(1);
         let wanted = ((now as f32 * factor).round() as usize).clamp(MIN_PARTICLES, MAX_PARTICLES);
-        if self.feed.is_some() {
+        if self.recording.replaying() {
             return;
         }
         // Rescaled from the file as loaded, so that a replay builds the same preset.
@@ -982,7 +935,7 @@ impl Game {
 
     /// A fresh world from the current preset (recorded; gravity untilted).
     fn rebuild(&mut self) {
-        if self.feed.is_some() {
+        if self.recording.replaying() {
             return;
         }
         self.release_body();
@@ -1247,90 +1200,6 @@ mod tests {
         }
         assert_eq!(player.world.checksum(), checksum);
         std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    /// A game of the seed preset recording in memory (as the window does without `--record`).
-    fn recording_in_memory() -> Game {
-        let source = PresetSource::Builtin {
-            name: "seed".into(),
-            key: 1,
-        };
-        let recorder = crate::replay::Recorder::in_memory(4);
-        let preset = Preset::load("seed").unwrap();
-        Game::with_inputs(
-            preset,
-            source,
-            4,
-            Resolution::Own,
-            None,
-            Some(recorder),
-            None,
-        )
-    }
-
-    /// Stirs `game` for `frames` frames.
-    fn stir_for(game: &mut Game, frames: usize) {
-        for frame in 0..frames {
-            game.step(FrameInput {
-                stir: Some(crate::sim::Stir {
-                    position: Vec2::new(3.0 + 0.05 * frame as f32, 1.0),
-                    velocity: Vec2::new(2.0, 1.0),
-                    radius: 1.0,
-                }),
-                ..FrameInput::default()
-            });
-        }
-    }
-
-    #[test]
-    fn the_replay_so_far_plays_to_the_session_s_checksum_and_recording_goes_on() {
-        use crate::replay::{Player, Replay};
-        let mut game = recording_in_memory();
-        stir_for(&mut game, 25);
-        let first = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
-        assert_eq!((first.frames, first.checksum), (25, game.world.checksum()));
-        stir_for(&mut game, 10);
-        let second = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
-        assert_eq!(second.frames, 35);
-        let mut player = Player::new(second).unwrap();
-        while !player.finished() {
-            player.step().unwrap();
-        }
-        assert_eq!(player.world.checksum(), game.world.checksum());
-        // A snapshot's world does not follow from the recording: none until a fresh world.
-        let (preset, world) = (game.preset.clone(), game.world.clone());
-        game.open_snapshot(preset, world);
-        assert!(game.replay_so_far().unwrap_err().contains("snapshot"));
-        game.apply(Command::Reset);
-        let fresh = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
-        assert_eq!(fresh.frames, 0);
-    }
-
-    /// Regression: a page that drew slower than the simulation's frame rate asked for two
-    /// frames at once, and a replay's last display frame ran one frame past its end, so the
-    /// page ended a native replay at another checksum than the recorded one.
-    #[test]
-    fn a_replay_stops_at_its_end_when_the_display_asks_for_more_frames() {
-        use crate::replay::{Feed, Replay};
-        let mut recorded = recording_in_memory();
-        stir_for(&mut recorded, 30);
-        let replay = Replay::parse("r", &recorded.replay_so_far().unwrap()).unwrap();
-        let source = PresetSource::Builtin {
-            name: "seed".into(),
-            key: 1,
-        };
-        let preset = Preset::load("seed").unwrap();
-        let feed = Some(Feed::new(replay));
-        let mut game = Game::with_inputs(preset, source, 4, Resolution::Own, None, None, feed);
-        for _ in 0..40 {
-            game.step(FrameInput::default());
-        }
-        assert!(game.replay_finished());
-        assert_eq!(game.world.checksum(), recorded.world.checksum());
-        assert_eq!(
-            game.replay_so_far().unwrap_err(),
-            "no replay to save: a replay is playing"
-        );
     }
 
     /// The crate follows the cursor to within 0.014 m of the target (0.003 of its 3.9 m way:

@@ -171,7 +171,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     if game.replaying() {
         lines.push(("replaying a recording: input is ignored".into(), WARN));
     }
-    if let Some(error) = &game.replay_error {
+    if let Some(error) = &game.recording.replay_error {
         lines.push((format!("replay stopped: {error}"), WARN));
     }
     if let Some(air) = world.air() {

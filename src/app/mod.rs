@@ -7,6 +7,7 @@ mod hud;
 mod input;
 mod page;
 mod panel;
+mod recording;
 mod render;
 mod smoke;
 mod splats;
@@ -18,6 +19,7 @@ pub use game::{
     rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, MAX_FRAMES_PER_DISPLAY, WEB,
 };
 pub use hud::CONTROLS;
+pub use recording::Recording;
 pub use tools::{FrameInput, Tool};
 
 use crate::preset::{one_line, Preset, BUILTIN};
@@ -483,7 +485,7 @@ fn save_if_asked(game: &mut Game) {
 fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<(), String> {
     let recorded = game.finish_recording();
     // A replay that could not go on is an error, not a final state.
-    if let Some(error) = game.replay_error.take() {
+    if let Some(error) = game.recording.replay_error.take() {
         return Err(error);
     }
     let state = final_state(game, renderer, timing);
