@@ -3,12 +3,12 @@
 
 use super::display::Display;
 use super::recording::Recording;
-use super::tools::{fit_to_walls, FrameInput, Tool, DRAW_THICKNESS, MAX_TILT};
+use super::tools::{self, FrameInput, Tool, Tools};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::{Feed, Input, Recorder};
 use crate::sim::clock::Instant;
 use crate::sim::portable::Ordered;
-use crate::sim::{EditError, Obstacle, Pour, Tunable, World};
+use crate::sim::{EditError, Tunable, World};
 use glam::Vec2;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -307,8 +307,6 @@ pub struct Game {
     pub paused: bool,
     /// What the window shows and how.
     pub display: Display,
-    /// Radius of the stirring and pulling cursor, in world units.
-    pub stir_radius: f32,
     /// Error of the last reload, shown until a reload succeeds.
     pub reload_error: Option<String>,
     /// Wall-clock milliseconds the last simulation frame took.
@@ -320,17 +318,8 @@ pub struct Game {
     quit: bool,
     screenshot_requested: bool,
     save_requested: Option<Command>,
-    /// What the left mouse button does.
-    pub tool: Tool,
-    /// The material poured.
-    pub material: usize,
-    /// How far the box is tilted, in radians (positive: anticlockwise, so the liquid runs
-    /// left); gravity turns the other way.
-    pub tilt: f32,
-    /// Strength of gravity in m/s² (the panel's slider; the preset's to begin with).
-    gravity_strength: f32,
-    /// The world's materials as built, for the panel's "preset values".
-    initial_materials: Vec<crate::sim::Material>,
+    /// The tool in hand, its ring, the material poured, the tilt.
+    pub tools: Tools,
     /// Where the current preset was loaded from (a name or a path), as a replay names it.
     loaded_from: String,
     /// The particle count the current preset was rescaled to (`None`: its own).
@@ -364,7 +353,7 @@ impl Game {
         };
         let mut game = Self {
             clock: FixedStep::new(preset.scene.params.frame_rate),
-            stir_radius: default_stir_radius(&world),
+            tools: Tools::new(&world),
             preset,
             source,
             world,
@@ -379,16 +368,10 @@ impl Game {
             quit: false,
             screenshot_requested: false,
             save_requested: None,
-            tool: Tool::Stir,
-            material: 0,
-            tilt: 0.0,
-            gravity_strength: 0.0,
-            initial_materials: Vec::new(),
             loaded_from,
             particles,
             recording: Recording::new(recorder, feed),
         };
-        game.remember_build();
         if game.recording.replaying() {
             game.play_due();
             return game;
@@ -484,17 +467,17 @@ impl Game {
             Command::Quit => self.quit = true,
             Command::SelectTool(tool) => {
                 self.release_body();
-                self.tool = tool;
+                self.tools.tool = tool;
                 self.say(format!("tool: {}", tool.name()));
             }
             Command::NextMaterial => {
-                self.material = (self.material + 1) % self.world.materials().len();
-                let name = self.world.materials()[self.material].name.clone();
-                self.say(format!("pouring {name}"));
+                let said = self.tools.next_material(&self.world);
+                self.say(said);
             }
             Command::TiltBack => {
-                self.tilt = 0.0;
-                self.apply_tilt();
+                let gravity = self.preset.scene.params.gravity;
+                let world = &mut self.world;
+                self.tools.tilt_back(world, &mut self.recording, gravity);
             }
             Command::TogglePanel => self.display.panel = !self.display.panel,
             Command::SavePreset | Command::SaveSnapshot | Command::SaveReplay => {
@@ -506,11 +489,7 @@ impl Game {
     /// Multiplies the stir radius by `factor`, kept between one interaction radius and half the
     /// box's smaller side.
     pub fn scale_stir_radius(&mut self, factor: f32) {
-        if !factor.is_finite() || factor <= 0.0 {
-            return;
-        }
-        let (low, high) = stir_radius_range(&self.world);
-        self.stir_radius = (self.stir_radius * factor).clamp(low, high);
+        self.tools.scale_stir_radius(&self.world, factor);
     }
 
     /// Frames to simulate for `elapsed` real seconds: 0 while paused (1 after N).
@@ -529,28 +508,9 @@ impl Game {
             return;
         }
         if !self.recording.replaying() {
-            if let Some(stir) = input.stir {
-                self.input(Input::Stir(stir)).ok();
-            }
-            if let Some(centre) = input.pull {
-                let speed = pull_speed(&self.world);
-                let radius = self.stir_radius;
-                self.input(Input::Pull {
-                    centre,
-                    radius,
-                    speed,
-                })
-                .ok();
-            }
-            if let Some((centre, velocity)) = input.pour {
-                self.pour(centre, velocity);
-            }
-            if let Some(centre) = input.erase {
-                let radius = self.stir_radius;
-                self.input(Input::Erase { centre, radius }).ok();
-            }
-            if let Some(target) = input.drag {
-                self.drag_body(target);
+            let world = &mut self.world;
+            if let Some(said) = self.tools.frame(world, &mut self.recording, input) {
+                self.say(said);
             }
         }
         self.display.remember(&self.world);
@@ -567,134 +527,55 @@ impl Game {
         self.recording.input(&mut self.world, input)
     }
 
-    /// Pours the selected material from the ring at `centre`; says so when the cap stops it.
-    fn pour(&mut self, centre: Vec2, velocity: Vec2) {
-        let pour = Pour {
-            material: self.material.min(self.world.materials().len() - 1),
-            centre,
-            radius: self.stir_radius,
-            velocity,
-        };
-        let cap = self.world.params().max_particles;
-        let full = |world: &World| world.particles().len() >= cap;
-        // A full world takes no pour (and records none).
-        if !full(&self.world) {
-            self.input(Input::Pour(pour)).ok();
-        }
-        if full(&self.world) {
-            self.say(format!("the particle cap ({cap}) stops the pour"));
-        }
-    }
-
     /// The grab tool pressed at `point`: takes hold of the body there. A press beside every body
     /// (or in a scene without bodies) changes nothing and says so.
     pub fn grab_body(&mut self, point: Vec2) {
-        if self.world.bodies().is_none() {
-            self.say("no bodies in this scene (try bath, mill or dam)");
-            return;
-        }
-        self.release_body();
-        if let Err(error) = self.input(Input::Grab(point)) {
-            self.say(error.to_string());
+        if let Some(said) = tools::grab_body(&mut self.world, &mut self.recording, point) {
+            self.say(said);
         }
     }
 
     /// Pulls the held body toward `target` (nothing while none is held, or when it is pulled
     /// there already).
     pub fn drag_body(&mut self, target: Vec2) {
-        let held = self.world.bodies().and_then(|bodies| bodies.held());
-        if let Some((_, _, cursor)) = held {
-            if cursor != target {
-                self.input(Input::Drag(target)).ok();
-            }
-        }
+        tools::drag_body(&mut self.world, &mut self.recording, target);
     }
 
     /// Lets go of the held body, if any: it flies on with the velocity it has.
     pub fn release_body(&mut self) {
-        if self.holds_body() {
-            self.input(Input::Release).ok();
-        }
+        tools::release_body(&mut self.world, &mut self.recording);
     }
 
     /// True while the grab tool holds a body.
     pub fn holds_body(&self) -> bool {
-        self.world
-            .bodies()
-            .is_some_and(|bodies| bodies.held().is_some())
+        tools::holds_body(&self.world)
     }
 
     /// Lays a wall from `a` to `b` of the draw thickness (a circle for a click), shortened to
     /// keep its gap from the walls; a click on an obstacle removes it instead.
     pub fn draw(&mut self, a: Vec2, b: Vec2) {
-        let radius = self.wall_radius();
-        if a.distance(b) < radius {
-            if let Some(index) = self.world.obstacle_at(a) {
-                if self.input(Input::Undraw(index)).is_ok() {
-                    self.say("obstacle removed");
-                }
-                return;
-            }
-        }
-        let obstacle = match fit_to_walls(&self.world, a, b, radius) {
-            Some((a, b)) if a.distance(b) < 1e-4 => {
-                Obstacle::circle(a, radius, self.wall_friction())
-            }
-            Some((a, b)) => Obstacle::capsule(a, b, radius, self.wall_friction()),
-            None => {
-                self.say("no room for a wall there (too close to the box)");
-                return;
-            }
-        };
-        match self.input(Input::Draw(obstacle)) {
-            Ok(()) => {}
-            Err(error) => self.say(error.to_string()),
+        let world = &mut self.world;
+        if let Some(said) = self.tools.draw(world, &mut self.recording, a, b) {
+            self.say(said);
         }
     }
 
     /// Radius of the wall the draw tool lays: a share of the ring, at least a particle's.
     pub fn wall_radius(&self) -> f32 {
-        (DRAW_THICKNESS * self.stir_radius).at_least(self.world.params().particle_radius)
-    }
-
-    fn wall_friction(&self) -> f32 {
-        self.world.params().wall_friction.at_most(10.0)
+        self.tools.wall_radius(&self.world)
     }
 
     /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it.
     pub fn turn_gravity(&mut self, radians: f32) {
-        if radians == 0.0 || !radians.is_finite() {
-            return;
-        }
-        self.tilt = (self.tilt + radians).clamp(-MAX_TILT, MAX_TILT);
-        self.apply_tilt();
-    }
-
-    fn apply_tilt(&mut self) {
-        let preset_gravity = self.preset.scene.params.gravity;
-        let direction = preset_gravity.try_normalize().unwrap_or(Vec2::NEG_Y);
-        let gravity = if self.tilt == 0.0 && self.gravity_strength == preset_gravity.length() {
-            preset_gravity
-        } else {
-            // The box turns by `tilt`: gravity turns the other way in the box's frame.
-            crate::sim::portable::unit_vector(-self.tilt).rotate(direction * self.gravity_strength)
-        };
-        if gravity != self.world.params().gravity {
-            self.input(Input::Gravity(gravity)).ok();
-        }
+        let gravity = self.preset.scene.params.gravity;
+        let world = &mut self.world;
+        self.tools
+            .turn_gravity(world, &mut self.recording, gravity, radians);
     }
 
     /// Sets a constant of material `material` (world units); refused values change nothing.
     pub fn tune(&mut self, material: usize, field: Tunable, value: f32) -> Result<(), EditError> {
-        let now = field.get(&self.world.materials()[material], self.world.params());
-        if now == value {
-            return Ok(());
-        }
-        self.input(Input::Tune {
-            material,
-            field,
-            value,
-        })
+        tools::tune(&mut self.world, &mut self.recording, material, field, value)
     }
 
     /// True when `Resolution::Auto` could afford finer particles than it gave this preset: it
@@ -735,44 +616,35 @@ impl Game {
         if self.recording.play_due(&mut self.preset, &mut self.world) {
             self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
             self.display.forget();
-            self.stir_radius = default_stir_radius(&self.world);
+            self.tools.reset_stir_radius(&self.world);
         }
-    }
-
-    /// Notes the new world's gravity and materials (the panel's starting values).
-    fn remember_build(&mut self) {
-        self.gravity_strength = self.world.params().gravity.length();
-        self.initial_materials = self.world.materials().to_vec();
     }
 
     /// Material `index` as the world was built (the panel's "preset values").
     pub fn initial_material(&self, index: usize) -> Option<&crate::sim::Material> {
-        self.initial_materials.get(index)
+        self.tools.initial_material(index)
     }
 
     /// Puts material `index`'s tunable constants back to the values the world was built with,
     /// and gravity's strength to the preset's.
     pub fn restore_material(&mut self, index: usize) {
-        let Some(initial) = self.initial_materials.get(index).cloned() else {
-            return;
-        };
-        let params = self.world.params().clone();
-        for field in Tunable::ALL {
-            let value = field.get(&initial, &params);
-            if let Err(error) = self.tune(index, field, value) {
-                self.say(error.to_string());
-            }
+        let gravity = self.preset.scene.params.gravity;
+        let world = &mut self.world;
+        let recording = &mut self.recording;
+        if let Some(said) = self
+            .tools
+            .restore_material(world, recording, gravity, index)
+        {
+            self.say(said);
         }
-        self.set_gravity_strength(self.preset.scene.params.gravity.length());
-        self.say(format!("{}: preset values", initial.name));
     }
 
     /// Sets the strength of gravity (its direction stays the tilt's).
     pub fn set_gravity_strength(&mut self, strength: f32) {
-        if strength.is_finite() && strength >= 0.0 {
-            self.gravity_strength = strength;
-            self.apply_tilt();
-        }
+        let gravity = self.preset.scene.params.gravity;
+        let world = &mut self.world;
+        self.tools
+            .set_gravity_strength(world, &mut self.recording, gravity, strength);
     }
 
     /// Runs `world`, reopened from a snapshot of `preset` (`--load`, which the command line
@@ -784,10 +656,9 @@ impl Game {
         self.world = world;
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.display.forget();
-        self.remember_build();
+        self.tools.remember_build(&self.world);
         self.watcher = None;
-        let (low, high) = stir_radius_range(&self.world);
-        self.stir_radius = self.stir_radius.clamp(low, high);
+        self.tools.keep_stir_radius_in(&self.world);
         self.say(format!("{}: snapshot opened", self.preset.name));
     }
 
@@ -862,7 +733,7 @@ impl Game {
                 self.reload_error = None;
                 self.watch();
                 self.rebuild();
-                self.stir_radius = default_stir_radius(&self.world);
+                self.tools.reset_stir_radius(&self.world);
                 // An edited checkout file replaces the embedded text.
                 if let Some(path) = checkout_file(&name) {
                     let embedded = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
@@ -940,14 +811,10 @@ impl Game {
         }
         self.release_body();
         self.world = self.preset.build_world(self.seed);
-        self.tilt = 0.0;
-        self.material = 0;
-        self.remember_build();
+        self.tools.restart(&self.world);
         self.record_preset();
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
         self.display.forget();
-        let (low, high) = stir_radius_range(&self.world);
-        self.stir_radius = self.stir_radius.clamp(low, high);
     }
 
     fn watch(&mut self) {
@@ -957,27 +824,6 @@ impl Game {
         };
         self.watcher = path.map(Watcher::new);
     }
-}
-
-/// The stir radius a preset starts with: four interaction radii, within the allowed range.
-fn default_stir_radius(world: &World) -> f32 {
-    let (low, high) = stir_radius_range(world);
-    (4.0 * world.params().interaction_radius).clamp(low, high)
-}
-
-/// Smallest and largest stir radius for `world`'s box.
-fn stir_radius_range(world: &World) -> (f32, f32) {
-    let low = world.params().interaction_radius;
-    let extent = world.domain().max() - world.domain().min();
-    let high = (0.5 * crate::sim::portable::smallest(extent)).at_least(low);
-    (low, high)
-}
-
-/// How fast the right button gathers particles at the rim: a fifth of the box's height per
-/// second times four, so gathering takes about a second anywhere.
-fn pull_speed(world: &World) -> f32 {
-    let extent = world.domain().max() - world.domain().min();
-    0.8 * crate::sim::portable::smallest(extent)
 }
 
 #[cfg(test)]
@@ -1072,26 +918,6 @@ mod tests {
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.preset.name, "dam");
         assert_eq!(game.key(), Some(2));
-    }
-
-    #[test]
-    fn stir_radius_stays_in_range() {
-        let preset = Preset::load("seed").unwrap();
-        let source = PresetSource::Builtin {
-            name: "seed".into(),
-            key: 1,
-        };
-        let mut game = Game::new(preset, source, 1, Resolution::Own);
-        for _ in 0..100 {
-            game.scale_stir_radius(2.0);
-        }
-        assert!(game.stir_radius <= 3.75 + 1e-4);
-        for _ in 0..100 {
-            game.scale_stir_radius(0.5);
-        }
-        assert!(game.stir_radius >= 0.3 - 1e-4);
-        game.scale_stir_radius(f32::NAN);
-        assert!(game.stir_radius.is_finite());
     }
 
     #[test]

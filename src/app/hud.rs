@@ -250,9 +250,9 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
 /// The tool in hand, the material it pours and how far the box is tilted.
 fn tool_line(game: &Game) -> String {
     let materials = game.world.materials();
-    let material = &materials[game.material.min(materials.len() - 1)].name;
-    let mut line = format!("tool: {}", game.tool.name());
-    if game.tool == Tool::Grab {
+    let material = &materials[game.tools.material.min(materials.len() - 1)].name;
+    let mut line = format!("tool: {}", game.tools.tool.name());
+    if game.tools.tool == Tool::Grab {
         match game.world.bodies() {
             None => line.push_str("  (no bodies in this scene: try bath, mill, dam)"),
             Some(bodies) => match bodies.held() {
@@ -262,14 +262,18 @@ fn tool_line(game: &Game) -> String {
                 None => line.push_str("  press on a body, drag, let go to throw"),
             },
         }
-    } else if game.tool == Tool::Pour || materials.len() > 1 {
+    } else if game.tools.tool == Tool::Pour || materials.len() > 1 {
         line.push_str(&format!("  material: {material} (Tab)"));
     }
-    if game.tilt != 0.0 {
-        let side = if game.tilt > 0.0 { "left" } else { "right" };
+    if game.tools.tilt != 0.0 {
+        let side = if game.tools.tilt > 0.0 {
+            "left"
+        } else {
+            "right"
+        };
         line.push_str(&format!(
             "  tilted {:.0}° {side}",
-            game.tilt.abs().to_degrees()
+            game.tools.tilt.abs().to_degrees()
         ));
     }
     line

@@ -20,7 +20,7 @@ pub use game::{
 };
 pub use hud::CONTROLS;
 pub use recording::Recording;
-pub use tools::{FrameInput, Tool};
+pub use tools::{FrameInput, Tool, Tools};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
@@ -310,7 +310,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
             mouse.release();
         }
-        match game.tool {
+        match game.tools.tool {
             Tool::Draw => {
                 if let Some((start, end)) = mouse.released {
                     game.draw(start, end);
@@ -348,17 +348,17 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
-            if game.tool == Tool::Grab && !mouse.pulling {
+            if game.tools.tool == Tool::Grab && !mouse.pulling {
                 hud::draw_grab_cursor(&view, &game, mouse.position);
             } else {
                 hud::draw_cursor(
                     &view,
                     mouse.position,
-                    game.stir_radius,
+                    game.tools.stir_radius,
                     mouse.stirring || mouse.pulling,
                 );
             }
-            if game.tool == Tool::Draw {
+            if game.tools.tool == Tool::Draw {
                 hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
@@ -423,8 +423,8 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         pull: mouse.pull(),
         ..FrameInput::default()
     };
-    match game.tool {
-        Tool::Stir => input.stir = mouse.stir(game.stir_radius),
+    match game.tools.tool {
+        Tool::Stir => input.stir = mouse.stir(game.tools.stir_radius),
         Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
         Tool::Erase => input.erase = held,
         Tool::Draw => {}

@@ -87,7 +87,7 @@ fn knobs(game: &Game) -> Vec<Knob> {
 }
 
 fn current(game: &Game) -> usize {
-    game.material.min(game.world.materials().len() - 1)
+    game.tools.material.min(game.world.materials().len() - 1)
 }
 
 /// The panel's rectangle on screen for `rows` sliders (and the title and button rows).
