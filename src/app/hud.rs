@@ -1,8 +1,9 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, AUTO_FINEST, PRESET_KEYS, WEB};
+use super::game::{Game, WEB};
 use super::render::View;
+use super::session::{key_label, AUTO_FINEST, PRESET_KEYS};
 use super::tools::Tool;
 use crate::preset::Preset;
 use crate::sim::portable::Ordered;
@@ -115,11 +116,11 @@ impl Timing {
 
 /// Draws the HUD, messages, the help overlay and the error banner (default camera).
 pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
-    let world = &game.world;
+    let world = &game.session.world;
     let configured = world.params().substeps;
     let frame = world.last_frame();
     let adapted = frame.substeps > configured || frame.capped > 0;
-    let key = match (game.key(), game.is_file()) {
+    let key = match (game.session.key(), game.session.is_file()) {
         (Some(key), _) => format!("key {}", key_label(key)),
         (None, true) => "file".to_string(),
         (None, false) => "no key".to_string(),
@@ -145,7 +146,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
                 } else {
                     ""
                 },
-                if game.auto_capped() {
+                if game.session.auto_capped() {
                     format!("  (auto: capped at {AUTO_FINEST}x the preset's own, the finest tested)")
                 } else {
                     String::new()
@@ -165,7 +166,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             ),
             if adapted { WARN } else { TEXT },
         ),
-        (format!("{} ({key})", game.preset.name), TEXT),
+        (format!("{} ({key})", game.session.preset.name), TEXT),
         (tool_line(game), TEXT),
     ];
     if game.replaying() {
@@ -193,11 +194,11 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             ),
         );
     }
-    if game.paused {
+    if game.session.paused {
         lines.push(("paused: Space resumes, N steps".into(), WARN));
     }
     lines.push(("H: help".into(), DIM));
-    let top = if game.reload_error.is_some() {
+    let top = if game.session.reload_error.is_some() {
         34.0
     } else {
         0.0
@@ -239,7 +240,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         draw_help(presets);
     }
 
-    if let Some(error) = &game.reload_error {
+    if let Some(error) = &game.session.reload_error {
         let sw = macroquad::prelude::screen_width();
         draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
         let text = format!("preset not reloaded: {error}");
@@ -249,11 +250,11 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
 
 /// The tool in hand, the material it pours and how far the box is tilted.
 fn tool_line(game: &Game) -> String {
-    let materials = game.world.materials();
+    let materials = game.session.world.materials();
     let material = &materials[game.tools.material.min(materials.len() - 1)].name;
     let mut line = format!("tool: {}", game.tools.tool.name());
     if game.tools.tool == Tool::Grab {
-        match game.world.bodies() {
+        match game.session.world.bodies() {
             None => line.push_str("  (no bodies in this scene: try bath, mill, dam)"),
             Some(bodies) => match bodies.held() {
                 Some((index, _, _)) => {
@@ -400,7 +401,7 @@ pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
     let Some(position) = position else {
         return;
     };
-    let bodies = game.world.bodies();
+    let bodies = game.session.world.bodies();
     let live =
         bodies.is_some_and(|bodies| bodies.held().is_some() || bodies.body_at(position).is_some());
     let centre = view.to_screen(position);

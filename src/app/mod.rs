@@ -9,17 +9,19 @@ mod page;
 mod panel;
 mod recording;
 mod render;
+mod session;
 mod smoke;
 mod splats;
 mod tools;
 
 pub use crate::cli::WindowOptions;
 pub use display::{Display, Shading};
-pub use game::{
-    rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, MAX_FRAMES_PER_DISPLAY, WEB,
-};
+pub use game::{Command, Game, WEB};
 pub use hud::CONTROLS;
 pub use recording::Recording;
+pub use session::{
+    rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
+};
 pub use tools::{FrameInput, Tool, Tools};
 
 use crate::preset::{one_line, Preset, BUILTIN};
@@ -295,7 +297,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 macroquad::logging::error!("slosh: {}", error);
             }
             let ended = match game.recorded_checksum() {
-                Some(recorded) if recorded == game.world.checksum() => "at its recorded checksum",
+                Some(recorded) if recorded == game.session.world.checksum() => {
+                    "at its recorded checksum"
+                }
                 _ => "at another checksum than it recorded",
             };
             game.say(format!("the replay ended {ended}"));
@@ -305,7 +309,10 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
         game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
-        let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));
+        let view = View::fit(
+            &game.session.world,
+            Vec2::new(screen_width(), screen_height()),
+        );
         mouse.update(&view, dt as f32);
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
             mouse.release();
@@ -335,14 +342,18 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             let input = frame_input(&game, &mouse);
             game.step(input);
         }
-        timing.update(dt, game.sim_ms, game.world.last_frame().substeps);
+        timing.update(
+            dt,
+            game.session.sim_ms,
+            game.session.world.last_frame().substeps,
+        );
         if WEB {
             web_log.note(&game, &timing);
         }
-        let fraction = if screenshot_mode || game.paused {
+        let fraction = if screenshot_mode || game.session.paused {
             1.0
         } else {
-            game.clock.fraction()
+            game.session.clock.fraction()
         };
         renderer.draw_world(&game, &view, fraction);
         timing.splat_ms = renderer.splat_millis();
@@ -406,8 +417,8 @@ impl WebLog {
         self.last = Some(Instant::now());
         macroquad::logging::info!(
             "slosh: {} with {} particles: {:.3} ms per substep, {:.1} ms per frame, {:.0} fps, {} thread(s)",
-            game.preset.name,
-            game.world.particles().len(),
+            game.session.preset.name,
+            game.session.world.particles().len(),
             timing.substep_ms,
             timing.sim_ms,
             timing.fps,
@@ -469,7 +480,7 @@ fn save_if_asked(game: &mut Game) {
         }
         _ => {
             let path = PathBuf::from(format!("{stem}.snapshot.json"));
-            crate::snapshot::save(&path, &game.edited_preset(), &game.world).map(|()| path)
+            crate::snapshot::save(&path, &game.edited_preset(), &game.session.world).map(|()| path)
         }
     };
     match outcome {
@@ -503,9 +514,9 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate).
 fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String {
-    let stats = game.world.stats();
+    let stats = game.session.world.stats();
     serde_json::json!({
-        "preset": game.preset.name,
+        "preset": game.session.preset.name,
         "particles": stats.particles,
         "splat_ms": renderer.splat_millis(),
         "splat_prepare_ms": renderer.splat_prepare_millis(),
@@ -513,9 +524,9 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String
         "escaped": stats.escaped,
         "max_speed": finite_or_minus_one(stats.max_speed.into()),
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
-        "simulated_seconds": game.world.time(),
+        "simulated_seconds": game.session.world.time(),
         "sim_ms_per_substep": timing.substep_ms,
-        "checksum": format!("{:016x}", game.world.checksum()),
+        "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })
     .to_string()

@@ -43,9 +43,9 @@ pub struct Panel {
 
 /// The factor from a value in preset-file units to this world's, for `field`.
 fn factor(game: &Game, field: Tunable) -> f32 {
-    let params = game.world.params();
+    let params = game.session.world.params();
     let lambda = params.particle_radius / REFERENCE_RADIUS;
-    let reference_substeps = game.preset.reference().params.substeps as f32;
+    let reference_substeps = game.session.preset.reference().params.substeps as f32;
     let tau = reference_substeps / params.substeps as f32;
     field.factor(lambda, tau)
 }
@@ -57,14 +57,14 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
     let (low, mut high) = field.reference_range();
     if field == Tunable::SpringStiffness {
         // At most 0.05 / Δt², at this world's substeps, in file units.
-        let params = game.world.params();
+        let params = game.session.world.params();
         let dt = 1.0 / (params.frame_rate * params.substeps as f32);
         high = limits::SPRING_STIFFNESS_DT2 / (dt * dt) / factor(game, field) * 0.999;
     }
     let own = game
         .initial_material(current(game))
         .map_or(0.0, |material| {
-            field.get(material, game.world.params()) / factor(game, field)
+            field.get(material, game.session.world.params()) / factor(game, field)
         });
     let calm = field.calm_limit().unwrap_or(2.0 * own);
     (low, calm.at_least(own).at_most(high))
@@ -72,7 +72,7 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
 
 /// The sliders for the current material: every constant it has.
 fn knobs(game: &Game) -> Vec<Knob> {
-    let material = &game.world.materials()[current(game)];
+    let material = &game.session.world.materials()[current(game)];
     let mut knobs: Vec<Knob> = Tunable::ALL
         .into_iter()
         .filter(|field| match field {
@@ -87,7 +87,9 @@ fn knobs(game: &Game) -> Vec<Knob> {
 }
 
 fn current(game: &Game) -> usize {
-    game.tools.material.min(game.world.materials().len() - 1)
+    game.tools
+        .material
+        .min(game.session.world.materials().len() - 1)
 }
 
 /// The panel's rectangle on screen for `rows` sliders (and the title and button rows).
@@ -100,12 +102,12 @@ fn area(rows: usize) -> Rect {
 fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
     match knob {
         Knob::Material(field) => {
-            let material = &game.world.materials()[current(game)];
-            let value = field.get(material, game.world.params()) / factor(game, field);
+            let material = &game.session.world.materials()[current(game)];
+            let value = field.get(material, game.session.world.params()) / factor(game, field);
             (value, range(game, field), field.name().replace('_', " "))
         }
         Knob::Gravity => (
-            game.world.params().gravity.length(),
+            game.session.world.params().gravity.length(),
             (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
@@ -128,7 +130,7 @@ impl Panel {
         let knobs = knobs(game);
         let frame = area(knobs.len());
         draw_rectangle(frame.x, frame.y, frame.w, frame.h, BACKGROUND);
-        let name = game.world.materials()[current(game)].name.clone();
+        let name = game.session.world.materials()[current(game)].name.clone();
         draw_text(
             format!("tune {name}   (Tab: next, T: close)"),
             frame.x + MARGIN,

@@ -173,7 +173,10 @@ mod tests {
         let mut game = recording_in_memory();
         stir_for(&mut game, 25);
         let first = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
-        assert_eq!((first.frames, first.checksum), (25, game.world.checksum()));
+        assert_eq!(
+            (first.frames, first.checksum),
+            (25, game.session.world.checksum())
+        );
         stir_for(&mut game, 10);
         let second = Replay::parse("f8", &game.replay_so_far().unwrap()).unwrap();
         assert_eq!(second.frames, 35);
@@ -181,9 +184,9 @@ mod tests {
         while !player.finished() {
             player.step().unwrap();
         }
-        assert_eq!(player.world.checksum(), game.world.checksum());
+        assert_eq!(player.world.checksum(), game.session.world.checksum());
         // A snapshot's world does not follow from the recording: none until a fresh world.
-        let (preset, world) = (game.preset.clone(), game.world.clone());
+        let (preset, world) = (game.session.preset.clone(), game.session.world.clone());
         game.open_snapshot(preset, world);
         assert!(game.replay_so_far().unwrap_err().contains("snapshot"));
         game.apply(Command::Reset);
@@ -211,7 +214,10 @@ mod tests {
             game.step(FrameInput::default());
         }
         assert!(game.replay_finished());
-        assert_eq!(game.world.checksum(), recorded.world.checksum());
+        assert_eq!(
+            game.session.world.checksum(),
+            recorded.session.world.checksum()
+        );
         assert_eq!(
             game.replay_so_far().unwrap_err(),
             "no replay to save: a replay is playing"
