@@ -7,7 +7,7 @@ use super::recording::Recording;
 use super::session::{checkout_differs, key_label, PresetSource, Resolution, Session, PRESET_KEYS};
 use super::tools::{self, FrameInput, Tool, Tools};
 use crate::preset::{Preset, BUILTIN};
-use crate::replay::{Feed, Recorder};
+use crate::replay::{Feed, Input, Recorder};
 use crate::sim::{EditError, Material, Tunable, World};
 use glam::Vec2;
 
@@ -198,6 +198,12 @@ impl Game {
                 self.save_requested = Some(command);
             }
         }
+    }
+
+    /// Applies `input` to the world and records it; a refused input changes nothing and is not
+    /// recorded. While a replay plays, live inputs are ignored.
+    pub fn input(&mut self, input: Input) -> Result<(), EditError> {
+        self.recording.input(&mut self.session.world, input)
     }
 
     /// Frames to simulate for `elapsed` real seconds: 0 while paused (1 after N).
