@@ -1,8 +1,9 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
-use super::game::{key_label, Game, AUTO_FINEST, PRESET_KEYS, WEB};
+use super::game::{Game, WEB};
 use super::render::View;
+use super::session::{key_label, AUTO_FINEST, PRESET_KEYS};
 use super::tools::Tool;
 use crate::preset::Preset;
 use crate::sim::portable::Ordered;
@@ -115,11 +116,11 @@ impl Timing {
 
 /// Draws the HUD, messages, the help overlay and the error banner (default camera).
 pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
-    let world = &game.world;
+    let world = &game.session.world;
     let configured = world.params().substeps;
     let frame = world.last_frame();
     let adapted = frame.substeps > configured || frame.capped > 0;
-    let key = match (game.key(), game.is_file()) {
+    let key = match (game.session.key(), game.session.is_file()) {
         (Some(key), _) => format!("key {}", key_label(key)),
         (None, true) => "file".to_string(),
         (None, false) => "no key".to_string(),
@@ -145,7 +146,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
                 } else {
                     ""
                 },
-                if game.auto_capped() {
+                if game.session.auto_capped() {
                     format!("  (auto: capped at {AUTO_FINEST}x the preset's own, the finest tested)")
                 } else {
                     String::new()
@@ -165,19 +166,19 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             ),
             if adapted { WARN } else { TEXT },
         ),
-        (format!("{} ({key})", game.preset.name), TEXT),
+        (format!("{} ({key})", game.session.preset.name), TEXT),
         (tool_line(game), TEXT),
     ];
     if game.replaying() {
         lines.push(("replaying a recording: input is ignored".into(), WARN));
     }
-    if let Some(error) = &game.replay_error {
+    if let Some(error) = &game.recording.replay_error {
         lines.push((format!("replay stopped: {error}"), WARN));
     }
     if let Some(air) = world.air() {
         let grid = air.grid();
         let last = air.last_step();
-        let hidden = if game.smoke_view {
+        let hidden = if game.display.smoke_view {
             ""
         } else {
             "  (smoke hidden: S)"
@@ -193,11 +194,11 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             ),
         );
     }
-    if game.paused {
+    if game.session.paused {
         lines.push(("paused: Space resumes, N steps".into(), WARN));
     }
     lines.push(("H: help".into(), DIM));
-    let top = if game.reload_error.is_some() {
+    let top = if game.session.reload_error.is_some() {
         34.0
     } else {
         0.0
@@ -235,11 +236,11 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         draw_text(message, x, y, 24.0, TEXT);
     }
 
-    if game.help {
+    if game.display.help {
         draw_help(presets);
     }
 
-    if let Some(error) = &game.reload_error {
+    if let Some(error) = &game.session.reload_error {
         let sw = macroquad::prelude::screen_width();
         draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
         let text = format!("preset not reloaded: {error}");
@@ -249,11 +250,11 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
 
 /// The tool in hand, the material it pours and how far the box is tilted.
 fn tool_line(game: &Game) -> String {
-    let materials = game.world.materials();
-    let material = &materials[game.material.min(materials.len() - 1)].name;
-    let mut line = format!("tool: {}", game.tool.name());
-    if game.tool == Tool::Grab {
-        match game.world.bodies() {
+    let materials = game.session.world.materials();
+    let material = &materials[game.tools.material.min(materials.len() - 1)].name;
+    let mut line = format!("tool: {}", game.tools.tool.name());
+    if game.tools.tool == Tool::Grab {
+        match game.session.world.bodies() {
             None => line.push_str("  (no bodies in this scene: try bath, mill, dam)"),
             Some(bodies) => match bodies.held() {
                 Some((index, _, _)) => {
@@ -262,14 +263,18 @@ fn tool_line(game: &Game) -> String {
                 None => line.push_str("  press on a body, drag, let go to throw"),
             },
         }
-    } else if game.tool == Tool::Pour || materials.len() > 1 {
+    } else if game.tools.tool == Tool::Pour || materials.len() > 1 {
         line.push_str(&format!("  material: {material} (Tab)"));
     }
-    if game.tilt != 0.0 {
-        let side = if game.tilt > 0.0 { "left" } else { "right" };
+    if game.tools.tilt != 0.0 {
+        let side = if game.tools.tilt > 0.0 {
+            "left"
+        } else {
+            "right"
+        };
         line.push_str(&format!(
             "  tilted {:.0}° {side}",
-            game.tilt.abs().to_degrees()
+            game.tools.tilt.abs().to_degrees()
         ));
     }
     line
@@ -396,7 +401,7 @@ pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
     let Some(position) = position else {
         return;
     };
-    let bodies = game.world.bodies();
+    let bodies = game.session.world.bodies();
     let live =
         bodies.is_some_and(|bodies| bodies.held().is_some() || bodies.body_at(position).is_some());
     let centre = view.to_screen(position);

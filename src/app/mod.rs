@@ -1,23 +1,28 @@
 //! The demo window (macroquad): the main loop, screenshots and screenshot mode. The only part of
 //! the crate that uses macroquad.
 
+mod display;
 mod game;
 mod hud;
 mod input;
 mod page;
 mod panel;
+mod recording;
 mod render;
+mod session;
 mod smoke;
 mod splats;
 mod tools;
 
 pub use crate::cli::WindowOptions;
-pub use game::{
-    rescaled_to, Command, FixedStep, Game, PresetSource, Resolution, Shading,
-    MAX_FRAMES_PER_DISPLAY, WEB,
-};
+pub use display::{Display, Shading};
+pub use game::{Command, Game, WEB};
 pub use hud::CONTROLS;
-pub use tools::{FrameInput, Tool};
+pub use recording::Recording;
+pub use session::{
+    rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
+};
+pub use tools::{FrameInput, Tool, Tools};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
@@ -292,7 +297,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 macroquad::logging::error!("slosh: {}", error);
             }
             let ended = match game.recorded_checksum() {
-                Some(recorded) if recorded == game.world.checksum() => "at its recorded checksum",
+                Some(recorded) if recorded == game.session.world.checksum() => {
+                    "at its recorded checksum"
+                }
                 _ => "at another checksum than it recorded",
             };
             game.say(format!("the replay ended {ended}"));
@@ -302,12 +309,15 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
         game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
-        let view = View::fit(&game.world, Vec2::new(screen_width(), screen_height()));
+        let view = View::fit(
+            &game.session.world,
+            Vec2::new(screen_width(), screen_height()),
+        );
         mouse.update(&view, dt as f32);
         if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
             mouse.release();
         }
-        match game.tool {
+        match game.tools.tool {
             Tool::Draw => {
                 if let Some((start, end)) = mouse.released {
                     game.draw(start, end);
@@ -332,30 +342,34 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             let input = frame_input(&game, &mouse);
             game.step(input);
         }
-        timing.update(dt, game.sim_ms, game.world.last_frame().substeps);
+        timing.update(
+            dt,
+            game.session.sim_ms,
+            game.session.world.last_frame().substeps,
+        );
         if WEB {
             web_log.note(&game, &timing);
         }
-        let fraction = if screenshot_mode || game.paused {
+        let fraction = if screenshot_mode || game.session.paused {
             1.0
         } else {
-            game.clock.fraction()
+            game.session.clock.fraction()
         };
         renderer.draw_world(&game, &view, fraction);
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
-            if game.tool == Tool::Grab && !mouse.pulling {
+            if game.tools.tool == Tool::Grab && !mouse.pulling {
                 hud::draw_grab_cursor(&view, &game, mouse.position);
             } else {
                 hud::draw_cursor(
                     &view,
                     mouse.position,
-                    game.stir_radius,
+                    game.tools.stir_radius,
                     mouse.stirring || mouse.pulling,
                 );
             }
-            if game.tool == Tool::Draw {
+            if game.tools.tool == Tool::Draw {
                 hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
@@ -403,8 +417,8 @@ impl WebLog {
         self.last = Some(Instant::now());
         macroquad::logging::info!(
             "slosh: {} with {} particles: {:.3} ms per substep, {:.1} ms per frame, {:.0} fps, {} thread(s)",
-            game.preset.name,
-            game.world.particles().len(),
+            game.session.preset.name,
+            game.session.world.particles().len(),
             timing.substep_ms,
             timing.sim_ms,
             timing.fps,
@@ -420,8 +434,8 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         pull: mouse.pull(),
         ..FrameInput::default()
     };
-    match game.tool {
-        Tool::Stir => input.stir = mouse.stir(game.stir_radius),
+    match game.tools.tool {
+        Tool::Stir => input.stir = mouse.stir(game.tools.stir_radius),
         Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
         Tool::Erase => input.erase = held,
         Tool::Draw => {}
@@ -466,7 +480,7 @@ fn save_if_asked(game: &mut Game) {
         }
         _ => {
             let path = PathBuf::from(format!("{stem}.snapshot.json"));
-            crate::snapshot::save(&path, &game.edited_preset(), &game.world).map(|()| path)
+            crate::snapshot::save(&path, &game.edited_preset(), &game.session.world).map(|()| path)
         }
     };
     match outcome {
@@ -482,7 +496,7 @@ fn save_if_asked(game: &mut Game) {
 fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<(), String> {
     let recorded = game.finish_recording();
     // A replay that could not go on is an error, not a final state.
-    if let Some(error) = game.replay_error.take() {
+    if let Some(error) = game.recording.replay_error.take() {
         return Err(error);
     }
     let state = final_state(game, renderer, timing);
@@ -500,9 +514,9 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate).
 fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String {
-    let stats = game.world.stats();
+    let stats = game.session.world.stats();
     serde_json::json!({
-        "preset": game.preset.name,
+        "preset": game.session.preset.name,
         "particles": stats.particles,
         "splat_ms": renderer.splat_millis(),
         "splat_prepare_ms": renderer.splat_prepare_millis(),
@@ -510,9 +524,9 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String
         "escaped": stats.escaped,
         "max_speed": finite_or_minus_one(stats.max_speed.into()),
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
-        "simulated_seconds": game.world.time(),
+        "simulated_seconds": game.session.world.time(),
         "sim_ms_per_substep": timing.substep_ms,
-        "checksum": format!("{:016x}", game.world.checksum()),
+        "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })
     .to_string()

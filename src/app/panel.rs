@@ -44,9 +44,9 @@ pub struct Panel {
 
 /// The factor from a value in preset-file units to this world's, for `field`.
 fn factor(game: &Game, field: Tunable) -> f32 {
-    let params = game.world.params();
+    let params = game.session.world.params();
     let lambda = params.particle_radius / REFERENCE_RADIUS;
-    let reference_substeps = game.preset.reference().params.substeps as f32;
+    let reference_substeps = game.session.preset.reference().params.substeps as f32;
     let tau = reference_substeps / params.substeps as f32;
     field.factor(lambda, tau)
 }
@@ -55,7 +55,7 @@ fn factor(game: &Game, field: Tunable) -> f32 {
 /// inside the calm one (`Tunable::calm_limit`; springs and stickiness up to twice the preset's
 /// value), always reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {
-    let params = game.world.params();
+    let params = game.session.world.params();
     let scale = Scale {
         radius: params.particle_radius,
         dt: params.dt(),
@@ -69,7 +69,7 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
     let own = game
         .initial_material(current(game))
         .map_or(0.0, |material| {
-            field.get(material, game.world.params()) / factor(game, field)
+            field.get(material, game.session.world.params()) / factor(game, field)
         });
     let calm = field.calm_limit().unwrap_or(2.0 * own);
     (low, calm.at_least(own).at_most(high))
@@ -77,7 +77,7 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
 
 /// The sliders for the current material: every constant it has.
 fn knobs(game: &Game) -> Vec<Knob> {
-    let material = &game.world.materials()[current(game)];
+    let material = &game.session.world.materials()[current(game)];
     let mut knobs: Vec<Knob> = Tunable::ALL
         .into_iter()
         .filter(|field| match field {
@@ -92,7 +92,9 @@ fn knobs(game: &Game) -> Vec<Knob> {
 }
 
 fn current(game: &Game) -> usize {
-    game.material.min(game.world.materials().len() - 1)
+    game.tools
+        .material
+        .min(game.session.world.materials().len() - 1)
 }
 
 /// The panel's rectangle on screen for `rows` sliders (and the title and button rows).
@@ -105,12 +107,12 @@ fn area(rows: usize) -> Rect {
 fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
     match knob {
         Knob::Material(field) => {
-            let material = &game.world.materials()[current(game)];
-            let value = field.get(material, game.world.params()) / factor(game, field);
+            let material = &game.session.world.materials()[current(game)];
+            let value = field.get(material, game.session.world.params()) / factor(game, field);
             (value, range(game, field), field.name().replace('_', " "))
         }
         Knob::Gravity => (
-            game.world.params().gravity.length(),
+            game.session.world.params().gravity.length(),
             (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
@@ -121,19 +123,19 @@ impl Panel {
     /// Whether the panel takes the mouse at `point` (pixels): it is over the panel, or dragging
     /// one of its sliders.
     pub fn captures(&self, game: &Game, point: Vec2) -> bool {
-        game.panel && (self.dragging.is_some() || area(knobs(game).len()).contains(point))
+        game.display.panel && (self.dragging.is_some() || area(knobs(game).len()).contains(point))
     }
 
     /// Draws the panel and applies what the mouse changed on it.
     pub fn draw(&mut self, game: &mut Game) {
-        if !game.panel {
+        if !game.display.panel {
             self.dragging = None;
             return;
         }
         let knobs = knobs(game);
         let frame = area(knobs.len());
         draw_rectangle(frame.x, frame.y, frame.w, frame.h, BACKGROUND);
-        let name = game.world.materials()[current(game)].name.clone();
+        let name = game.session.world.materials()[current(game)].name.clone();
         draw_text(
             format!("tune {name}   (Tab: next, T: close)"),
             frame.x + MARGIN,

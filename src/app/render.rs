@@ -8,7 +8,8 @@
     reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
 )]
 
-use super::game::{Game, Shading};
+use super::display::Shading;
+use super::game::Game;
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::clock::Instant;
@@ -291,12 +292,12 @@ impl Renderer {
         clear_background(OUTSIDE);
         let camera = view.camera(None);
         set_camera(&camera);
-        draw_box(&game.world, view);
-        if let (true, Some(air)) = (game.smoke_view, game.world.air()) {
+        draw_box(&game.session.world, view);
+        if let (true, Some(air)) = (game.display.smoke_view, game.session.world.air()) {
             self.smoke.draw(air);
         }
-        if game.particle_view {
-            let radius = game.world.params().particle_radius;
+        if game.display.particle_view {
+            let radius = game.session.world.params().particle_radius;
             let pass = Pass {
                 camera: &camera,
                 half: radius.max(1.0 / view.scale),
@@ -309,14 +310,14 @@ impl Renderer {
         // Over the liquid: its surface is opaque and would eat a particle radius of every
         // submerged body's rim (the particles keep that far out), shrinking the shapes.
         draw_bodies(game, view, fraction);
-        draw_walls(&game.world, view);
-        draw_obstacles(&game.world);
+        draw_walls(&game.session.world, view);
+        draw_obstacles(&game.session.world);
         set_default_camera();
     }
 
     /// Metaballs: splats into the field target, then the threshold pass onto the window.
     fn draw_liquid(&mut self, game: &Game, view: &View, fraction: f32) {
-        let params = game.world.params();
+        let params = game.session.world.params();
         let sigma = SPLAT_SIGMA * params.particle_radius;
         let packed = PACKED_DENSITY * params.rest_density;
         let weight = (PACKED_FIELD / (packed * std::f32::consts::TAU * sigma * sigma)).min(0.9);
@@ -340,8 +341,8 @@ impl Renderer {
             .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
         // Only the box's part of the window (plus a splat's reach) can hold liquid.
         let reach = Vec2::splat(3.0 * sigma);
-        let corner_a = view.to_screen(game.world.domain().min() - reach);
-        let corner_b = view.to_screen(game.world.domain().max() + reach);
+        let corner_a = view.to_screen(game.session.world.domain().min() - reach);
+        let corner_b = view.to_screen(game.session.world.domain().max() + reach);
         let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
         let high = corner_a.max(corner_b).min(view.screen).ceil();
         let size = (high - low).max(Vec2::ONE);
@@ -419,7 +420,7 @@ impl Renderer {
 
     /// Each particle's drawn position and colour into `instances`, in parallel chunks.
     fn fill_instances(&mut self, game: &Game, fraction: f32) {
-        let world = &game.world;
+        let world = &game.session.world;
         let p = world.particles();
         self.tints.clear();
         self.tints
@@ -430,7 +431,7 @@ impl Renderer {
             }));
         let tints = &self.tints[..];
         // The particle view shows each material's own colour.
-        let shading = (!game.particle_view).then_some(game.shading);
+        let shading = (!game.display.particle_view).then_some(game.display.shading);
         let extent = world.domain().max() - world.domain().min();
         let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
         self.instances.resize(p.len(), Instance::default());
@@ -633,7 +634,7 @@ fn shade(colour: [f32; 3], factor: f32) -> Color {
 /// outline; a lone disc gets a spoke so that a rolling ball shows its turn. Drawn over the
 /// liquid and the particle view.
 fn draw_bodies(game: &Game, view: &View, fraction: f32) {
-    let Some(bodies) = game.world.bodies() else {
+    let Some(bodies) = game.session.world.bodies() else {
         return;
     };
     let edge = 1.5 / view.scale;
