@@ -312,7 +312,20 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     key("F12");
     key("F7");
     key("F6");
-    pause(1.0);
+    // A loaded machine may draw a frame a second: wait for both files before quitting, since
+    // a quit read in the same frame as a save goes first.
+    let written = |ending: &str| {
+        std::fs::read_dir(&folder)
+            .unwrap()
+            .any(|entry| entry.unwrap().path().to_string_lossy().ends_with(ending))
+    };
+    for _ in 0..120 {
+        if written(".toml") && written(".snapshot.json") {
+            break;
+        }
+        pause(0.25);
+    }
+    pause(0.5);
     key("Escape");
     let output = window.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
 
 /// `[air]`: every field optional, defaulting to `AirSettings::default()`.
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(super) struct AirFile {
     pub columns: usize,
@@ -30,13 +30,31 @@ pub(super) struct AirFile {
 }
 
 impl Default for AirFile {
+    /// `AirSettings::default()`, no sources.
     fn default() -> Self {
-        super::save::air_file(&AirSettings::default())
+        let air = AirSettings::default();
+        Self {
+            columns: air.columns,
+            density: air.density,
+            smoke_weight: air.smoke_weight,
+            heat_lift: air.heat_lift,
+            vorticity: air.vorticity,
+            cooling: air.cooling,
+            smoke_decay: air.smoke_decay,
+            drag: air.drag,
+            heating: air.heating,
+            advection: "conservative".into(),
+            solver: "multigrid".into(),
+            tolerance: air.solver.tolerance,
+            max_iterations: air.solver.max_iterations,
+            colour: air.colour,
+            sources: Vec::new(),
+        }
     }
 }
 
 /// `[[air.sources]]`.
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct AirSourceFile {
     pub position: [f32; 2],

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
 
 /// `[[bodies]]`.
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct BodyFile {
     pub name: String,
@@ -34,7 +34,7 @@ pub(super) struct BodyFile {
 }
 
 /// One part of a body: `kind` and the sizes that kind needs.
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ShapeFile {
     pub kind: String,
@@ -53,7 +53,7 @@ pub(super) struct ShapeFile {
 }
 
 /// `[[hinges]]`.
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct HingeFile {
     pub body: String,
@@ -289,64 +289,4 @@ fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
         ));
     }
     Ok(built)
-}
-
-/// A body as its table.
-pub(super) fn body_file(body: &Body) -> BodyFile {
-    BodyFile {
-        name: body.name.clone(),
-        position: body.position.to_array(),
-        angle: body.angle,
-        velocity: body.velocity.to_array(),
-        angular_velocity: body.angular_velocity,
-        density: body.density,
-        friction: body.friction,
-        restitution: body.restitution,
-        colour: body.colour,
-        shapes: body.parts.iter().map(shape_file).collect(),
-    }
-}
-
-fn shape_file(part: &Part) -> ShapeFile {
-    let mut file = ShapeFile {
-        kind: String::new(),
-        radius: None,
-        half_size: None,
-        half_length: None,
-        points: None,
-        offset: part.offset.to_array(),
-        angle: part.angle,
-    };
-    match &part.shape {
-        BodyShape::Circle { radius } => {
-            file.kind = "circle".into();
-            file.radius = Some(*radius);
-        }
-        BodyShape::Box { half_size } => {
-            file.kind = "box".into();
-            file.half_size = Some(half_size.to_array());
-        }
-        BodyShape::Capsule {
-            half_length,
-            radius,
-        } => {
-            file.kind = "capsule".into();
-            file.half_length = Some(*half_length);
-            file.radius = Some(*radius);
-        }
-        BodyShape::Polygon { points } => {
-            file.kind = "polygon".into();
-            file.points = Some(points.iter().map(|p| p.to_array()).collect());
-        }
-    }
-    file
-}
-
-/// A hinge as its table, naming bodies from `bodies`.
-pub(super) fn hinge_file(hinge: &Hinge, bodies: &[Body]) -> HingeFile {
-    HingeFile {
-        body: bodies[hinge.body].name.clone(),
-        to: hinge.to.map(|to| bodies[to].name.clone()),
-        anchor: hinge.anchor.to_array(),
-    }
 }

@@ -3,7 +3,7 @@
 use crate::sim::{Material, SimParams};
 use serde::{Deserialize, Serialize};
 
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PresetFile {
     pub name: String,
@@ -13,7 +13,7 @@ pub(super) struct PresetFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_particles: Option<usize>,
     pub walls: Vec<WallFile>,
-    pub materials: Vec<MaterialFile>,
+    pub materials: Vec<Material>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emitters: Vec<EmitterFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -28,7 +28,7 @@ pub(super) struct PresetFile {
     pub hinges: Vec<super::bodies::HingeFile>,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ObstacleFile {
     pub kind: String,
@@ -44,7 +44,7 @@ pub(super) struct ObstacleFile {
 }
 
 /// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub(super) struct ParamsFile {
     pub rest_density: f32,
@@ -89,64 +89,14 @@ impl Default for ParamsFile {
     }
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct WallFile {
     pub normal: [f32; 2],
     pub offset: f32,
 }
 
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct MaterialFile {
-    pub name: String,
-    pub colour: [f32; 3],
-    pub mass: f32,
-    #[serde(default)]
-    pub pressure_scale: f32,
-    #[serde(default = "one")]
-    pub pressure_bias: f32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stiffness: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub near_stiffness: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub surface_tension: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub linear_viscosity: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub quadratic_viscosity: Option<f32>,
-    #[serde(default)]
-    pub spring_stiffness: f32,
-    #[serde(default = "default_yield_ratio")]
-    pub yield_ratio: f32,
-    #[serde(default)]
-    pub plasticity: f32,
-    #[serde(default = "one")]
-    pub spring_radius: f32,
-    #[serde(default)]
-    pub stickiness: f32,
-    #[serde(default = "half")]
-    pub stick_distance: f32,
-    #[serde(default)]
-    pub temperature: f32,
-    #[serde(default)]
-    pub smoke: f32,
-}
-
-fn one() -> f32 {
-    1.0
-}
-
-fn half() -> f32 {
-    0.5
-}
-
-fn default_yield_ratio() -> f32 {
-    Material::default().yield_ratio
-}
-
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct EmitterFile {
     pub material: String,
@@ -162,7 +112,7 @@ pub(super) struct EmitterFile {
     pub budget: usize,
 }
 
-#[derive(Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct BlockFile {
     pub material: String,

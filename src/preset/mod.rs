@@ -78,6 +78,9 @@ pub struct Preset {
     reference: Scene,
     /// The particle radius the file asks for (its 1×).
     own_radius: f32,
+    /// The file as written, before validation normalised anything (directions, wall normals,
+    /// the interaction radius): what `to_toml` writes, with the edits of `edited` in place.
+    written: PresetFile,
 }
 
 impl Preset {
@@ -133,6 +136,7 @@ impl Preset {
     pub fn parse(file: &str, text: &str) -> Result<Self, PresetError> {
         let raw: PresetFile =
             toml::from_str(text).map_err(|error| locate::read_error(file, text, &error))?;
+        let written = raw.clone();
         let checked = raw.validate().map_err(|invalid| PresetError {
             file: file.to_string(),
             line: locate::line_of_field(text, &invalid.path),
@@ -146,6 +150,7 @@ impl Preset {
             base_particles: checked.base_particles,
             reference: checked.reference,
             own_radius: checked.radius,
+            written,
         };
         preset
             .at_radius(checked.radius)

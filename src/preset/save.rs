@@ -1,18 +1,15 @@
 //! Writing a preset back out as a TOML file (the demo's save), after folding the person's
 //! run-time edits (tuned materials, drawn obstacles, gravity) back into the scene as written.
 //!
-//! The file holds the reference scene (every constant at `REFERENCE_RADIUS`, as preset files give
-//! them) and `params.particle_radius` = the preset's own radius, so that `Preset::parse` of the
-//! text gives the same preset back, bit for bit.
+//! The file is the one the preset was read from, as it was written (`Preset::written`: the values
+//! before validation normalised any of them), with the edited values in place of its own:
+//! `Preset::parse` of the text gives the same preset back, bit for bit, with no search for the
+//! values that normalise to the scene's.
 
-use super::air::{AirFile, AirSourceFile};
-use super::file::{
-    BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
-};
+use super::file::ObstacleFile;
 use super::Preset;
-use crate::sim::air::{AirSettings, Method, ScalarAdvection};
-use crate::sim::resolution::{scale_material, REFERENCE_RADIUS};
-use crate::sim::{Block, Emitter, Material, Obstacle, Shape, SimParams, Wall};
+use crate::sim::resolution::scale_material;
+use crate::sim::{Material, Obstacle, Shape};
 use glam::Vec2;
 
 /// The first line of every saved preset.
@@ -24,7 +21,7 @@ impl Preset {
     /// `scene` at the file's own resolution. A preset rescaled by `with_particles` or `at_radius`
     /// is written at its own (unscaled) resolution: parse it, then rescale it the same way.
     pub fn to_toml(&self) -> String {
-        let body = toml::to_string(&self.file())
+        let body = toml::to_string(&self.written)
             .expect("a preset file is tables of strings, numbers and arrays: always TOML");
         format!("{HEADER}\n\n{body}")
     }
@@ -89,9 +86,14 @@ impl Preset {
             }
             None => rebuilt,
         };
+        let mut written = self.written.clone();
+        written.materials = reference.materials.clone();
+        written.obstacles = reference.obstacles.iter().map(obstacle_file).collect();
+        written.params.gravity = gravity.to_array();
         Preset {
             scene,
             reference,
+            written,
             ..self.clone()
         }
     }
@@ -167,38 +169,6 @@ impl Preset {
             Vec2::new(self.scene.params.max_particles as f32 / base as f32, 1.0)
         })
     }
-
-    /// The preset file that `validate` reads back into this preset.
-    fn file(&self) -> PresetFile {
-        let scene = &self.reference;
-        let name = |index: usize| scene.materials[index].name.clone();
-        PresetFile {
-            name: self.name.clone(),
-            description: self.description.clone(),
-            params: params_file(&scene.params, self.own_radius),
-            base_particles: self.base_particles,
-            walls: scene.domain.walls().iter().map(wall_file).collect(),
-            materials: scene.materials.iter().map(material_file).collect(),
-            emitters: scene
-                .emitters
-                .iter()
-                .map(|emitter| emitter_file(emitter, name(emitter.material)))
-                .collect(),
-            blocks: scene
-                .blocks
-                .iter()
-                .map(|block| block_file(block, name(block.material)))
-                .collect(),
-            obstacles: scene.obstacles.iter().map(obstacle_file).collect(),
-            air: scene.air.as_ref().map(air_file),
-            bodies: scene.bodies.iter().map(super::bodies::body_file).collect(),
-            hinges: scene
-                .hinges
-                .iter()
-                .map(|hinge| super::bodies::hinge_file(hinge, &scene.bodies))
-                .collect(),
-        }
-    }
 }
 
 /// `tuned` mapped back (`mapped`), but every size-dependent value the person left as it is in
@@ -249,145 +219,7 @@ fn narrowed(obstacle: &Obstacle, stretch: Vec2) -> Obstacle {
     Obstacle { shape, ..*obstacle }
 }
 
-/// `value` and the floats next to it, nearest first, `reach` each way.
-fn around(value: f32, reach: u32) -> impl Iterator<Item = f32> + Clone {
-    (0..=2 * reach).map(move |k| {
-        let mut x = value;
-        for _ in 0..k.div_ceil(2) {
-            x = if k % 2 == 1 {
-                x.next_up()
-            } else {
-                x.next_down()
-            };
-        }
-        x
-    })
-}
-
-/// Vectors along the unit vector `unit` for a search of one that normalises to it: `unit` and
-/// the floats around it first, then its multiples that make one component ±1, 2, …, 12 (files
-/// write directions like `[0.4, -1.0]` or `[4.0, 1.0]`) and the floats around those. Every
-/// direction a file can give with a few digits is among them; rarer ones may not be.
-fn along(unit: Vec2) -> impl Iterator<Item = Vec2> {
-    let bases = [1.0, 1.0 / unit.x.abs(), 1.0 / unit.y.abs()];
-    (1..=12u8)
-        .flat_map(move |multiple| bases.map(|base| base * f32::from(multiple)))
-        .filter(|scale| scale.is_finite())
-        .flat_map(move |scale| {
-            let value = unit * scale;
-            around(value.x, 3).flat_map(move |x| around(value.y, 3).map(move |y| Vec2::new(x, y)))
-        })
-}
-
-/// The value near `guess` that `read` takes to `target` (validation normalises directions and
-/// divides by radii, so the stored value itself may not read back to itself), or `guess`.
-fn preimage(guess: f32, target: f32, read: impl Fn(f32) -> f32) -> f32 {
-    around(guess, 4)
-        .find(|&value| read(value).to_bits() == target.to_bits())
-        .unwrap_or(guess)
-}
-
-/// `[params]` for the reference `params`, run at particles of `radius`.
-fn params_file(params: &SimParams, radius: f32) -> ParamsFile {
-    // Validation keeps the file's h / r for the reference radius.
-    let read = |h: f32| h / radius * REFERENCE_RADIUS;
-    let h = params.interaction_radius;
-    let interaction_radius = if read(6.0 * radius).to_bits() == h.to_bits() {
-        None
-    } else {
-        Some(preimage(h / REFERENCE_RADIUS * radius, h, read))
-    };
-    ParamsFile {
-        rest_density: params.rest_density,
-        stiffness: params.stiffness,
-        near_stiffness: params.near_stiffness,
-        surface_tension: params.surface_tension,
-        linear_viscosity: params.linear_viscosity,
-        quadratic_viscosity: params.quadratic_viscosity,
-        particle_radius: radius,
-        interaction_radius,
-        wall_friction: params.wall_friction,
-        gravity: params.gravity.to_array(),
-        frame_rate: params.frame_rate,
-        substeps: params.substeps,
-        max_substeps: (params.max_substeps != 4 * params.substeps).then_some(params.max_substeps),
-        cfl: params.cfl,
-        max_particles: params.max_particles,
-    }
-}
-
-/// `[[walls]]`: a normal and offset that `Wall::new` normalises to `wall`'s bits.
-fn wall_file(wall: &Wall) -> WallFile {
-    let written = along(wall.normal)
-        .filter(|&normal| Wall::new(normal, 0.0).normal == wall.normal)
-        .find_map(|normal| {
-            let length = normal.length();
-            around(wall.offset * length, 4)
-                .find(|&offset| Wall::new(normal, offset) == *wall)
-                .map(|offset| (normal, offset))
-        });
-    let (normal, offset) = written.unwrap_or((wall.normal, wall.offset));
-    WallFile {
-        normal: normal.to_array(),
-        offset,
-    }
-}
-
-/// `[[materials]]`, every override only when set.
-fn material_file(material: &Material) -> MaterialFile {
-    MaterialFile {
-        name: material.name.clone(),
-        colour: material.colour,
-        mass: material.mass,
-        pressure_scale: material.pressure_scale,
-        pressure_bias: material.pressure_bias,
-        stiffness: material.stiffness,
-        near_stiffness: material.near_stiffness,
-        surface_tension: material.surface_tension,
-        linear_viscosity: material.linear_viscosity,
-        quadratic_viscosity: material.quadratic_viscosity,
-        spring_stiffness: material.spring_stiffness,
-        yield_ratio: material.yield_ratio,
-        plasticity: material.plasticity,
-        spring_radius: material.spring_radius,
-        stickiness: material.stickiness,
-        stick_distance: material.stick_distance,
-        temperature: material.temperature,
-        smoke: material.smoke,
-    }
-}
-
-/// `[[emitters]]` for a reference emitter (one row per due row, as files write them), with a
-/// direction that normalises to the emitter's bits.
-fn emitter_file(emitter: &Emitter, material: String) -> EmitterFile {
-    let direction = along(emitter.direction)
-        .find(|direction| direction.normalize() == emitter.direction)
-        .unwrap_or(emitter.direction);
-    EmitterFile {
-        material,
-        position: emitter.position.to_array(),
-        direction: direction.to_array(),
-        width: emitter.width,
-        speed: emitter.speed,
-        speed_jitter: emitter.speed_jitter,
-        delay: emitter.delay,
-        rate: emitter.rate,
-        budget: emitter.budget,
-    }
-}
-
-/// `[[blocks]]`.
-fn block_file(block: &Block, material: String) -> BlockFile {
-    BlockFile {
-        material,
-        min: block.min.to_array(),
-        max: block.max.to_array(),
-        spacing: block.spacing,
-        count: block.count,
-    }
-}
-
-/// `[[obstacles]]`, with its friction always written.
+/// `[[obstacles]]` for `obstacle`, with its friction always written.
 fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
     let (kind, centre, a, b, radius) = match obstacle.shape {
         Shape::Circle { centre, radius } => ("circle", Some(centre.to_array()), None, None, radius),
@@ -406,47 +238,6 @@ fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
         b,
         radius,
         friction: Some(obstacle.friction),
-    }
-}
-
-/// `[air]` and its `[[air.sources]]` (a source open forever has no `duration`).
-pub(super) fn air_file(air: &AirSettings) -> AirFile {
-    let advection = match air.advection {
-        ScalarAdvection::Conservative => "conservative",
-        ScalarAdvection::SemiLagrangian => "semi-lagrangian",
-    };
-    let solver = match air.solver.method {
-        Method::MultigridPcg => "multigrid",
-        Method::GaussSeidel => "gauss-seidel",
-    };
-    AirFile {
-        columns: air.columns,
-        density: air.density,
-        smoke_weight: air.smoke_weight,
-        heat_lift: air.heat_lift,
-        vorticity: air.vorticity,
-        cooling: air.cooling,
-        smoke_decay: air.smoke_decay,
-        drag: air.drag,
-        heating: air.heating,
-        advection: advection.into(),
-        solver: solver.into(),
-        tolerance: air.solver.tolerance,
-        max_iterations: air.solver.max_iterations,
-        colour: air.colour,
-        sources: air
-            .sources
-            .iter()
-            .map(|source| AirSourceFile {
-                position: source.position.to_array(),
-                radius: source.radius,
-                smoke: source.smoke,
-                temperature: source.temperature,
-                velocity: source.velocity.to_array(),
-                start: source.start,
-                duration: source.duration.is_finite().then_some(source.duration),
-            })
-            .collect(),
     }
 }
 
@@ -765,73 +556,49 @@ mod tests {
         }
     }
 
-    /// Directions and wall normals as files write them: tenths, and multiples of a unit.
-    fn written_directions() -> Vec<Vec2> {
-        let mut directions = Vec::new();
-        for a in -30..=30 {
-            for b in -30..=30 {
-                if (a, b) != (0, 0) {
-                    directions.push(Vec2::new(a as f32, b as f32) / 10.0);
-                }
-            }
-            directions.push(Vec2::new(a as f32 / 100.0, -1.0));
-            directions.push(Vec2::new(3.0, a as f32 / 7.0));
-        }
-        directions
-    }
-
+    /// Regression test for the search for preimages: values validation normalises (a direction,
+    /// a wall's normal and offset, an interaction radius for other particles) are saved as the
+    /// file wrote them, so any of them reads back to the same bits.
     #[test]
-    fn walls_and_directions_read_back_to_their_bits() {
-        for (k, written) in written_directions().into_iter().enumerate() {
-            let wall = Wall::new(written, 0.37 * k as f32 - 900.0);
-            let file = wall_file(&wall);
-            let read = Wall::new(Vec2::from(file.normal), file.offset);
-            assert_eq!(read, wall, "{written}");
-            let direction = written.normalize();
-            let emitter = Emitter {
-                material: 0,
-                position: Vec2::ZERO,
-                direction,
-                width: 0.0,
-                speed: 1.0,
-                speed_jitter: 0.0,
-                delay: 0.0,
-                rate: 1.0,
-                budget: 1,
-            };
-            let file = emitter_file(&emitter, String::new());
-            assert_eq!(
-                Vec2::from(file.direction).normalize(),
-                direction,
-                "{written}"
-            );
-        }
-        // Any other direction comes back to within a float or so.
-        for k in 0..1000 {
-            let direction = crate::sim::portable::unit_vector(k as f32 * 0.0173);
-            let wall = Wall::new(direction, 1.0);
-            let file = wall_file(&wall);
-            let read = Wall::new(Vec2::from(file.normal), file.offset);
-            assert!(read.normal.abs_diff_eq(wall.normal, 2e-7), "{direction}");
-            assert!((read.offset - wall.offset).abs() <= 2e-7, "{direction}");
-        }
-    }
-
-    #[test]
-    fn interaction_radii_read_back_to_their_bits() {
-        for radius in [0.001, 0.016, 0.03, 0.05, 0.07, 0.1, 0.37, 2.0, 9.9] {
-            for ratio in [2.0, 2.5, 3.3, 4.0, 5.7, 6.0, 7.1, 19.9] {
-                // As validation reads a file with h = ratio × radius.
-                let h = (ratio * radius) / radius * REFERENCE_RADIUS;
-                let params = SimParams {
-                    interaction_radius: h,
-                    ..SimParams::default()
-                };
-                let written = params_file(&params, radius)
-                    .interaction_radius
-                    .unwrap_or(6.0 * radius);
-                assert_eq!(written / radius * REFERENCE_RADIUS, h, "{radius} {ratio}");
-            }
+    fn values_validation_normalises_are_saved_as_written() {
+        let text = r#"
+            name = "odd"
+            description = "directions no search would find"
+            [params]
+            particle_radius = 0.0173
+            interaction_radius = 0.1234567
+            [[walls]]
+            normal = [0.0, 1.0]
+            offset = 0.0
+            [[walls]]
+            normal = [1.0, 0.1234]
+            offset = 0.0
+            [[walls]]
+            normal = [-0.77, -0.0123]
+            offset = -7.654321
+            [[walls]]
+            normal = [0.0, -3.3]
+            offset = -24.1
+            [[materials]]
+            name = "water"
+            colour = [0.2, 0.4, 0.9]
+            mass = 1.0
+            [[emitters]]
+            material = "water"
+            position = [4.0, 5.0]
+            direction = [0.3123, -1.7771]
+            width = 0.3
+            speed = 3.0
+            rate = 10.0
+            budget = 100
+        "#;
+        let preset = Preset::parse("odd.toml", text).unwrap();
+        let back = reread(&preset);
+        assert_same_scene(preset.reference(), back.reference(), "odd");
+        assert_eq!(preset.scene.emitters, back.scene.emitters);
+        let saved = preset.to_toml();
+        for written in ["0.1234567", "0.3123", "-1.7771", "-7.654321", "0.1234"] {
+            assert!(saved.contains(written), "{written} not in\n{saved}");
         }
     }
 }

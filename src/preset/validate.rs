@@ -1,9 +1,7 @@
 //! Checking every value of a preset file against its accepted range (the table in the module
 //! documentation of `preset`), one function per section, and building the scene from it.
 
-use super::file::{
-    BlockFile, EmitterFile, MaterialFile, ObstacleFile, ParamsFile, PresetFile, WallFile,
-};
+use super::file::{BlockFile, EmitterFile, ObstacleFile, ParamsFile, PresetFile, WallFile};
 use crate::sim::ranges::{self as field, Field, Scale};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
@@ -252,7 +250,7 @@ fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
 }
 
 /// `[[materials]]`: at least one, names unique.
-fn materials(list: &[MaterialFile], params: &SimParams) -> Result<Vec<Material>, Invalid> {
+fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Invalid> {
     if list.is_empty() {
         return Err(invalid(
             &[Key("materials")],

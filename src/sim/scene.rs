@@ -47,44 +47,74 @@ pub struct Material {
     /// Mass of one particle; heavier liquids sink below lighter ones.
     pub mass: f32,
     /// Pressure shading: colour × (pressure_bias + pressure_scale × P), as in the seed.
+    #[serde(default)]
     pub pressure_scale: f32,
     /// See `pressure_scale`.
+    #[serde(default = "defaults::one")]
     pub pressure_bias: f32,
     /// Pressure stiffness k of this material (`None`: `SimParams::stiffness`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stiffness: Option<f32>,
     /// Near-pressure stiffness k_near of this material (`None`: `SimParams::near_stiffness`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub near_stiffness: Option<f32>,
     /// Surface tension σs between particles of this material (`None`:
     /// `SimParams::surface_tension`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface_tension: Option<f32>,
     /// Linear viscosity σ (`None`: `SimParams::linear_viscosity`); a pair of two materials uses
     /// the mean of their coefficients.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub linear_viscosity: Option<f32>,
     /// Quadratic viscosity β (`None`: `SimParams::quadratic_viscosity`); pairs use the mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quadratic_viscosity: Option<f32>,
     /// Spring stiffness k_spring of the viscoelastic springs between particles of this material
     /// (Clavet et al. 2005, section 5); 0 means no springs, and then the material costs nothing.
+    #[serde(default)]
     pub spring_stiffness: f32,
     /// Yield ratio γ: a spring's rest length L only changes while the pair is stretched or
     /// compressed by more than γ L.
+    #[serde(default = "defaults::yield_ratio")]
     pub yield_ratio: f32,
     /// Plasticity α: how fast rest lengths follow the deformation beyond the yield (0: a purely
     /// elastic jelly that returns to its shape; larger: a goo that flows and keeps new shapes).
+    #[serde(default)]
     pub plasticity: f32,
     /// Springs form between particles closer than this fraction of h.
+    #[serde(default = "defaults::one")]
     pub spring_radius: f32,
     /// Stickiness k_stick: pull toward walls and obstacles within `stick_distance` (Clavet et
     /// al. 2005, section 6.2); 0 means not sticky.
+    #[serde(default)]
     pub stickiness: f32,
     /// Reach of the stickiness, as a fraction of h, measured from the particle's centre to the
     /// surface (a particle resting on a surface is one particle radius from it).
+    #[serde(default = "defaults::half")]
     pub stick_distance: f32,
     /// Temperature in degrees above the ambient air (0): a hot liquid heats the air beside it,
     /// which rises. Only felt in scenes with air.
+    #[serde(default)]
     pub temperature: f32,
     /// Smoke (steam, fumes) given off into the air at the liquid's surface, per metre of surface
     /// per second (0). Only in scenes with air.
+    #[serde(default)]
     pub smoke: f32,
+}
+
+/// The defaults a preset file's material takes for the fields it leaves out (`Material::default`'s).
+mod defaults {
+    pub fn one() -> f32 {
+        1.0
+    }
+
+    pub fn half() -> f32 {
+        0.5
+    }
+
+    pub fn yield_ratio() -> f32 {
+        0.1
+    }
 }
 
 impl Default for Material {
@@ -94,18 +124,18 @@ impl Default for Material {
             colour: [0.5; 3],
             mass: 1.0,
             pressure_scale: 0.0,
-            pressure_bias: 1.0,
+            pressure_bias: defaults::one(),
             stiffness: None,
             near_stiffness: None,
             surface_tension: None,
             linear_viscosity: None,
             quadratic_viscosity: None,
             spring_stiffness: 0.0,
-            yield_ratio: 0.1,
+            yield_ratio: defaults::yield_ratio(),
             plasticity: 0.0,
-            spring_radius: 1.0,
+            spring_radius: defaults::one(),
             stickiness: 0.0,
-            stick_distance: 0.5,
+            stick_distance: defaults::half(),
             temperature: 0.0,
             smoke: 0.0,
         }
