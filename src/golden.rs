@@ -21,6 +21,7 @@
 //! that alters behaviour on purpose; the commit says why).
 
 use crate::headless::{self, HeadlessOptions, StirMode};
+use crate::preset::one_line;
 
 /// The golden checksums of this build's tests, embedded (the web page checks them).
 pub const CHECKSUMS: &str = include_str!("../tests/golden/checksums.tsv");
@@ -229,6 +230,56 @@ pub fn check(file: &str, cases: &[Case]) -> Outcome {
         }
     }
     outcome
+}
+
+/// Checks (or with `update`, rewrites) the golden checksums of `path` (`golden`), or only the
+/// cheaper half of them, on `threads` worker threads, printing one line per case that differs (`slosh --golden FILE`). The
+/// error is one line: a file that
+/// cannot be read or written, a malformed case, or how many cases differ.
+pub fn check_file(
+    path: &std::path::Path,
+    threads: Option<usize>,
+    update: bool,
+    only_cheaper_half: bool,
+) -> Result<String, String> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|error| one_line(&format!("cannot read {file}: {error}")))?;
+    let mut cases = parse(&file, &text)?;
+    if only_cheaper_half {
+        cases = cheaper_half(&cases);
+    }
+    let outcome = headless::in_pool(threads, || Ok(check(&file, &cases)))?;
+    if !update {
+        for failure in &outcome.failures {
+            eprintln!("{failure}");
+        }
+    }
+    let summary = format!(
+        "{{\"golden\": {{\"matched\": {}, \"of\": {}, \"lanes\": \"{}\", \"threads\": {}}}}}",
+        outcome.matched,
+        outcome.of,
+        crate::sim::lanes_name(),
+        threads.unwrap_or_else(rayon::current_num_threads)
+    );
+    if update {
+        if outcome.found.contains(&0) {
+            return Err(format!("{file}: a case did not run; nothing written"));
+        }
+        let updated = with_checksums(&text, &cases, &outcome.found);
+        std::fs::write(path, updated)
+            .map_err(|error| one_line(&format!("cannot write {file}: {error}")))?;
+        return Ok(summary);
+    }
+    if outcome.matched == outcome.of {
+        Ok(summary)
+    } else {
+        Err(format!(
+            "{summary}: {} of {} cases differ",
+            outcome.of - outcome.matched,
+            outcome.of
+        ))
+    }
 }
 
 #[cfg(test)]

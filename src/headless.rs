@@ -232,58 +232,9 @@ pub fn run_here(options: &HeadlessOptions) -> Result<Report, String> {
     run_in_pool(&preset, world, options)
 }
 
-/// Checks (or with `update`, rewrites) the golden checksums of `path` (`golden`), or only the
-/// cheaper half of them, on `threads` worker threads, printing one line per case that differs. The error is one line: a file that
-/// cannot be read or written, a malformed case, or how many cases differ.
-pub fn golden(
-    path: &std::path::Path,
-    threads: Option<usize>,
-    update: bool,
-    cheaper_half: bool,
-) -> Result<String, String> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|error| one_line(&format!("cannot read {file}: {error}")))?;
-    let mut cases = crate::golden::parse(&file, &text)?;
-    if cheaper_half {
-        cases = crate::golden::cheaper_half(&cases);
-    }
-    let outcome = in_pool(threads, || Ok(crate::golden::check(&file, &cases)))?;
-    if !update {
-        for failure in &outcome.failures {
-            eprintln!("{failure}");
-        }
-    }
-    let summary = format!(
-        "{{\"golden\": {{\"matched\": {}, \"of\": {}, \"lanes\": \"{}\", \"threads\": {}}}}}",
-        outcome.matched,
-        outcome.of,
-        crate::sim::lanes_name(),
-        threads.unwrap_or_else(rayon::current_num_threads)
-    );
-    if update {
-        if outcome.found.contains(&0) {
-            return Err(format!("{file}: a case did not run; nothing written"));
-        }
-        let updated = crate::golden::with_checksums(&text, &cases, &outcome.found);
-        std::fs::write(path, updated)
-            .map_err(|error| one_line(&format!("cannot write {file}: {error}")))?;
-        return Ok(summary);
-    }
-    if outcome.matched == outcome.of {
-        Ok(summary)
-    } else {
-        Err(format!(
-            "{summary}: {} of {} cases differ",
-            outcome.of - outcome.matched,
-            outcome.of
-        ))
-    }
-}
-
 /// Runs `work` in a pool of `threads` workers (default: one per core). On wasm32 there are no
 /// threads to start: it runs on the calling thread. The error is one line.
-fn in_pool<T: Send>(
+pub(crate) fn in_pool<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> Result<T, String> + Send,
 ) -> Result<T, String> {

@@ -21,7 +21,7 @@ fn main() -> ExitCode {
             threads,
             update,
             cheaper_half,
-        } => match headless::golden(&path, threads, update, cheaper_half) {
+        } => match slosh::golden::check_file(&path, threads, update, cheaper_half) {
             Ok(summary) => println!("{summary}"),
             Err(message) => return fail(&message),
         },

@@ -17,7 +17,8 @@
 //! where there is a line, never a panic.
 
 use crate::preset::{one_line, Preset, PresetError};
-use crate::sim::world::{StatePath, WorldState};
+use crate::sim::ranges::Step;
+use crate::sim::world::WorldState;
 use crate::sim::{SimParams, World};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
@@ -180,10 +181,7 @@ pub fn load(path: &Path) -> Result<(Preset, World), String> {
     })?;
     let world = World::restore(preset.scene.clone(), read.world).map_err(|error| {
         let mut path = vec![Step::Key("world")];
-        path.extend(error.path.iter().map(|step| match *step {
-            StatePath::Key(key) => Step::Key(key),
-            StatePath::Index(index) => Step::Index(index),
-        }));
+        path.extend(&error.path);
         fail(at(&path), format!("world.{}", one_line(&error.to_string())))
     })?;
     if world.checksum() != saved {
@@ -241,15 +239,6 @@ fn json_error(file: &str, error: &serde_json::Error) -> String {
     } else {
         format!("{file}:{line}: {message} (column {column})")
     }
-}
-
-/// One step of a path into the JSON text.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Step {
-    /// A key of an object.
-    Key(&'static str),
-    /// An element of an array.
-    Index(usize),
 }
 
 /// The 1-based line where the value at `path` (from the root) starts in `text`, a JSON text

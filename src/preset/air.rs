@@ -1,75 +1,11 @@
 //! The `[air]` table of a preset: the grid, its constants and its sources, read and checked.
 
-use super::validate::{check, check_colour, check_count, check_vector, invalid, Invalid, Step};
+use super::check::{check, check_colour, check_count, check_vector, invalid, Invalid};
+use super::file::AirFile;
 use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection};
-use crate::sim::ranges::{self as field, Scale, MAX_AIR_CELLS};
+use crate::sim::ranges::{self as field, Scale, Step, MAX_AIR_CELLS};
 use crate::sim::Domain;
-use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
-
-/// `[air]`: every field optional, defaulting to `AirSettings::default()`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub(super) struct AirFile {
-    pub columns: usize,
-    pub density: f32,
-    pub smoke_weight: f32,
-    pub heat_lift: f32,
-    pub vorticity: f32,
-    pub cooling: f32,
-    pub smoke_decay: f32,
-    pub drag: f32,
-    pub heating: f32,
-    pub advection: String,
-    pub solver: String,
-    pub tolerance: f32,
-    pub max_iterations: u32,
-    pub colour: [f32; 3],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<AirSourceFile>,
-}
-
-impl Default for AirFile {
-    /// `AirSettings::default()`, no sources.
-    fn default() -> Self {
-        let air = AirSettings::default();
-        Self {
-            columns: air.columns,
-            density: air.density,
-            smoke_weight: air.smoke_weight,
-            heat_lift: air.heat_lift,
-            vorticity: air.vorticity,
-            cooling: air.cooling,
-            smoke_decay: air.smoke_decay,
-            drag: air.drag,
-            heating: air.heating,
-            advection: "conservative".into(),
-            solver: "multigrid".into(),
-            tolerance: air.solver.tolerance,
-            max_iterations: air.solver.max_iterations,
-            colour: air.colour,
-            sources: Vec::new(),
-        }
-    }
-}
-
-/// `[[air.sources]]`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct AirSourceFile {
-    pub position: [f32; 2],
-    pub radius: f32,
-    #[serde(default)]
-    pub smoke: f32,
-    #[serde(default)]
-    pub temperature: f32,
-    #[serde(default)]
-    pub velocity: [f32; 2],
-    #[serde(default)]
-    pub start: f32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<f32>,
-}
 
 /// Checks `[air]` against the walls `domain`.
 pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invalid> {

@@ -1,82 +1,12 @@
-//! The `[[bodies]]` and `[[hinges]]` tables of a preset: rigid bodies that float, read, checked
-//! and written back.
+//! The `[[bodies]]` and `[[hinges]]` tables of a preset: rigid bodies that float, checked.
 
-use super::validate::{
-    check, check_colour, check_count, check_text, check_vector, invalid, Invalid, Step,
-};
+use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
+use super::file::{BodyFile, HingeFile, ShapeFile};
 use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
-use crate::sim::ranges::{self as field, Scale};
+use crate::sim::ranges::{self as field, Scale, Step};
 use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
-use serde::{Deserialize, Serialize};
 use Step::{Index, Key};
-
-/// `[[bodies]]`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct BodyFile {
-    pub name: String,
-    pub position: [f32; 2],
-    #[serde(default)]
-    pub angle: f32,
-    #[serde(default, skip_serializing_if = "is_zero_vector")]
-    pub velocity: [f32; 2],
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub angular_velocity: f32,
-    pub density: f32,
-    #[serde(default = "default_friction")]
-    pub friction: f32,
-    #[serde(default)]
-    pub restitution: f32,
-    #[serde(default = "default_colour")]
-    pub colour: [f32; 3],
-    pub shapes: Vec<ShapeFile>,
-}
-
-/// One part of a body: `kind` and the sizes that kind needs.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct ShapeFile {
-    pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub radius: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub half_size: Option<[f32; 2]>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub half_length: Option<f32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub points: Option<Vec<[f32; 2]>>,
-    #[serde(default, skip_serializing_if = "is_zero_vector")]
-    pub offset: [f32; 2],
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub angle: f32,
-}
-
-/// `[[hinges]]`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct HingeFile {
-    pub body: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub to: Option<String>,
-    pub anchor: [f32; 2],
-}
-
-fn default_friction() -> f32 {
-    0.5
-}
-
-fn default_colour() -> [f32; 3] {
-    [0.6, 0.45, 0.3]
-}
-
-fn is_zero(value: &f32) -> bool {
-    *value == 0.0
-}
-
-fn is_zero_vector(value: &[f32; 2]) -> bool {
-    value[0] == 0.0 && value[1] == 0.0
-}
 
 /// Checks `[[bodies]]` and `[[hinges]]` against the walls and obstacles, for particles of
 /// `radius`: every body inside the walls, apart from the others and from the obstacles by 2 r

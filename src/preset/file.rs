@@ -1,5 +1,6 @@
 //! The preset file format: the TOML tables as serde reads them, before any value is checked.
 
+use crate::sim::air::AirSettings;
 use crate::sim::{Material, SimParams};
 use serde::{Deserialize, Serialize};
 
@@ -21,11 +22,11 @@ pub(super) struct PresetFile {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<ObstacleFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub air: Option<super::air::AirFile>,
+    pub air: Option<AirFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub bodies: Vec<super::bodies::BodyFile>,
+    pub bodies: Vec<BodyFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub hinges: Vec<super::bodies::HingeFile>,
+    pub hinges: Vec<HingeFile>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -121,4 +122,135 @@ pub(super) struct BlockFile {
     pub spacing: f32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
+}
+
+/// `[air]`: every field optional, defaulting to `AirSettings::default()`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct AirFile {
+    pub columns: usize,
+    pub density: f32,
+    pub smoke_weight: f32,
+    pub heat_lift: f32,
+    pub vorticity: f32,
+    pub cooling: f32,
+    pub smoke_decay: f32,
+    pub drag: f32,
+    pub heating: f32,
+    pub advection: String,
+    pub solver: String,
+    pub tolerance: f32,
+    pub max_iterations: u32,
+    pub colour: [f32; 3],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<AirSourceFile>,
+}
+
+impl Default for AirFile {
+    /// `AirSettings::default()`, no sources.
+    fn default() -> Self {
+        let air = AirSettings::default();
+        Self {
+            columns: air.columns,
+            density: air.density,
+            smoke_weight: air.smoke_weight,
+            heat_lift: air.heat_lift,
+            vorticity: air.vorticity,
+            cooling: air.cooling,
+            smoke_decay: air.smoke_decay,
+            drag: air.drag,
+            heating: air.heating,
+            advection: "conservative".into(),
+            solver: "multigrid".into(),
+            tolerance: air.solver.tolerance,
+            max_iterations: air.solver.max_iterations,
+            colour: air.colour,
+            sources: Vec::new(),
+        }
+    }
+}
+
+/// `[[air.sources]]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct AirSourceFile {
+    pub position: [f32; 2],
+    pub radius: f32,
+    #[serde(default)]
+    pub smoke: f32,
+    #[serde(default)]
+    pub temperature: f32,
+    #[serde(default)]
+    pub velocity: [f32; 2],
+    #[serde(default)]
+    pub start: f32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration: Option<f32>,
+}
+
+/// `[[bodies]]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct BodyFile {
+    pub name: String,
+    pub position: [f32; 2],
+    #[serde(default)]
+    pub angle: f32,
+    #[serde(default, skip_serializing_if = "is_zero_vector")]
+    pub velocity: [f32; 2],
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angular_velocity: f32,
+    pub density: f32,
+    #[serde(default = "default_friction")]
+    pub friction: f32,
+    #[serde(default)]
+    pub restitution: f32,
+    #[serde(default = "default_colour")]
+    pub colour: [f32; 3],
+    pub shapes: Vec<ShapeFile>,
+}
+
+/// One part of a body: `kind` and the sizes that kind needs.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ShapeFile {
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_size: Option<[f32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half_length: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<[f32; 2]>>,
+    #[serde(default, skip_serializing_if = "is_zero_vector")]
+    pub offset: [f32; 2],
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub angle: f32,
+}
+
+/// `[[hinges]]`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HingeFile {
+    pub body: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    pub anchor: [f32; 2],
+}
+
+fn default_friction() -> f32 {
+    0.5
+}
+
+fn default_colour() -> [f32; 3] {
+    [0.6, 0.45, 0.3]
+}
+
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
+}
+
+fn is_zero_vector(value: &[f32; 2]) -> bool {
+    value[0] == 0.0 && value[1] == 0.0
 }

@@ -14,6 +14,7 @@
 
 mod air;
 mod bodies;
+mod check;
 mod error;
 mod file;
 mod locate;
@@ -23,10 +24,11 @@ mod validate;
 pub use error::{one_line, PresetError};
 
 use crate::sim::portable::Ordered;
+use crate::sim::ranges::Step;
 use crate::sim::{Domain, Scene, Shape, Wall, World};
 use file::PresetFile;
 use glam::Vec2;
-use validate::{obstacle_gap_problem, Step};
+use validate::obstacle_gap_problem;
 
 /// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`, Shift+1 for
 /// `smoke`, Shift+2 for `lava`, on to Shift+5 for `collapse`; `tank`, the benchmarks' widened
@@ -140,7 +142,7 @@ impl Preset {
         let checked = raw.validate().map_err(|invalid| PresetError {
             file: file.to_string(),
             line: locate::line_of_field(text, &invalid.path),
-            field: invalid.path_string(),
+            field: crate::sim::ranges::path_string(&invalid.path),
             message: invalid.message,
         })?;
         let preset = Self {

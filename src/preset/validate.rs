@@ -1,115 +1,13 @@
 //! Checking every value of a preset file against its accepted range (the table in the module
 //! documentation of `preset`), one function per section, and building the scene from it.
 
+use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{BlockFile, EmitterFile, ObstacleFile, ParamsFile, PresetFile, WallFile};
-use crate::sim::ranges::{self as field, Field, Scale};
+use crate::sim::ranges::{self as field, Scale, Step, MAX_PARTICLES};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use glam::Vec2;
 use Step::{Index, Key};
-
-/// One step of a path into the TOML document.
-#[derive(Clone, Debug)]
-pub(super) enum Step {
-    /// A key of a table.
-    Key(&'static str),
-    /// An index into an array.
-    Index(usize),
-}
-
-/// A value out of range, with the path to it.
-pub(super) struct Invalid {
-    pub path: Vec<Step>,
-    pub message: String,
-}
-
-impl Invalid {
-    pub fn path_string(&self) -> String {
-        let mut out = String::new();
-        for step in &self.path {
-            match step {
-                Step::Key(key) if out.is_empty() => out.push_str(key),
-                Step::Key(key) => {
-                    out.push('.');
-                    out.push_str(key);
-                }
-                Step::Index(index) => out.push_str(&format!("[{index}]")),
-            }
-        }
-        out
-    }
-}
-
-/// Builds an `Invalid` at `path`.
-pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
-    Invalid {
-        path: path.to_vec(),
-        message: message.into(),
-    }
-}
-
-/// Checks `value` against the table's `field` (`sim::ranges`) in a scene measured by `scale`.
-pub(super) fn check(
-    path: &[Step],
-    field: &Field,
-    value: f32,
-    scale: &Scale,
-) -> Result<f32, Invalid> {
-    field
-        .check(value, scale)
-        .map_err(|message| invalid(path, message))
-}
-
-/// `check` for a whole-number field.
-pub(super) fn check_count(
-    path: &[Step],
-    field: &Field,
-    value: usize,
-    scale: &Scale,
-) -> Result<usize, Invalid> {
-    field
-        .check_count(value, scale)
-        .map_err(|message| invalid(path, message))
-}
-
-/// `check` for both components of a vector field.
-pub(super) fn check_vector(
-    path: &[Step],
-    field: &Field,
-    value: [f32; 2],
-    scale: &Scale,
-) -> Result<Vec2, Invalid> {
-    field
-        .check_vector(value, scale)
-        .map_err(|message| invalid(path, message))
-}
-
-/// `check` for each channel of a colour.
-pub(super) fn check_colour(
-    path: &[Step],
-    field: &Field,
-    colour: [f32; 3],
-    scale: &Scale,
-) -> Result<[f32; 3], Invalid> {
-    for channel in colour {
-        check(path, field, channel, scale)?;
-    }
-    Ok(colour)
-}
-
-/// Checks that a name or description is non-empty, single-line text (it is printed in lists,
-/// the window title and JSON reports).
-pub(super) fn check_text(path: &[Step], value: &str) -> Result<(), Invalid> {
-    if value.trim().is_empty() {
-        Err(invalid(path, "must not be empty"))
-    } else if value.chars().any(char::is_control) {
-        Err(invalid(path, "must be one line without control characters"))
-    } else {
-        Ok(())
-    }
-}
-
-use crate::sim::ranges::MAX_PARTICLES;
 
 /// A preset file's values, checked.
 pub(super) struct Checked {

@@ -12,6 +12,32 @@
 //! world of other particles runs them rescaled. r is `params.particle_radius`, dt the substep
 //! 1 / (`frame_rate` × `substeps`).
 
+/// One step of a path to a value in a preset or snapshot: a key of a table, or an index into an
+/// array. Errors name where they are by a path (`materials[2].mass`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Step {
+    /// A key of a table (an object in JSON).
+    Key(&'static str),
+    /// An index into an array.
+    Index(usize),
+}
+
+/// A path as messages write it: `params.gravity`, `materials[2].mass`.
+pub fn path_string(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) if out.is_empty() => out.push_str(key),
+            Step::Key(key) => {
+                out.push('.');
+                out.push_str(key);
+            }
+            Step::Index(index) => out.push_str(&format!("[{index}]")),
+        }
+    }
+    out
+}
+
 /// A bound that may depend on the scene's particles or substeps.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Bound {

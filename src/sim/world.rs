@@ -10,9 +10,6 @@ mod edit;
 mod snapshot;
 
 pub use edit::{EditError, Pour, Poured, Tunable};
-/// Paths into a `WorldState`, for the snapshot files' error lines.
-#[cfg(feature = "cli")]
-pub(crate) use snapshot::Step as StatePath;
 pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
 
 use super::air::Air;

@@ -221,24 +221,11 @@ pub(crate) struct StateError {
     pub message: String,
 }
 
-/// One step of a `StateError`'s path.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Step {
-    /// A field of an object.
-    Key(&'static str),
-    /// An element of an array.
-    Index(usize),
-}
+pub(crate) use crate::sim::ranges::Step;
 
 impl fmt::Display for StateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (k, step) in self.path.iter().enumerate() {
-            match step {
-                Step::Key(key) if k == 0 => write!(f, "{key}")?,
-                Step::Key(key) => write!(f, ".{key}")?,
-                Step::Index(index) => write!(f, "[{index}]")?,
-            }
-        }
+        write!(f, "{}", crate::sim::ranges::path_string(&self.path))?;
         if !self.path.is_empty() {
             write!(f, ": ")?;
         }
