@@ -18,7 +18,7 @@ use rayon::prelude::*;
 ///   anything reads it. Neither moved nor saved (a new particle starts at zero).
 ///
 /// A column left out of the reorder would be silently scrambled; generated from here, none can
-/// be (`tests::a_column_left_out_of_the_reorder_is_caught`).
+/// be (`neighbours::tests::a_column_left_out_of_the_reorder_is_caught`).
 macro_rules! particle_columns {
     ($generate:ident) => {
         $generate! {

@@ -385,4 +385,46 @@ mod tests {
         assert!((a + b).length() < 1e-6);
         assert!((a.length() - 1.0).abs() < 1e-5);
     }
+
+    /// The grid stage's reorder moves every column it should (`particle_columns!`' saved and
+    /// derived columns) with the particle: each value set from the particle's id before the
+    /// sort is found beside that id after it.
+    #[test]
+    fn a_column_left_out_of_the_reorder_is_caught() {
+        use crate::sim::params::SimParams;
+        use crate::sim::scene::Material;
+        let count = 2000;
+        let mut particles = Particles::default();
+        for id in 0..count {
+            // Scattered over a 4 × 2 box (a stride coprime with the count), so that the sort
+            // moves nearly every particle; every column a different function of the id.
+            let spot = (id * 7919 % count) as f32;
+            let position = Vec2::new(spot % 80.0 * 0.05, (spot / 80.0).floor() * 0.08);
+            let velocity = Vec2::new(id as f32 * 0.25, -(id as f32) * 0.5);
+            particles.push(
+                id,
+                (id % 2) as u16,
+                position,
+                velocity,
+                1.0 + id as f32 / 64.0,
+            );
+        }
+        let before: Vec<_> = (0..particles.len()).map(|i| particles.moved(i)).collect();
+        let h = 0.1;
+        let liquid = Liquid::new(
+            &[Material::default(), Material::default()],
+            &SimParams::default(),
+        );
+        let mut neighbours = Neighbours::new(Vec2::ZERO, Vec2::new(4.0, 2.0), h, count as usize);
+        let bounds = Bounds::of(&particles.position);
+        neighbours.sort(&mut particles, bounds, h, &liquid, &Folding::new(h, 0.01));
+        let moved = (0..particles.len())
+            .filter(|&i| particles.id[i] as usize != i)
+            .count();
+        assert!(moved > count as usize / 2, "the sort moved only {moved}");
+        for i in 0..particles.len() {
+            let id = particles.id[i] as usize;
+            assert_eq!(particles.moved(i), before[id], "particle {id}, at {i}");
+        }
+    }
 }
