@@ -50,6 +50,7 @@ macro_rules! particle_columns {
         }
     };
 }
+pub(crate) use particle_columns;
 
 /// Writes, from the table of `particle_columns!`, the struct `Particles` and every list of its
 /// columns that lives here.
@@ -374,5 +375,38 @@ impl Particles {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sim::ParticleState;
+
+    /// The array a snapshot held before `ParticleState` was written from `particle_columns!`.
+    type Tuple = (u32, u16, u32, u32, u32, u32);
+
+    #[test]
+    fn a_saved_particle_is_written_and_refused_as_its_old_tuple() {
+        let tuple: Tuple = (7, 1, 0x3f80_0000, 0x7fc0_0001, 0xbf00_0000, 0xff80_0000);
+        let written = serde_json::to_string(&tuple).unwrap();
+        let particle: ParticleState = serde_json::from_str(&written).unwrap();
+        assert_eq!(serde_json::to_string(&particle).unwrap(), written);
+        assert_eq!(particle.position.y.to_bits(), 0x7fc0_0001);
+        for text in [
+            "[7, 1, 2, 3, 4]",
+            "[7, 1, 2, 3, 4, 5, 6]",
+            "[7, 70000, 2, 3, 4, 5]",
+            "[7, 1, 2, 3, -4, 5]",
+            "[7, 1, 2, 3, 4.5, 5]",
+            "{\"id\": 7}",
+            "7",
+            "[]",
+        ] {
+            let old = serde_json::from_str::<Tuple>(text).unwrap_err().to_string();
+            let new = serde_json::from_str::<ParticleState>(text)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(new, old, "{text}");
+        }
     }
 }
