@@ -4,29 +4,231 @@
 use super::domain::Domain;
 use crate::sim::portable::Ordered;
 use glam::Vec2;
+use rayon::prelude::*;
 
-/// Particle state as struct-of-arrays, kept sorted by grid cell by the grid stage (ids stay
-/// stable: use `id` for identity, never the index).
-#[derive(Clone, Debug, Default)]
-pub struct Particles {
-    /// Stable id: emission order, never reused.
-    pub id: Vec<u32>,
-    /// Position.
-    pub position: Vec<Vec2>,
-    /// Velocity.
-    pub velocity: Vec<Vec2>,
-    /// Index into the world's materials.
-    pub material: Vec<u16>,
-    /// Mass, copied from the material (the neighbour stages read it per pair).
-    pub mass: Vec<f32>,
-    /// Density ρ from the last substep.
-    pub density: Vec<f32>,
-    /// Near density ρ_near from the last substep.
-    pub near_density: Vec<f32>,
-    /// Pressure P = k (ρ − m ρ0) from the last substep (also drives the renderer's shading).
-    pub pressure: Vec<f32>,
-    /// Near pressure P_near = k_near ρ_near from the last substep.
-    pub near_pressure: Vec<f32>,
+/// The particle columns, declared once: `particle_columns!(generate)` hands this table to the
+/// macro `generate`, which writes one of the lists of them (here: the struct `Particles`, its
+/// `push`, `retain` and `checksum`, and the reorder the grid stage runs; in the snapshot:
+/// `ParticleState`). Three kinds of column:
+/// - `saved`: the state itself. Stored in snapshots (in this order) and moved by the reorder;
+///   those marked `[checksum]` are hashed by `Particles::checksum`, in this order.
+/// - `derived`: a function of the saved columns kept per particle for the pair loops. Moved by
+///   the reorder, recomputed when a snapshot is restored.
+/// - `scratch`: written by every substep's density stage, which comes after the reorder, before
+///   anything reads it. Neither moved nor saved (a new particle starts at zero).
+///
+/// A column left out of the reorder would be silently scrambled; generated from here, none can
+/// be (`neighbours::tests::a_column_left_out_of_the_reorder_is_caught`).
+macro_rules! particle_columns {
+    ($generate:ident) => {
+        $generate! {
+            saved {
+                /// Stable id: emission order, never reused.
+                id: u32,
+                /// Index into the world's materials.
+                material: u16,
+                /// Position.
+                position: Vec2 [checksum],
+                /// Velocity.
+                velocity: Vec2 [checksum],
+            }
+            derived {
+                /// Mass, copied from the material (the neighbour stages read it per pair).
+                mass: f32,
+            }
+            scratch {
+                /// Density ρ from the last substep.
+                density: f32,
+                /// Near density ρ_near from the last substep.
+                near_density: f32,
+                /// Pressure P = k (ρ − m ρ0) from the last substep (also drives the renderer's
+                /// shading).
+                pressure: f32,
+                /// Near pressure P_near = k_near ρ_near from the last substep.
+                near_pressure: f32,
+            }
+        }
+    };
+}
+pub(crate) use particle_columns;
+
+/// Writes, from the table of `particle_columns!`, the struct `Particles` and every list of its
+/// columns that lives here.
+macro_rules! particles {
+    (
+        saved {
+            $( $(#[doc = $saved_doc:literal])* $saved:ident: $saved_type:ty $([$role:ident])?, )*
+        }
+        derived {
+            $( $(#[doc = $derived_doc:literal])* $derived:ident: $derived_type:ty, )*
+        }
+        scratch {
+            $( $(#[doc = $scratch_doc:literal])* $scratch:ident: $scratch_type:ty, )*
+        }
+    ) => {
+        /// Particle state as struct-of-arrays, kept sorted by grid cell by the grid stage (ids
+        /// stay stable: use `id` for identity, never the index). The columns are declared in
+        /// `particle_columns!`.
+        #[derive(Clone, Debug, Default)]
+        pub struct Particles {
+            $( $(#[doc = $saved_doc])* pub $saved: Vec<$saved_type>, )*
+            $( $(#[doc = $derived_doc])* pub $derived: Vec<$derived_type>, )*
+            $( $(#[doc = $scratch_doc])* pub $scratch: Vec<$scratch_type>, )*
+        }
+
+        /// One particle's values of the columns the reorder moves (saved and derived).
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub(crate) struct Moved {
+            $( $(#[doc = $saved_doc])* pub $saved: $saved_type, )*
+            $( $(#[doc = $derived_doc])* pub $derived: $derived_type, )*
+        }
+
+        /// Targets of a reorder of the particles: one array per moved column, written in parallel
+        /// chunks (`par_chunks_mut`), then swapped into the particles (`swap_into`). Kept between
+        /// reorders so that a steady particle count allocates nothing.
+        #[derive(Clone, Debug, Default)]
+        pub(crate) struct Reordered {
+            $( $saved: Vec<$saved_type>, )*
+            $( $derived: Vec<$derived_type>, )*
+        }
+
+        /// One chunk of `Reordered`: the same window of every moved column.
+        pub(crate) struct ReorderedChunk<'a> {
+            $( $saved: &'a mut [$saved_type], )*
+            $( $derived: &'a mut [$derived_type], )*
+        }
+
+        impl Particles {
+            /// Keeps the particles whose `keep` entry is true, in order; returns how many went.
+            pub(crate) fn retain(&mut self, keep: &[bool]) -> usize {
+                let before = self.len();
+                $( filter(&mut self.$saved, keep); )*
+                $( filter(&mut self.$derived, keep); )*
+                $( filter(&mut self.$scratch, keep); )*
+                before - self.len()
+            }
+
+            /// Appends a particle with these saved and derived values; its scratch columns
+            /// start at zero.
+            #[allow(clippy::too_many_arguments)]
+            pub(crate) fn push(
+                &mut self,
+                $( $saved: $saved_type, )*
+                $( $derived: $derived_type, )*
+            ) {
+                $( self.$saved.push($saved); )*
+                $( self.$derived.push($derived); )*
+                $( self.$scratch.push(<$scratch_type>::default()); )*
+            }
+
+            /// Particle `i`'s values of the moved columns.
+            #[inline(always)]
+            pub(crate) fn moved(&self, i: usize) -> Moved {
+                Moved {
+                    $( $saved: self.$saved[i], )*
+                    $( $derived: self.$derived[i], )*
+                }
+            }
+
+            /// FNV-1a hash of the bits of every particle's `[checksum]` columns (position and
+            /// velocity), in id order: equal checksums mean bit-identical states.
+            pub fn checksum(&self) -> u64 {
+                let mut by_id: Vec<usize> = (0..self.len()).collect();
+                by_id.sort_unstable_by_key(|&i| self.id[i]);
+                let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+                for i in by_id {
+                    $( $( hash_column!($role, hash, self.$saved[i]); )? )*
+                }
+                hash
+            }
+        }
+
+        impl Reordered {
+            /// Makes every target `count` long.
+            pub fn resize(&mut self, count: usize) {
+                $( self.$saved.resize(count, <$saved_type>::default()); )*
+                $( self.$derived.resize(count, <$derived_type>::default()); )*
+            }
+
+            /// The targets in chunks of `size`, for writing in parallel (at most twelve moved
+            /// columns: rayon zips up to twelve).
+            pub fn par_chunks_mut(
+                &mut self,
+                size: usize,
+            ) -> impl IndexedParallelIterator<Item = ReorderedChunk<'_>> {
+                (
+                    $( self.$saved.par_chunks_mut(size), )*
+                    $( self.$derived.par_chunks_mut(size), )*
+                )
+                    .into_par_iter()
+                    .map(|($( $saved, )* $( $derived, )*)| ReorderedChunk {
+                        $( $saved, )*
+                        $( $derived, )*
+                    })
+            }
+
+            /// Swaps the written targets with the particles' columns: the particles are now in
+            /// the new order (and these hold the old, to be overwritten by the next reorder).
+            pub fn swap_into(&mut self, particles: &mut Particles) {
+                $( std::mem::swap(&mut self.$saved, &mut particles.$saved); )*
+                $( std::mem::swap(&mut self.$derived, &mut particles.$derived); )*
+            }
+        }
+
+        impl ReorderedChunk<'_> {
+            /// True when every column of the chunk is `n` long (one check before a loop of
+            /// `set`, none per write).
+            #[inline(always)]
+            pub fn all_len(&self, n: usize) -> bool {
+                true $( && self.$saved.len() == n )* $( && self.$derived.len() == n )*
+            }
+
+            /// Writes `moved` at `k` in every column.
+            #[inline(always)]
+            pub fn set(&mut self, k: usize, moved: Moved) {
+                $( self.$saved[k] = moved.$saved; )*
+                $( self.$derived[k] = moved.$derived; )*
+            }
+        }
+    };
+}
+
+/// Hashes a column's value into an FNV-1a hash, for columns marked `[checksum]`.
+macro_rules! hash_column {
+    (checksum, $hash:ident, $value:expr) => {
+        for value in Hashed::floats($value) {
+            for byte in value.to_bits().to_le_bytes() {
+                $hash ^= byte as u64;
+                $hash = $hash.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        }
+    };
+}
+
+particle_columns!(particles);
+
+/// A column type the checksum can hash: the floats whose bits it hashes, in order.
+trait Hashed {
+    /// The floats of a value.
+    fn floats(self) -> impl IntoIterator<Item = f32>;
+}
+
+impl Hashed for Vec2 {
+    fn floats(self) -> impl IntoIterator<Item = f32> {
+        [self.x, self.y]
+    }
+}
+
+/// Keeps the `values` whose `keep` entry is true, in order.
+fn filter<T: Copy>(values: &mut Vec<T>, keep: &[bool]) {
+    let mut next = 0;
+    for (index, &kept) in keep.iter().enumerate() {
+        if kept {
+            values[next] = values[index];
+            next += 1;
+        }
+    }
+    values.truncate(next);
 }
 
 /// Hands out particle ids (never reused) and holds the particle cap.
@@ -80,7 +282,7 @@ impl Births {
             self.cap_reached = true;
             return false;
         }
-        particles.push(self.next_id, material, mass, position, velocity);
+        particles.push(self.next_id, material as u16, position, velocity, mass);
         self.next_id += 1;
         true
     }
@@ -122,48 +324,6 @@ impl Particles {
     /// True when there are no particles.
     pub fn is_empty(&self) -> bool {
         self.id.is_empty()
-    }
-
-    /// Keeps the particles whose `keep` entry is true, in order; returns how many went.
-    pub(crate) fn retain(&mut self, keep: &[bool]) -> usize {
-        fn filter<T: Copy>(values: &mut Vec<T>, keep: &[bool]) {
-            let mut next = 0;
-            for (index, &kept) in keep.iter().enumerate() {
-                if kept {
-                    values[next] = values[index];
-                    next += 1;
-                }
-            }
-            values.truncate(next);
-        }
-        let before = self.len();
-        filter(&mut self.id, keep);
-        filter(&mut self.position, keep);
-        filter(&mut self.velocity, keep);
-        filter(&mut self.material, keep);
-        filter(&mut self.mass, keep);
-        filter(&mut self.density, keep);
-        filter(&mut self.near_density, keep);
-        filter(&mut self.pressure, keep);
-        filter(&mut self.near_pressure, keep);
-        before - self.len()
-    }
-
-    /// Appends a particle with no density or pressure yet.
-    fn push(&mut self, id: u32, material: usize, mass: f32, position: Vec2, velocity: Vec2) {
-        self.id.push(id);
-        self.position.push(position);
-        self.velocity.push(velocity);
-        self.material.push(material as u16);
-        self.mass.push(mass);
-        for field in [
-            &mut self.density,
-            &mut self.near_density,
-            &mut self.pressure,
-            &mut self.near_pressure,
-        ] {
-            field.push(0.0);
-        }
     }
 
     /// Counts, extremes and energy; `domain` decides which particles escaped.
@@ -216,26 +376,37 @@ impl Particles {
             })
             .collect()
     }
+}
 
-    /// FNV-1a hash of every particle's position and velocity bits, in id order: equal
-    /// checksums mean bit-identical states.
-    pub fn checksum(&self) -> u64 {
-        let mut by_id: Vec<usize> = (0..self.len()).collect();
-        by_id.sort_unstable_by_key(|&i| self.id[i]);
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        for i in by_id {
-            for value in [
-                self.position[i].x,
-                self.position[i].y,
-                self.velocity[i].x,
-                self.velocity[i].y,
-            ] {
-                for byte in value.to_bits().to_le_bytes() {
-                    hash ^= byte as u64;
-                    hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-                }
-            }
+#[cfg(test)]
+mod tests {
+    use crate::sim::ParticleState;
+
+    /// The array a snapshot held before `ParticleState` was written from `particle_columns!`.
+    type Tuple = (u32, u16, u32, u32, u32, u32);
+
+    #[test]
+    fn a_saved_particle_is_written_and_refused_as_its_old_tuple() {
+        let tuple: Tuple = (7, 1, 0x3f80_0000, 0x7fc0_0001, 0xbf00_0000, 0xff80_0000);
+        let written = serde_json::to_string(&tuple).unwrap();
+        let particle: ParticleState = serde_json::from_str(&written).unwrap();
+        assert_eq!(serde_json::to_string(&particle).unwrap(), written);
+        assert_eq!(particle.position.y.to_bits(), 0x7fc0_0001);
+        for text in [
+            "[7, 1, 2, 3, 4]",
+            "[7, 1, 2, 3, 4, 5, 6]",
+            "[7, 70000, 2, 3, 4, 5]",
+            "[7, 1, 2, 3, -4, 5]",
+            "[7, 1, 2, 3, 4.5, 5]",
+            "{\"id\": 7}",
+            "7",
+            "[]",
+        ] {
+            let old = serde_json::from_str::<Tuple>(text).unwrap_err().to_string();
+            let new = serde_json::from_str::<ParticleState>(text)
+                .unwrap_err()
+                .to_string();
+            assert_eq!(new, old, "{text}");
         }
-        hash
     }
 }

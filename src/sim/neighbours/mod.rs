@@ -35,7 +35,7 @@ pub fn lanes_name() -> &'static str {
 
 use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
-use super::particles::Particles;
+use super::particles::{Particles, Reordered};
 use super::physics::{near_pressure, pressure};
 use super::wall_density::{NearWall, WallDensity, WallSums};
 use super::LIGHT_CHUNK;
@@ -69,8 +69,8 @@ pub struct Neighbours {
     rows: Vec<ForwardRows>,
     /// First particle of each band of grid lines, then the count (`Grid::bands`).
     bands: Vec<u32>,
-    /// The particle arrays being reordered into cell order, swapped in once written.
-    sorted: SortedFields,
+    /// The particle columns being reordered into cell order, swapped in once written.
+    sorted: Reordered,
     /// The relaxation's displacement (and the subsystems'), x.
     displacement_x: Vec<f32>,
     /// The relaxation's displacement (and the subsystems'), y.
@@ -80,16 +80,6 @@ pub struct Neighbours {
     /// How full of liquid the walls near each particle are (`WallSums::fullness`; 0 away from
     /// the walls).
     wall_fullness: Vec<f32>,
-}
-
-/// Targets of the reorder into cell order, one per particle array that moves.
-#[derive(Clone, Debug, Default)]
-struct SortedFields {
-    position: Vec<Vec2>,
-    velocity: Vec<Vec2>,
-    id: Vec<u32>,
-    material: Vec<u16>,
-    mass: Vec<f32>,
 }
 
 impl Neighbours {
@@ -126,8 +116,8 @@ impl Neighbours {
     }
 
     /// The grid stage: rebuilds the grid over `bounds` (the particles' bounding box), reorders
-    /// every particle array into cell order and fills the lanes that do not depend on density,
-    /// all in one pass, then finds the bands.
+    /// every particle column the reorder moves (`particle_columns!`) into cell order and fills
+    /// the lanes that do not depend on density, all in one pass, then finds the bands.
     pub fn sort(
         &mut self,
         particles: &mut Particles,
@@ -149,23 +139,12 @@ impl Neighbours {
         let tension_per_mass = &self.tension_per_mass;
         let p = &*particles;
         let sorted = &mut self.sorted;
-        sorted.position.resize(count, Vec2::ZERO);
-        sorted.velocity.resize(count, Vec2::ZERO);
-        sorted.id.resize(count, 0);
-        sorted.material.resize(count, 0);
-        sorted.mass.resize(count, 0.0);
+        sorted.resize(count);
         let lanes = &mut self.lanes;
         lanes.resize(count);
         let rows = &mut self.rows;
         rows.resize(count, ForwardRows::default());
         let grid = &self.grid;
-        let particle_chunks = (
-            sorted.position.par_chunks_mut(LIGHT_CHUNK),
-            sorted.velocity.par_chunks_mut(LIGHT_CHUNK),
-            sorted.id.par_chunks_mut(LIGHT_CHUNK),
-            sorted.material.par_chunks_mut(LIGHT_CHUNK),
-            sorted.mass.par_chunks_mut(LIGHT_CHUNK),
-        );
         let lane_chunks = (
             lanes.x[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.y[..count].par_chunks_mut(LIGHT_CHUNK),
@@ -179,32 +158,29 @@ impl Neighbours {
         (
             order.par_chunks(LIGHT_CHUNK),
             rows.par_chunks_mut(LIGHT_CHUNK),
-            particle_chunks,
+            sorted.par_chunks_mut(LIGHT_CHUNK),
             lane_chunks,
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(chunk, (order, rows, particle, lane))| {
-                let (position, velocity, id, material, mass) = particle;
+            .for_each(|(chunk, (order, rows, mut moved, lane))| {
                 let (x, y, lane_mass, inverse_mass, velocity_x, velocity_y, tension, lane_material) =
                     lane;
                 // Every chunk is as long as its slice of `order` (one check here, none per write).
                 let n = order.len();
-                assert!([position.len(), velocity.len(), id.len(), material.len(), mass.len()]
-                    .iter()
-                    .chain(&[x.len(), y.len(), lane_mass.len(), inverse_mass.len()])
-                    .chain(&[velocity_x.len(), velocity_y.len(), tension.len()])
-                    .chain(&[lane_material.len(), rows.len()])
-                    .all(|&len| len == n));
+                assert!(
+                    moved.all_len(n)
+                        && [x.len(), y.len(), lane_mass.len(), inverse_mass.len()]
+                            .iter()
+                            .chain(&[velocity_x.len(), velocity_y.len(), tension.len()])
+                            .chain(&[lane_material.len(), rows.len()])
+                            .all(|&len| len == n)
+                );
                 for (k, &old) in order.iter().enumerate() {
-                    let old = old as usize;
-                    let (at, moving) = (p.position[old], p.velocity[old]);
-                    let (kind, m) = (p.material[old], p.mass[old]);
-                    position[k] = at;
-                    velocity[k] = moving;
-                    id[k] = p.id[old];
-                    material[k] = kind;
-                    mass[k] = m;
+                    let particle = p.moved(old as usize);
+                    let (at, moving) = (particle.position, particle.velocity);
+                    let (kind, m) = (particle.material, particle.mass);
+                    moved.set(k, particle);
                     x[k] = at.x;
                     y[k] = at.y;
                     lane_mass[k] = m;
@@ -218,11 +194,7 @@ impl Neighbours {
             });
         self.grid.bands(BAND, &mut self.bands);
         let p = particles;
-        std::mem::swap(&mut p.position, &mut sorted.position);
-        std::mem::swap(&mut p.velocity, &mut sorted.velocity);
-        std::mem::swap(&mut p.id, &mut sorted.id);
-        std::mem::swap(&mut p.material, &mut sorted.material);
-        std::mem::swap(&mut p.mass, &mut sorted.mass);
+        sorted.swap_into(p);
         if !liquid.same.viscosity {
             // ¼ Δt² σ and ¼ Δt² β per particle: a pair's viscosity is the sum of its two.
             let (materials, material) = (&liquid.materials, &p.material);
@@ -412,5 +384,47 @@ mod tests {
         let (a, b) = (coincident_direction(3, 9), coincident_direction(9, 3));
         assert!((a + b).length() < 1e-6);
         assert!((a.length() - 1.0).abs() < 1e-5);
+    }
+
+    /// The grid stage's reorder moves every column it should (`particle_columns!`' saved and
+    /// derived columns) with the particle: each value set from the particle's id before the
+    /// sort is found beside that id after it.
+    #[test]
+    fn a_column_left_out_of_the_reorder_is_caught() {
+        use crate::sim::params::SimParams;
+        use crate::sim::scene::Material;
+        let count = 2000;
+        let mut particles = Particles::default();
+        for id in 0..count {
+            // Scattered over a 4 × 2 box (a stride coprime with the count), so that the sort
+            // moves nearly every particle; every column a different function of the id.
+            let spot = (id * 7919 % count) as f32;
+            let position = Vec2::new(spot % 80.0 * 0.05, (spot / 80.0).floor() * 0.08);
+            let velocity = Vec2::new(id as f32 * 0.25, -(id as f32) * 0.5);
+            particles.push(
+                id,
+                (id % 2) as u16,
+                position,
+                velocity,
+                1.0 + id as f32 / 64.0,
+            );
+        }
+        let before: Vec<_> = (0..particles.len()).map(|i| particles.moved(i)).collect();
+        let h = 0.1;
+        let liquid = Liquid::new(
+            &[Material::default(), Material::default()],
+            &SimParams::default(),
+        );
+        let mut neighbours = Neighbours::new(Vec2::ZERO, Vec2::new(4.0, 2.0), h, count as usize);
+        let bounds = Bounds::of(&particles.position);
+        neighbours.sort(&mut particles, bounds, h, &liquid, &Folding::new(h, 0.01));
+        let moved = (0..particles.len())
+            .filter(|&i| particles.id[i] as usize != i)
+            .count();
+        assert!(moved > count as usize / 2, "the sort moved only {moved}");
+        for i in 0..particles.len() {
+            let id = particles.id[i] as usize;
+            assert_eq!(particles.moved(i), before[id], "particle {id}, at {i}");
+        }
     }
 }

@@ -91,41 +91,143 @@ pub struct EmitterProgress {
     pub emitted: usize,
 }
 
-/// One particle (its mass is its material's). Serialized as `[id, material, x, y, vx, vy]`, the
-/// floats as bits.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    from = "(u32, u16, u32, u32, u32, u32)",
-    into = "(u32, u16, u32, u32, u32, u32)"
-)]
-pub struct ParticleState {
-    /// Stable id.
-    pub id: u32,
-    /// Index into the materials.
-    pub material: u16,
-    /// Position.
-    pub position: Vec2,
-    /// Velocity.
-    pub velocity: Vec2,
-}
-
-impl From<(u32, u16, u32, u32, u32, u32)> for ParticleState {
-    fn from((id, material, x, y, vx, vy): (u32, u16, u32, u32, u32, u32)) -> Self {
-        let float = f32::from_bits;
-        Self {
-            id,
-            material,
-            position: Vec2::new(float(x), float(y)),
-            velocity: Vec2::new(float(vx), float(vy)),
+/// Writes `ParticleState` from the table of `particle_columns!`: its saved columns.
+macro_rules! particle_state {
+    (
+        saved {
+            $( $(#[doc = $doc:literal])* $saved:ident: $saved_type:ty $([$role:ident])?, )*
         }
-    }
+        derived {
+            $( $(#[doc = $derived_doc:literal])* $derived:ident: $derived_type:ty, )*
+        }
+        scratch { $($scratch:tt)* }
+    ) => {
+        /// One particle: its saved columns (`particle_columns!`; its mass is its material's).
+        /// Serialized as one array of them in their order, a vector as x then y, the floats as
+        /// bits: `[id, material, x, y, vx, vy]`.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct ParticleState {
+            $( $(#[doc = $doc])* pub $saved: $saved_type, )*
+        }
+
+        impl ParticleState {
+            /// Numbers in the serialized array.
+            const WIDTH: usize = 0 $( + <$saved_type as SavedColumn>::WIDTH )*;
+
+            /// Particle `i` of `particles`.
+            fn of(particles: &Particles, i: usize) -> Self {
+                Self {
+                    $( $saved: particles.$saved[i], )*
+                }
+            }
+
+            /// Appends this particle to `particles`, with its derived columns.
+            fn push_into(self, particles: &mut Particles, $( $derived: $derived_type, )*) {
+                particles.push($( self.$saved, )* $( $derived, )*);
+            }
+        }
+
+        impl Serialize for ParticleState {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeTuple;
+                let mut tuple = serializer.serialize_tuple(Self::WIDTH)?;
+                $( self.$saved.write(&mut tuple)?; )*
+                tuple.end()
+            }
+        }
+
+        impl<'de> Deserialize<'de> for ParticleState {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                /// Reads the array, refusing it as serde refuses a short tuple.
+                struct Visitor;
+                impl<'de> serde::de::Visitor<'de> for Visitor {
+                    type Value = ParticleState;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        write!(f, "a tuple of size {}", ParticleState::WIDTH)
+                    }
+                    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                        self,
+                        mut seq: A,
+                    ) -> Result<ParticleState, A::Error> {
+                        let mut read = 0;
+                        Ok(ParticleState {
+                            $( $saved: SavedColumn::read(&mut seq, &mut read, &self)?, )*
+                        })
+                    }
+                }
+                deserializer.deserialize_tuple(Self::WIDTH, Visitor)
+            }
+        }
+    };
 }
 
-impl From<ParticleState> for (u32, u16, u32, u32, u32, u32) {
-    fn from(p: ParticleState) -> Self {
-        let (x, v) = (p.position, p.velocity);
-        let bits = f32::to_bits;
-        (p.id, p.material, bits(x.x), bits(x.y), bits(v.x), bits(v.y))
+crate::sim::particles::particle_columns!(particle_state);
+
+/// How a saved particle column is written in `ParticleState`'s array: as `WIDTH` numbers, the
+/// floats as bits.
+trait SavedColumn: Sized {
+    /// Numbers it takes.
+    const WIDTH: usize;
+    /// Writes them.
+    fn write<S: serde::ser::SerializeTuple>(&self, tuple: &mut S) -> Result<(), S::Error>;
+    /// Reads them; `read` counts the numbers read so far, `expected` describes the array.
+    fn read<'de, A: serde::de::SeqAccess<'de>>(
+        seq: &mut A,
+        read: &mut usize,
+        expected: &dyn serde::de::Expected,
+    ) -> Result<Self, A::Error>;
+}
+
+/// The next number of a particle's array (`read` of them read before), refused as missing.
+fn next_number<'de, T: Deserialize<'de>, A: serde::de::SeqAccess<'de>>(
+    seq: &mut A,
+    read: &mut usize,
+    expected: &dyn serde::de::Expected,
+) -> Result<T, A::Error> {
+    let value = seq
+        .next_element()?
+        .ok_or_else(|| serde::de::Error::invalid_length(*read, expected))?;
+    *read += 1;
+    Ok(value)
+}
+
+/// Integers are written as they are.
+macro_rules! saved_integer {
+    ($($integer:ty),*) => {$(
+        impl SavedColumn for $integer {
+            const WIDTH: usize = 1;
+            fn write<S: serde::ser::SerializeTuple>(&self, tuple: &mut S) -> Result<(), S::Error> {
+                tuple.serialize_element(self)
+            }
+            fn read<'de, A: serde::de::SeqAccess<'de>>(
+                seq: &mut A,
+                read: &mut usize,
+                expected: &dyn serde::de::Expected,
+            ) -> Result<Self, A::Error> {
+                next_number(seq, read, expected)
+            }
+        }
+    )*};
+}
+
+saved_integer!(u16, u32);
+
+impl SavedColumn for Vec2 {
+    const WIDTH: usize = 2;
+    fn write<S: serde::ser::SerializeTuple>(&self, tuple: &mut S) -> Result<(), S::Error> {
+        tuple.serialize_element(&self.x.to_bits())?;
+        tuple.serialize_element(&self.y.to_bits())
+    }
+    fn read<'de, A: serde::de::SeqAccess<'de>>(
+        seq: &mut A,
+        read: &mut usize,
+        expected: &dyn serde::de::Expected,
+    ) -> Result<Self, A::Error> {
+        let x = f32::from_bits(next_number(seq, read, expected)?);
+        Ok(Vec2::new(
+            x,
+            f32::from_bits(next_number(seq, read, expected)?),
+        ))
     }
 }
 
@@ -249,14 +351,7 @@ impl World {
     /// drops them anyway.
     pub fn state(&self) -> WorldState {
         let p = &self.particles;
-        let particles = (0..p.len())
-            .map(|i| ParticleState {
-                id: p.id[i],
-                material: p.material[i],
-                position: p.position[i],
-                velocity: p.velocity[i],
-            })
-            .collect();
+        let particles = (0..p.len()).map(|i| ParticleState::of(p, i)).collect();
         let next_id = self.births.next_id();
         let mut ids = p.id.clone();
         ids.sort_unstable();
@@ -354,18 +449,9 @@ impl World {
             bodies: saved_bodies,
         } = state;
         let mut particles = Particles::default();
-        for p in &saved {
-            particles.id.push(p.id);
-            particles.position.push(p.position);
-            particles.velocity.push(p.velocity);
-            particles.material.push(p.material);
-            particles.mass.push(materials[p.material as usize].mass);
+        for &p in &saved {
+            p.push_into(&mut particles, materials[p.material as usize].mass);
         }
-        let n = saved.len();
-        particles.density = vec![0.0; n];
-        particles.near_density = vec![0.0; n];
-        particles.pressure = vec![0.0; n];
-        particles.near_pressure = vec![0.0; n];
 
         let mut subsystems = Subsystems::new(
             &materials,
