@@ -7,6 +7,7 @@
 
 pub mod air;
 pub mod bodies;
+pub mod checksum;
 pub mod clock;
 mod contact;
 pub mod domain;
