@@ -29,6 +29,9 @@
 //! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |
 //! | `undraw` | obstacle index | `World::remove_obstacle` |
 //! | `gravity` | x y | `World::set_gravity` |
+//! | `grab` | x y | `World::grab_body` (the grab tool takes hold of the body under the point) |
+//! | `drag` | x y | `World::drag_body` (the held body is pulled toward the point) |
+//! | `release` | none | `World::release_body` (the held body is let go) |
 //! | `tune` | material field value (in the world's units) | `World::tune` |
 //!
 //! The last line, `end FRAMES CHECKSUM`, gives the frames run and the checksum the recorded run

@@ -8,6 +8,7 @@
 pub mod air;
 pub mod bits;
 pub mod bodies;
+pub mod checksum;
 pub mod clock;
 mod contact;
 pub mod domain;

@@ -1,6 +1,7 @@
 //! Particle state as struct-of-arrays, and the summaries taken of it (counts, extremes, energy,
 //! checksum).
 
+use super::checksum::Fnv;
 use super::domain::Domain;
 use crate::sim::portable::Ordered;
 use glam::Vec2;
@@ -135,11 +136,11 @@ macro_rules! particles {
             pub fn checksum(&self) -> u64 {
                 let mut by_id: Vec<usize> = (0..self.len()).collect();
                 by_id.sort_unstable_by_key(|&i| self.id[i]);
-                let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+                let mut hash = Fnv::new();
                 for i in by_id {
                     $( $( hash_column!($role, hash, self.$saved[i]); )? )*
                 }
-                hash
+                hash.finish()
             }
         }
 
@@ -197,10 +198,7 @@ macro_rules! particles {
 macro_rules! hash_column {
     (checksum, $hash:ident, $value:expr) => {
         for value in Hashed::floats($value) {
-            for byte in value.to_bits().to_le_bytes() {
-                $hash ^= byte as u64;
-                $hash = $hash.wrapping_mul(0x0000_0100_0000_01b3);
-            }
+            $hash.f32(value);
         }
     };
 }

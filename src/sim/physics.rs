@@ -263,19 +263,7 @@ pub fn rest_particles_per_area(h: f32, rest_density: f32) -> f32 {
         let h = h as f64;
         let norm = 20.0 / (2.0 * std::f64::consts::PI * h * h);
         let reach = (h / spacing).ceil() as i64 + 2;
-        let mut sum = 0.0;
-        for j in -reach..=reach {
-            for i in -reach..=reach {
-                let x = (i as f64 + 0.5 * j as f64) * spacing;
-                let y = j as f64 * spacing * 3f64.sqrt() / 2.0;
-                let r = (x * x + y * y).sqrt();
-                if (i, j) != (0, 0) && r < h {
-                    let a = 1.0 - r / h;
-                    sum += norm * a * a * a;
-                }
-            }
-        }
-        sum
+        norm * packing_sum(h, spacing, -reach..=reach, reach)
     };
     // The density falls as the spacing grows: bisect between a crowded and a sparse packing.
     let (mut crowded, mut sparse) = (h as f64 / 20.0, h as f64 * 0.99);
@@ -289,6 +277,33 @@ pub fn rest_particles_per_area(h: f32, rest_density: f32) -> f32 {
     }
     let spacing = 0.5 * (crowded + sparse);
     (2.0 / (3f64.sqrt() * spacing * spacing)) as f32
+}
+
+/// Σ (1 − r/h)³ over the sites of a hexagonal packing of spacing `spacing` that lie within h of
+/// its site at the origin, that site left out, in the rows `rows` and the columns −`columns` to
+/// `columns`: the density kernel's sum up to its norm, as a particle of a resting liquid gets it
+/// from those sites (the particles per area at rest, and the liquid a wall stands for, are found
+/// from it). Site (i, j) lies at ((i + j/2) · spacing, j · spacing · √3/2).
+pub(crate) fn packing_sum(
+    h: f64,
+    spacing: f64,
+    rows: std::ops::RangeInclusive<i64>,
+    columns: i64,
+) -> f64 {
+    let row = spacing * 3f64.sqrt() / 2.0;
+    let mut sum = 0.0;
+    for j in rows {
+        for i in -columns..=columns {
+            let x = (i as f64 + 0.5 * j as f64) * spacing;
+            let y = j as f64 * row;
+            let r = (x * x + y * y).sqrt();
+            if (i, j) != (0, 0) && r < h {
+                let a = 1.0 - r / h;
+                sum += a * a * a;
+            }
+        }
+    }
+    sum
 }
 
 #[cfg(test)]

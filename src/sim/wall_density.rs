@@ -43,6 +43,7 @@
 //! (`docs/PHYSICS.md`, "Walls").
 
 use super::domain::Wall;
+use super::physics::packing_sum;
 use crate::sim::portable::Ordered;
 use glam::Vec2;
 use std::sync::OnceLock;
@@ -355,18 +356,7 @@ pub fn wall_particles_per_area(h: f32, radius: f32, rest_density: f32) -> f32 {
     let h = h as f64;
     let rows = (h / row).ceil() as i64;
     let columns = (h / spacing).ceil() as i64 + 1;
-    let mut below = 0.0;
-    for j in 1..=rows {
-        for i in -columns..=columns {
-            let x = (i as f64 + 0.5 * j as f64) * spacing;
-            let y = j as f64 * row;
-            let r = (x * x + y * y).sqrt();
-            if r < h {
-                let a = 1.0 - r / h;
-                below += a * a * a;
-            }
-        }
-    }
+    let below = packing_sum(h, spacing, 1..=rows, columns);
     let f3 = Tables::get().at(radius / h as f32)[0] as f64;
     (below / (f3 * h * h)) as f32
 }
@@ -432,18 +422,8 @@ mod tests {
         let (h, radius, rest_density) = (0.3f32, 0.05f32, 82.0f32);
         let walls = [Wall::new(Vec2::Y, 0.0)];
         let wall = WallDensity::new(&walls, h, radius, rest_density);
-        let (spacing, row) = resting_packing(h, rest_density);
-        let mut sum = 0.0f64;
-        for j in 0..=4 {
-            for i in -5i64..=5 {
-                let (x, y) = ((i as f64 + 0.5 * j as f64) * spacing, j as f64 * row);
-                let r = (x * x + y * y).sqrt();
-                if (i, j) != (0, 0) && r < h as f64 {
-                    let a = 1.0 - r / h as f64;
-                    sum += a * a * a;
-                }
-            }
-        }
+        let (spacing, _) = resting_packing(h, rest_density);
+        let sum = packing_sum(h as f64, spacing, 0..=4, 5);
         let walls_part = wall.sums(Vec2::new(0.0, radius), sum as f32);
         assert_eq!(walls_part.fullness, 1.0);
         let density = (sum + walls_part.sum as f64) * super::super::physics::density_norm(h) as f64;

@@ -14,6 +14,7 @@ pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringS
 
 use super::air::Air;
 use super::bodies::Bodies;
+use super::checksum;
 use super::clock::Instant;
 use super::domain::Domain;
 use super::emission::Emission;
@@ -511,10 +512,10 @@ impl World {
     pub fn checksum(&self) -> u64 {
         let mut hash = self.particles.checksum();
         if let Some(air) = self.air() {
-            hash = (hash ^ air.checksum()).wrapping_mul(0x0100_0000_01b3);
+            hash = checksum::join(hash, air.checksum());
         }
         if let Some(bodies) = self.bodies() {
-            hash = (hash ^ bodies.checksum()).wrapping_mul(0x0100_0000_01b3);
+            hash = checksum::join(hash, bodies.checksum());
         }
         hash
     }

@@ -34,6 +34,7 @@ use field::CELLS_PER_TASK;
 pub use pressure::{Method, Report as SolveReport, Settings as SolverSettings};
 pub use settings::{AirSettings, AirSource, ScalarAdvection};
 
+use super::checksum::Fnv;
 use super::domain::Domain;
 use super::scene::Obstacle;
 use super::stir::Stir;
@@ -359,15 +360,12 @@ impl Air {
 
     /// FNV-1a hash of the grid's velocity, smoke and temperature bits.
     pub fn checksum(&self) -> u64 {
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut hash = Fnv::new();
         let g = &self.grid;
-        for x in g.u.iter().chain(&g.v).chain(&g.smoke).chain(&g.temperature) {
-            for byte in x.to_bits().to_le_bytes() {
-                hash ^= u64::from(byte);
-                hash = hash.wrapping_mul(0x0100_0000_01b3);
-            }
+        for &x in g.u.iter().chain(&g.v).chain(&g.smoke).chain(&g.temperature) {
+            hash.f32(x);
         }
-        hash
+        hash.finish()
     }
 }
 

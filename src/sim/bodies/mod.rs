@@ -489,7 +489,7 @@ impl Bodies {
 
     /// FNV-1a over every body's pose and velocity bits.
     pub fn checksum(&self) -> u64 {
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut hash = crate::sim::checksum::Fnv::new();
         for state in self.states() {
             for value in [
                 state.position.x,
@@ -499,13 +499,10 @@ impl Bodies {
                 state.velocity.y,
                 state.angular_velocity,
             ] {
-                for byte in value.to_bits().to_le_bytes() {
-                    hash ^= byte as u64;
-                    hash = hash.wrapping_mul(0x0100_0000_01b3);
-                }
+                hash.f32(value);
             }
         }
-        hash
+        hash.finish()
     }
 }
 

@@ -5,7 +5,7 @@
 
 use super::World;
 use crate::sim::contact::collide;
-use crate::sim::liquid::Liquid;
+use crate::sim::liquid::{Liquid, MaterialConstants};
 use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::ranges::{self, Field, Scale};
 use crate::sim::scene::{Material, Obstacle};
@@ -531,16 +531,16 @@ impl Tunable {
         Self::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    /// Its value for `material` under `params` (an override, or the scene's value).
+    /// Its value for `material` under `params` (an override, or the scene's value, resolved as
+    /// the liquid resolves them).
     pub fn get(self, material: &Material, params: &crate::sim::SimParams) -> f32 {
+        let resolved = MaterialConstants::resolve(material, params);
         match self {
-            Self::Stiffness => material.stiffness.unwrap_or(params.stiffness),
-            Self::NearStiffness => material.near_stiffness.unwrap_or(params.near_stiffness),
-            Self::SurfaceTension => material.surface_tension.unwrap_or(params.surface_tension),
-            Self::LinearViscosity => material.linear_viscosity.unwrap_or(params.linear_viscosity),
-            Self::QuadraticViscosity => material
-                .quadratic_viscosity
-                .unwrap_or(params.quadratic_viscosity),
+            Self::Stiffness => resolved.stiffness,
+            Self::NearStiffness => resolved.near_stiffness,
+            Self::SurfaceTension => resolved.surface_tension,
+            Self::LinearViscosity => resolved.linear_viscosity,
+            Self::QuadraticViscosity => resolved.quadratic_viscosity,
             Self::SpringStiffness => material.spring_stiffness,
             Self::Stickiness => material.stickiness,
         }
