@@ -446,7 +446,7 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
         .map(|_| ())
         .unwrap_err();
     assert!(
-        error.contains("bodies in a scene without bodies"),
+        error.contains("a state of `bodies`, which the scene does not have"),
         "{error}"
     );
     let plain = World::new(without, 1);
@@ -454,7 +454,7 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
         .map(|_| ())
         .unwrap_err();
     assert!(
-        error.contains("no bodies, but the scene has bodies"),
+        error.contains("no state of `bodies`, which the scene has"),
         "{error}"
     );
     let mut fewer = bath.scene.clone();

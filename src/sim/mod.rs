@@ -40,6 +40,7 @@ pub mod world;
 /// to amortise scheduling.
 const LIGHT_CHUNK: usize = 1024;
 
+pub use air::AirState;
 pub use bodies::{Body, BodyShape, BodyState, Hinge, Part};
 pub use domain::{Domain, DomainError, Wall};
 pub use neighbours::{lanes_name, LANES_VARIABLE};
@@ -47,6 +48,7 @@ pub use params::SimParams;
 pub use particles::{MaterialStats, Particles, WorldStats};
 pub use random_stir::RandomStirrer;
 pub use scene::{Block, Emitter, Material, Obstacle, Scene, Shape};
+pub use springs::{SpringList, SpringState};
 pub use stir::Stir;
-pub use world::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
 pub use world::{EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World};
+pub use world::{EmitterProgress, ParticleState, WorldState};

@@ -22,12 +22,17 @@
 //! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
 //! remember a squashed shape.
 
+use super::particles::Particles;
 use super::physics::spring_half_displacement;
+use super::ranges::Step;
 use super::scene::Material;
-use super::subsystem::{Frozen, Subsystem};
+use super::subsystem::{
+    from_state, to_state, Frozen, Restoring, SavedState, StateError, Subsystem,
+};
 use crate::sim::portable::Ordered;
 use glam::Vec2;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 /// Most springs one particle holds.
 pub const MAX_SPRINGS: usize = 16;
@@ -128,7 +133,7 @@ impl Springs {
 
     /// Replaces every spring with `lists`: (id, its springs as (other id, rest length), at most
     /// `MAX_SPRINGS`, in slot order), for ids below `ids` (snapshots; the caller checks both).
-    pub(crate) fn restore<'a>(
+    fn restore_lists<'a>(
         &mut self,
         ids: usize,
         lists: impl Iterator<Item = (u32, &'a [(u32, f32)])>,
@@ -328,6 +333,45 @@ impl Subsystem for Springs {
         "springs"
     }
 
+    /// The springs of each particle that holds any, by increasing id (`None` without springs);
+    /// springs whose other end was erased since the last substep are left out (that substep
+    /// drops them anyway).
+    fn save(&self, particles: &Particles) -> Option<SavedState> {
+        let mut ids = particles.id.clone();
+        ids.sort_unstable();
+        let alive = |id: u32| ids.binary_search(&id).is_ok();
+        let lists: Vec<SpringList> = ids
+            .iter()
+            .filter_map(|&id| {
+                let springs: Vec<SpringState> = self
+                    .held(id)
+                    .filter(|&(other, _)| alive(other))
+                    .map(|(other, rest_length)| SpringState { other, rest_length })
+                    .collect();
+                (!springs.is_empty()).then_some(SpringList { id, springs })
+            })
+            .collect();
+        (!lists.is_empty()).then(|| to_state(&lists))
+    }
+
+    fn restore(&mut self, state: SavedState, restoring: &Restoring) -> Result<(), StateError> {
+        let lists: Vec<SpringList> = from_state(&state)?;
+        check_springs(&lists, restoring.ids)?;
+        let lists: Vec<(u32, Vec<(u32, f32)>)> = lists
+            .iter()
+            .map(|list| {
+                let springs = list.springs.iter().map(|s| (s.other, s.rest_length));
+                (list.id, springs.collect())
+            })
+            .collect();
+        let slots = lists.iter().map(|(id, _)| *id as usize + 1).max();
+        self.restore_lists(
+            slots.unwrap_or(0),
+            lists.iter().map(|(id, list)| (*id, list.as_slice())),
+        );
+        Ok(())
+    }
+
     fn is_active(&self) -> bool {
         self.active
     }
@@ -335,4 +379,100 @@ impl Subsystem for Springs {
     fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
         self.apply(frozen, displacement);
     }
+}
+
+/// One particle's springs. Serialized as `[id, [[other, rest length], …]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "(u32, Vec<(u32, u32)>)", into = "(u32, Vec<(u32, u32)>)")]
+pub struct SpringList {
+    /// Id of the particle that holds them.
+    pub id: u32,
+    /// Its springs, in the order it holds them (the order it adds their pushes in).
+    pub springs: Vec<SpringState>,
+}
+
+/// One particle's half of a spring.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SpringState {
+    /// Id of the particle at the other end.
+    pub other: u32,
+    /// Rest length.
+    pub rest_length: f32,
+}
+
+impl From<(u32, Vec<(u32, u32)>)> for SpringList {
+    fn from((id, springs): (u32, Vec<(u32, u32)>)) -> Self {
+        let springs = springs
+            .into_iter()
+            .map(|(other, rest)| SpringState {
+                other,
+                rest_length: f32::from_bits(rest),
+            })
+            .collect();
+        Self { id, springs }
+    }
+}
+
+impl From<SpringList> for (u32, Vec<(u32, u32)>) {
+    fn from(list: SpringList) -> Self {
+        let springs = list.springs.iter();
+        (
+            list.id,
+            springs
+                .map(|s| (s.other, s.rest_length.to_bits()))
+                .collect(),
+        )
+    }
+}
+
+/// Every spring list belongs to a particle (one list each), holds at most `MAX_SPRINGS`
+/// springs, and names other particles, with finite positive rest lengths.
+fn check_springs(lists: &[SpringList], ids: &[u32]) -> Result<(), StateError> {
+    let known = |id: u32| ids.binary_search(&id).is_ok();
+    let mut owners: Vec<(u32, usize)> = Vec::with_capacity(lists.len());
+    for (index, list) in lists.iter().enumerate() {
+        let path = [Step::Index(index)];
+        if !known(list.id) {
+            return Err(StateError::at(
+                &path,
+                format!("springs of particle {}, which does not exist", list.id),
+            ));
+        }
+        if list.springs.len() > MAX_SPRINGS {
+            return Err(StateError::at(
+                &path,
+                format!(
+                    "{} springs, more than a particle holds ({MAX_SPRINGS})",
+                    list.springs.len()
+                ),
+            ));
+        }
+        for spring in &list.springs {
+            if !known(spring.other) || spring.other == list.id {
+                return Err(StateError::at(
+                    &path,
+                    format!(
+                        "a spring of particle {} to particle {}, which does not exist",
+                        list.id, spring.other
+                    ),
+                ));
+            }
+            let length = spring.rest_length;
+            if !length.is_finite() || length <= 0.0 {
+                return Err(StateError::at(
+                    &path,
+                    format!("rest lengths must be finite and above 0, got {length}"),
+                ));
+            }
+        }
+        owners.push((list.id, index));
+    }
+    owners.sort_unstable();
+    if let Some(pair) = owners.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(StateError::at(
+            &[Step::Index(pair[0].1.max(pair[1].1))],
+            format!("a second list of springs of particle {}", pair[0].0),
+        ));
+    }
+    Ok(())
 }

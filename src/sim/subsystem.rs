@@ -3,17 +3,108 @@
 //! joins the substep only at the points of the [`Subsystem`] interface; a scene that does not
 //! need one skips it at no cost.
 //!
-//! Adding a subsystem: write its module with a type implementing `Subsystem`, give the world's
-//! `Subsystems` (in `subsystems.rs`) a field for it and list it there (the order of that list is
-//! the order the substep calls them in). The world's stages stay as they are.
+//! Adding a subsystem: write its module with a type implementing `Subsystem` and register it
+//! with one line in `subsystems.rs` (the order of that list is the order the substep calls
+//! them in), built from the scene in `Subsystems::new`. It saves, restores and checksums its own
+//! state (`save`, `restore`, `checksum`): snapshots keep it under its `name`, and the world's
+//! checksum folds it in. The world's stages stay as they are.
 
 use super::domain::Domain;
 use super::grid::Grid;
 use super::params::SimParams;
 use super::particles::Particles;
+use super::ranges::Step;
 use super::scene::Material;
 use super::stir::Stir;
 use glam::Vec2;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A subsystem's state in a snapshot, under its name: JSON text (`to_state`), kept as it is
+/// written, so that any serde type fits (rapier's 128-bit ids too).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SavedState(Box<serde_json::value::RawValue>);
+
+impl PartialEq for SavedState {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.get() == other.0.get()
+    }
+}
+
+impl SavedState {
+    /// `value` in JSON, as serde writes it.
+    pub fn plain<T: Serialize>(value: &T) -> Self {
+        Self::of(serde_json::to_string(value))
+    }
+
+    /// The value `plain` wrote.
+    pub fn read_plain<T: DeserializeOwned>(&self) -> Result<T, StateError> {
+        serde_json::from_str(self.0.get()).map_err(|error| StateError::at(&[], error.to_string()))
+    }
+
+    fn of(text: serde_json::Result<String>) -> Self {
+        let text = text.expect("a subsystem's state is plain data: always JSON");
+        Self(serde_json::value::RawValue::from_string(text).expect("serde_json wrote it"))
+    }
+}
+
+/// Why a saved state does not fit the world it is restored into: where in the state
+/// (`particles[17]`, `subsystems.air.u`) and what is wrong.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateError {
+    /// Keys and indices from the state's root to the offending value.
+    pub path: Vec<Step>,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl StateError {
+    /// A refusal at `path`.
+    pub fn at(path: &[Step], message: impl Into<String>) -> Self {
+        Self {
+            path: path.to_vec(),
+            message: message.into(),
+        }
+    }
+
+    /// The same refusal, its path under `prefix`.
+    pub fn under(mut self, prefix: &[Step]) -> Self {
+        self.path.splice(0..0, prefix.iter().copied());
+        self
+    }
+}
+
+impl fmt::Display for StateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", super::ranges::path_string(&self.path))?;
+        if !self.path.is_empty() {
+            write!(f, ": ")?;
+        }
+        write!(f, "{}", self.message)
+    }
+}
+
+/// `value` as a subsystem's saved state, every float as its bits (`sim::bits`), so that it
+/// reads back exactly.
+pub fn to_state<T: Serialize>(value: &T) -> SavedState {
+    let mut text = Vec::new();
+    let written = super::bits::serialize(value, &mut serde_json::Serializer::new(&mut text));
+    SavedState::of(written.map(|()| String::from_utf8(text).expect("serde_json writes UTF-8")))
+}
+
+/// The value `to_state` saved; a state of another shape is refused.
+pub fn from_state<T: DeserializeOwned>(state: &SavedState) -> Result<T, StateError> {
+    let mut reader = serde_json::Deserializer::from_str(state.0.get());
+    super::bits::deserialize(&mut reader).map_err(|error| StateError::at(&[], error.to_string()))
+}
+
+/// What a subsystem restoring its state may check it against: the restored particles.
+pub struct Restoring<'a> {
+    /// The restored particles' ids, in increasing order.
+    pub ids: &'a [u32],
+}
 
 /// What a subsystem reads in the springs stage: the particles as the relaxation read them
 /// (sorted by cell, positions frozen for the whole stage), the grid that sorted them, and the
@@ -132,4 +223,22 @@ pub trait Subsystem: Send + Sync {
 
     /// The mouse pulls toward `centre` (the particles are pulled apart from this).
     fn pull(&mut self, _centre: Vec2, _radius: f32, _speed: f32) {}
+
+    /// What a snapshot keeps of it beyond what the scene gives (`to_state`), or `None` when it
+    /// has nothing of its own; `particles` are the world's.
+    fn save(&self, _particles: &Particles) -> Option<SavedState> {
+        None
+    }
+
+    /// Continues from `state`, what `save` kept, in a subsystem just built from the same scene.
+    /// Refused, with the path inside the state, when it does not fit.
+    fn restore(&mut self, _state: SavedState, _restoring: &Restoring) -> Result<(), StateError> {
+        Err(StateError::at(&[], "keeps no state"))
+    }
+
+    /// A hash of its state (`sim::checksum`), folded into the world's checksum; `None` when its
+    /// state follows from the particles'.
+    fn checksum(&self) -> Option<u64> {
+        None
+    }
 }

@@ -5,27 +5,83 @@ use super::bodies::Bodies;
 use super::domain::Domain;
 use super::obstacles::Contacts;
 use super::params::SimParams;
+use super::particles::Particles;
+use super::ranges::Step;
 use super::scene::{Material, Obstacle};
 use super::springs::Springs;
 use super::stir::Stir;
-use super::subsystem::{AfterFrame, AfterMove, Frozen, Moving, Subsystem};
+use super::subsystem::{
+    AfterFrame, AfterMove, Frozen, Moving, Restoring, SavedState, StateError, Subsystem,
+};
 use glam::Vec2;
+use std::collections::BTreeMap;
 
-/// How many kinds of subsystem a world may have.
-const SUBSYSTEMS: usize = 4;
+/// Registers the subsystems: one line each, in the order the substep calls them. A field is
+/// the subsystem itself, or an `Option` of it for one only some scenes have.
+macro_rules! register {
+    ($($(#[$doc:meta])* $name:ident: $kind:ty,)*) => {
+        /// Every subsystem of a world, in substep order.
+        #[derive(Clone, Debug)]
+        pub struct Subsystems {
+            $($(#[$doc])* pub(crate) $name: $kind,)*
+        }
 
-/// Every subsystem of a world, in substep order.
-#[derive(Clone, Debug)]
-pub struct Subsystems {
+        /// How many kinds of subsystem a world may have.
+        const SUBSYSTEMS: usize = [$(stringify!($name)),*].len();
+
+        impl Subsystems {
+            /// All of them the scene has, in substep order.
+            fn all(&self) -> impl Iterator<Item = &dyn Subsystem> {
+                [$(Slot::get(&self.$name)),*].into_iter().flatten()
+            }
+
+            /// All of them the scene has, in substep order, to step.
+            fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn Subsystem> {
+                [$(Slot::get_mut(&mut self.$name)),*].into_iter().flatten()
+            }
+        }
+    };
+}
+
+register! {
     /// Viscoelastic springs between particles of a material (Clavet et al. section 5).
-    pub(crate) springs: Springs,
+    springs: Springs,
     /// Static obstacles and the stickiness of materials (Clavet et al. section 6).
-    pub(crate) contacts: Contacts,
+    contacts: Contacts,
     /// Air and smoke on a grid, stepped once per frame (`None` in scenes without air).
-    pub(crate) air: Option<Air>,
+    air: Option<Air>,
     /// Rigid bodies (rapier2d) coupled with the particles after every move (`None` in scenes
     /// without bodies).
-    pub(crate) bodies: Option<Bodies>,
+    bodies: Option<Bodies>,
+}
+
+/// A field of `Subsystems`: a subsystem every world has, or one some scenes have.
+trait Slot {
+    /// The subsystem, if the scene has it.
+    fn get(&self) -> Option<&dyn Subsystem>;
+    /// The subsystem, if the scene has it, to step.
+    fn get_mut(&mut self) -> Option<&mut dyn Subsystem>;
+}
+
+impl<T: Subsystem + 'static> Slot for T {
+    fn get(&self) -> Option<&dyn Subsystem> {
+        Some(self)
+    }
+
+    fn get_mut(&mut self) -> Option<&mut dyn Subsystem> {
+        Some(self)
+    }
+}
+
+impl<T: Subsystem + 'static> Slot for Option<T> {
+    fn get(&self) -> Option<&dyn Subsystem> {
+        self.as_ref().map(|subsystem| subsystem as &dyn Subsystem)
+    }
+
+    fn get_mut(&mut self) -> Option<&mut dyn Subsystem> {
+        self.as_mut()
+            .map(|subsystem| subsystem as &mut dyn Subsystem)
+    }
 }
 
 impl Subsystems {
@@ -92,33 +148,6 @@ impl Subsystems {
         }
     }
 
-    /// All of them the scene has, in substep order.
-    fn all(&self) -> impl Iterator<Item = &dyn Subsystem> {
-        let air = self.air.as_ref().map(|air| air as &dyn Subsystem);
-        let bodies = self.bodies.as_ref().map(|bodies| bodies as &dyn Subsystem);
-        [
-            Some(&self.springs as &dyn Subsystem),
-            Some(&self.contacts),
-            air,
-            bodies,
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    /// All of them the scene has, in substep order, to step.
-    fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn Subsystem> {
-        let air = self.air.as_mut().map(|air| air as &mut dyn Subsystem);
-        let bodies = self
-            .bodies
-            .as_mut()
-            .map(|bodies| bodies as &mut dyn Subsystem);
-        let springs: &mut dyn Subsystem = &mut self.springs;
-        [Some(springs), Some(&mut self.contacts), air, bodies]
-            .into_iter()
-            .flatten()
-    }
-
     /// The springs stage: every active subsystem's displacement.
     pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
         let (x, y) = displacement;
@@ -141,6 +170,51 @@ impl Subsystems {
             }
         }
         (count > 0).then_some(Touching { list })
+    }
+
+    /// Every subsystem's saved state (`Subsystem::save`), by name.
+    pub fn save(&self, particles: &Particles) -> BTreeMap<String, SavedState> {
+        self.all()
+            .filter_map(|s| Some((s.name().to_string(), s.save(particles)?)))
+            .collect()
+    }
+
+    /// Restores each subsystem, just built from the scene, from its state in `states`. Refused
+    /// when a subsystem that keeps a state finds none, when a state names no subsystem of the
+    /// scene, or when a subsystem refuses its state (the path then goes through `subsystems`).
+    pub fn restore(
+        &mut self,
+        mut states: BTreeMap<String, SavedState>,
+        particles: &Particles,
+        restoring: &Restoring,
+    ) -> Result<(), StateError> {
+        for subsystem in self.all_mut() {
+            let name = subsystem.name();
+            let Some(state) = states.remove(name) else {
+                if subsystem.save(particles).is_some() {
+                    return Err(StateError::at(
+                        &[Step::Key("subsystems")],
+                        format!("no state of `{name}`, which the scene has"),
+                    ));
+                }
+                continue;
+            };
+            subsystem
+                .restore(state, restoring)
+                .map_err(|error| error.under(&[Step::Key("subsystems"), Step::Key(name)]))?;
+        }
+        match states.into_keys().next() {
+            Some(name) => Err(StateError::at(
+                &[Step::Key("subsystems")],
+                format!("a state of `{name}`, which the scene does not have"),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The checksums of the subsystems that keep one (`Subsystem::checksum`), in order.
+    pub fn checksums(&self) -> impl Iterator<Item = u64> + '_ {
+        self.all().filter_map(|s| s.checksum())
     }
 
     /// True when some subsystem's solid takes up `point`.

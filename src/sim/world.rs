@@ -10,7 +10,7 @@ mod edit;
 mod snapshot;
 
 pub use edit::{EditError, Pour, Poured, Tunable};
-pub use snapshot::{AirState, EmitterProgress, ParticleState, SpringList, SpringState, WorldState};
+pub use snapshot::{EmitterProgress, ParticleState, WorldState};
 
 use super::air::Air;
 use super::bodies::Bodies;
@@ -115,57 +115,10 @@ impl World {
     /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
     pub fn new(scene: Scene, seed: u64) -> Self {
         let contrast = contrast_substep_factor(&scene.materials);
-        let scene = scene.with_substeps(scene.params.substeps * contrast);
-        let Scene {
-            params,
-            materials,
-            domain,
-            obstacles,
-            emitters,
-            blocks,
-            air,
-            bodies,
-            hinges,
-        } = scene;
-        let bodies = (!bodies.is_empty()).then(|| {
-            Bodies::new(
-                bodies,
-                hinges,
-                &domain,
-                &obstacles,
-                params.particle_radius,
-                water_density(&params),
-            )
-        });
-        let mut world = Self {
-            births: Births::new(params.max_particles),
-            liquid: Liquid::new(&materials, &params),
-            subsystems: Subsystems::new(
-                &materials,
-                obstacles,
-                &params,
-                air.map(|air| (air, &domain)),
-                bodies,
-            ),
-            neighbours: Neighbours::new(
-                domain.min(),
-                domain.max(),
-                params.interaction_radius,
-                params.max_particles,
-            ),
-            emission: Emission::new(emitters),
-            dt: params.dt(),
-            wall_density: wall_density(&domain, &params),
-            params,
-            materials,
-            domain,
-            particles: Particles::default(),
-            rng: Pcg32::seed_from_u64(seed),
-            substeps_done: 0,
-            time: 0.0,
-            last_frame: FrameReport::default(),
-            times: StageTimes::default(),
-        };
+        let mut scene = scene.with_substeps(scene.params.substeps * contrast);
+        let blocks = std::mem::take(&mut scene.blocks);
+        let emission = Emission::new(std::mem::take(&mut scene.emitters));
+        let mut world = Self::assembled(scene, Pcg32::seed_from_u64(seed), emission);
         for block in &blocks {
             let jitter = 0.01 * block.spacing;
             for position in block.positions() {
@@ -182,6 +135,60 @@ impl World {
             }
         }
         world
+    }
+
+    /// A world of `scene` with no particles yet, every subsystem built from the scene, at the
+    /// start of its clock: what `new` fills and a snapshot restores into.
+    fn assembled(scene: Scene, rng: Pcg32, emission: Emission) -> Self {
+        let Scene {
+            params,
+            materials,
+            domain,
+            obstacles,
+            air,
+            bodies,
+            hinges,
+            ..
+        } = scene;
+        let bodies = (!bodies.is_empty()).then(|| {
+            Bodies::new(
+                bodies,
+                hinges,
+                &domain,
+                &obstacles,
+                params.particle_radius,
+                water_density(&params),
+            )
+        });
+        Self {
+            births: Births::new(params.max_particles),
+            liquid: Liquid::new(&materials, &params),
+            subsystems: Subsystems::new(
+                &materials,
+                obstacles,
+                &params,
+                air.map(|air| (air, &domain)),
+                bodies,
+            ),
+            neighbours: Neighbours::new(
+                domain.min(),
+                domain.max(),
+                params.interaction_radius,
+                params.max_particles,
+            ),
+            emission,
+            dt: params.dt(),
+            wall_density: wall_density(&domain, &params),
+            params,
+            materials,
+            domain,
+            particles: Particles::default(),
+            rng,
+            substeps_done: 0,
+            time: 0.0,
+            last_frame: FrameReport::default(),
+            times: StageTimes::default(),
+        }
     }
 
     /// Parameters in use.
@@ -510,14 +517,9 @@ impl World {
     /// mean bit-identical states.
     /// In scenes with air or bodies, their state is hashed in too.
     pub fn checksum(&self) -> u64 {
-        let mut hash = self.particles.checksum();
-        if let Some(air) = self.air() {
-            hash = checksum::join(hash, air.checksum());
-        }
-        if let Some(bodies) = self.bodies() {
-            hash = checksum::join(hash, bodies.checksum());
-        }
-        hash
+        self.subsystems
+            .checksums()
+            .fold(self.particles.checksum(), checksum::join)
     }
 }
 

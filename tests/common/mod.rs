@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code, reason = "each test file uses some of the helpers")]
 
-use slosh::sim::World;
+use slosh::sim::{SpringList, World};
 use std::collections::HashSet;
 
 /// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text.
@@ -15,9 +15,8 @@ pub fn box_walls(width: f32, height: f32) -> String {
 
 /// The springs, each once, as pairs of particle ids (the lower id first).
 pub fn spring_pairs(world: &World) -> HashSet<(u32, u32)> {
-    let state = world.state();
-    state
-        .springs
+    let lists: Vec<SpringList> = world.state().subsystem("springs").unwrap_or_default();
+    lists
         .iter()
         .flat_map(|list| {
             list.springs

@@ -26,19 +26,24 @@ mod field;
 mod forces;
 pub mod pressure;
 mod projection;
+mod saved;
 pub(crate) mod settings;
 
 use crate::sim::portable::Ordered;
 pub use field::MacGrid;
 use field::CELLS_PER_TASK;
 pub use pressure::{Method, Report as SolveReport, Settings as SolverSettings};
+pub use saved::AirState;
 pub use settings::{AirSettings, AirSource, ScalarAdvection};
 
 use super::checksum::Fnv;
 use super::domain::Domain;
+use super::particles::Particles;
 use super::scene::Obstacle;
 use super::stir::Stir;
-use super::subsystem::{AfterFrame, Subsystem};
+use super::subsystem::{
+    from_state, to_state, AfterFrame, Restoring, SavedState, StateError, Subsystem,
+};
 use crate::sim::clock::Instant;
 use advect::Advection;
 use coupling::Coupling;
@@ -437,6 +442,18 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
 impl Subsystem for Air {
     fn name(&self) -> &'static str {
         "air"
+    }
+
+    fn save(&self, _particles: &Particles) -> Option<SavedState> {
+        Some(to_state(&self.saved()))
+    }
+
+    fn restore(&mut self, state: SavedState, _restoring: &Restoring) -> Result<(), StateError> {
+        self.restore_saved(from_state(&state)?)
+    }
+
+    fn checksum(&self) -> Option<u64> {
+        Some(Air::checksum(self))
     }
 
     fn is_active(&self) -> bool {

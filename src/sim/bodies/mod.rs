@@ -42,9 +42,10 @@ pub use state::BodiesState;
 
 use super::contact::{collide, keep_inside};
 use super::domain::Domain;
+use super::particles::Particles;
 use super::scene::Obstacle;
 use super::stir::{PullBlend, Stir, StirBlend};
-use super::subsystem::{AfterMove, Subsystem};
+use super::subsystem::{AfterMove, Restoring, SavedState, StateError, Subsystem};
 use crate::sim::portable::Ordered;
 use description::velocity_at;
 use glam::Vec2;
@@ -509,6 +510,24 @@ impl Bodies {
 impl Subsystem for Bodies {
     fn name(&self) -> &'static str {
         "bodies"
+    }
+
+    /// Rapier's own serde writes its world (its floats as JSON numbers that read back to the
+    /// same bits), not `to_state`'s bits: rapier's types may buffer what they read.
+    fn save(&self, _particles: &Particles) -> Option<SavedState> {
+        Some(SavedState::plain(&self.save_state()))
+    }
+
+    fn restore(&mut self, state: SavedState, _restoring: &Restoring) -> Result<(), StateError> {
+        let state: BodiesState = state.read_plain()?;
+        let (specs, hinges) = (self.specs.clone(), self.hinges.clone());
+        *self = Bodies::restore(specs, hinges, self.particle_radius, state)
+            .map_err(|message| StateError::at(&[], message))?;
+        Ok(())
+    }
+
+    fn checksum(&self) -> Option<u64> {
+        Some(Bodies::checksum(self))
     }
 
     fn is_active(&self) -> bool {

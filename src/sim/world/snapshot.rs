@@ -5,9 +5,8 @@
 //! changed them since the scene was built), the particles in their current array order (the
 //! grid sort breaks ties by it), every spring, the emitters' progress, the random generator,
 //! the particle ids handed out, the step counters and clocks, the orientation of the neighbour
-//! grid (chosen with hysteresis, so it remembers the past), the air's dynamic state, and the
-//! rigid bodies' (`bodies::BodiesState`: rapier's whole world, serialized with rapier's own
-//! serde support, whose floats are JSON numbers that read back to the same bits).
+//! grid (chosen with hysteresis, so it remembers the past), and each subsystem's own state
+//! under its name (`Subsystem::save`: the springs, the air's grid, the rigid bodies).
 //! What is not: the walls, the emitters and the air's settings (the scene gives them), and
 //! everything derived (neighbour grid, lanes, liquid constants, densities, scratch buffers),
 //! which is rebuilt or recomputed by the next substep.
@@ -15,24 +14,20 @@
 //! Serialized (serde), every float is written as its IEEE bits (`f32::to_bits`, `f64::to_bits`),
 //! so that any text format round-trips it exactly, NaN and infinities included.
 
-use super::{FrameReport, StageTimes, World};
-use crate::sim::air::AirStep;
-use crate::sim::bodies::{Bodies, BodiesState};
+use super::{FrameReport, World};
 use crate::sim::emission::Emission;
-use crate::sim::liquid::Liquid;
-use crate::sim::neighbours::Neighbours;
 use crate::sim::obstacles::gap_problem;
 use crate::sim::params::SimParams;
 use crate::sim::particles::{Births, Particles};
+use crate::sim::ranges::Step;
+use crate::sim::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
 use crate::sim::scene::{Material, Obstacle, Scene};
-use crate::sim::springs::MAX_SPRINGS;
-use crate::sim::subsystems::Subsystems;
+use crate::sim::subsystem::{Restoring, SavedState, StateError};
 use glam::Vec2;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
-
-use crate::sim::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
 
 /// Everything the next step of a world depends on, as plain data (`World::state`); rebuilt into
 /// a world that continues bit for bit by `World::from_state`.
@@ -72,13 +67,19 @@ pub struct WorldState {
     pub emission: Vec<EmitterProgress>,
     /// The particles, in the world's array order.
     pub particles: Vec<ParticleState>,
-    /// The springs of each particle that holds any, by increasing id.
-    pub springs: Vec<SpringList>,
-    /// The air's dynamic state, in scenes with air.
-    pub air: Option<AirState>,
-    /// The rigid bodies' state, in scenes with bodies.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub bodies: Option<BodiesState>,
+    /// Each subsystem's own state (`Subsystem::save`), by its name: the springs (`springs`,
+    /// `sim::SpringList`), the air's grid (`air`, `sim::AirState`), the rigid bodies (`bodies`,
+    /// `sim::bodies::BodiesState`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub subsystems: BTreeMap<String, SavedState>,
+}
+
+impl WorldState {
+    /// The state the subsystem `name` kept, read as `T` (`springs`: `Vec<sim::SpringList>`;
+    /// `air`: `sim::AirState`); `None` when it kept none, or not of that shape.
+    pub fn subsystem<T: serde::de::DeserializeOwned>(&self, name: &str) -> Option<T> {
+        crate::sim::subsystem::from_state(self.subsystems.get(name)?).ok()
+    }
 }
 
 /// How far one emitter has got.
@@ -231,116 +232,9 @@ impl SavedColumn for Vec2 {
     }
 }
 
-/// One particle's springs. Serialized as `[id, [[other, rest length], …]]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(from = "(u32, Vec<(u32, u32)>)", into = "(u32, Vec<(u32, u32)>)")]
-pub struct SpringList {
-    /// Id of the particle that holds them.
-    pub id: u32,
-    /// Its springs, in the order it holds them (the order it adds their pushes in).
-    pub springs: Vec<SpringState>,
-}
-
-/// One particle's half of a spring.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SpringState {
-    /// Id of the particle at the other end.
-    pub other: u32,
-    /// Rest length.
-    pub rest_length: f32,
-}
-
-impl From<(u32, Vec<(u32, u32)>)> for SpringList {
-    fn from((id, springs): (u32, Vec<(u32, u32)>)) -> Self {
-        let springs = springs
-            .into_iter()
-            .map(|(other, rest)| SpringState {
-                other,
-                rest_length: f32::from_bits(rest),
-            })
-            .collect();
-        Self { id, springs }
-    }
-}
-
-impl From<SpringList> for (u32, Vec<(u32, u32)>) {
-    fn from(list: SpringList) -> Self {
-        let springs = list.springs.iter();
-        (
-            list.id,
-            springs
-                .map(|s| (s.other, s.rest_length.to_bits()))
-                .collect(),
-        )
-    }
-}
-
-/// The air's dynamic state: its fields on the scene's grid (arrays laid out as `MacGrid`'s), the
-/// pressure the next solve starts from, and its clock and counters.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AirState {
-    /// Simulated seconds the air has been stepped.
-    #[serde(with = "crate::sim::bits")]
-    pub time: f32,
-    /// Steps taken.
-    pub steps: u64,
-    /// Pressure-solver iterations over all steps.
-    pub iterations: u64,
-    /// What the last step did.
-    #[serde(with = "crate::sim::bits")]
-    pub last: AirStep,
-    /// x velocity on the vertical faces, (nx + 1) × ny.
-    #[serde(with = "crate::sim::bits")]
-    pub u: Vec<f32>,
-    /// y velocity on the horizontal faces, nx × (ny + 1).
-    #[serde(with = "crate::sim::bits")]
-    pub v: Vec<f32>,
-    /// Smoke per cell, nx × ny.
-    #[serde(with = "crate::sim::bits")]
-    pub smoke: Vec<f32>,
-    /// Temperature per cell, nx × ny.
-    #[serde(with = "crate::sim::bits")]
-    pub temperature: Vec<f32>,
-    /// Pressure per cell from the last projection, nx × ny.
-    #[serde(with = "crate::sim::bits")]
-    pub pressure: Vec<f32>,
-    /// Solid cells of the last step (walls, obstacles, liquid), nx × ny; serialized as a string
-    /// of `0` and `1`.
-    #[serde(with = "cells")]
-    pub solid: Vec<bool>,
-    /// Velocity of the solid in each cell, nx × ny; serialized flat, `[x0, y0, x1, y1, …]`.
-    #[serde(with = "flat")]
-    pub solid_velocity: Vec<Vec2>,
-}
-
-/// Why a state does not fit its scene: where in the state (`particles[17]`) and what is wrong.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct StateError {
-    /// Keys and indices from the state's root to the offending value.
-    pub path: Vec<Step>,
-    /// What is wrong with it.
-    pub message: String,
-}
-
-pub(crate) use crate::sim::ranges::Step;
-
-impl fmt::Display for StateError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::sim::ranges::path_string(&self.path))?;
-        if !self.path.is_empty() {
-            write!(f, ": ")?;
-        }
-        write!(f, "{}", self.message)
-    }
-}
-
 /// A refusal at `path`.
 fn refuse<T>(path: &[Step], message: impl Into<String>) -> Result<T, StateError> {
-    Err(StateError {
-        path: path.to_vec(),
-        message: message.into(),
-    })
+    Err(StateError::at(path, message))
 }
 
 use Step::{Index, Key};
@@ -353,43 +247,12 @@ impl World {
         let p = &self.particles;
         let particles = (0..p.len()).map(|i| ParticleState::of(p, i)).collect();
         let next_id = self.births.next_id();
-        let mut ids = p.id.clone();
-        ids.sort_unstable();
-        let alive = |id: u32| ids.binary_search(&id).is_ok();
-        let springs = &self.subsystems.springs;
-        let springs = ids
-            .iter()
-            .filter_map(|&id| {
-                let springs: Vec<SpringState> = springs
-                    .held(id)
-                    .filter(|&(other, _)| alive(other))
-                    .map(|(other, rest_length)| SpringState { other, rest_length })
-                    .collect();
-                (!springs.is_empty()).then_some(SpringList { id, springs })
-            })
-            .collect();
         let (rows, emitted) = self.emission.progress();
         let emission = rows
             .iter()
             .zip(emitted)
             .map(|(&rows, &emitted)| EmitterProgress { rows, emitted })
             .collect();
-        let air = self.air().map(|air| {
-            let grid = air.grid();
-            AirState {
-                time: air.time(),
-                steps: air.steps(),
-                iterations: air.solver_iterations(),
-                last: air.last_step(),
-                u: grid.u.clone(),
-                v: grid.v.clone(),
-                smoke: grid.smoke.clone(),
-                temperature: grid.temperature.clone(),
-                pressure: air.pressure().to_vec(),
-                solid: grid.solid.clone(),
-                solid_velocity: grid.solid_velocity.clone(),
-            }
-        });
         WorldState {
             params: self.params.clone(),
             materials: self.materials.clone(),
@@ -404,9 +267,7 @@ impl World {
             grid_transposed: self.neighbours.grid().is_transposed(),
             emission,
             particles,
-            springs,
-            air,
-            bodies: self.bodies().map(Bodies::save_state),
+            subsystems: self.subsystems.save(&self.particles),
         }
     }
 
@@ -424,125 +285,34 @@ impl World {
         check_fit(&scene, &state)?;
         check_params(&state.params, state.particles.len())?;
         check_materials(&state.materials, &scene)?;
-        let domain = scene.domain;
-        check_obstacles(&state.obstacles, &domain, state.params.particle_radius)?;
+        let domain = &scene.domain;
+        check_obstacles(&state.obstacles, domain, state.params.particle_radius)?;
         check_clocks(&state)?;
-        let ids = check_particles(&state, &domain)?;
-        check_springs(&state.springs, &ids)?;
+        let ids = check_particles(&state, domain)?;
 
-        let WorldState {
-            params,
-            materials,
-            obstacles,
-            time,
-            dt,
-            substeps_done,
-            last_frame,
-            next_id,
-            cap_reached,
-            rng,
-            grid_transposed,
-            emission,
-            particles: saved,
-            springs,
-            air: saved_air,
-            bodies: saved_bodies,
-        } = state;
-        let mut particles = Particles::default();
-        for &p in &saved {
-            p.push_into(&mut particles, materials[p.material as usize].mass);
+        let mut scene = scene;
+        scene.params = state.params;
+        scene.materials = state.materials;
+        scene.obstacles = state.obstacles;
+        let (rows, emitted) = state.emission.iter().map(|e| (e.rows, e.emitted)).unzip();
+        let emission = Emission::restored(std::mem::take(&mut scene.emitters), rows, emitted);
+        let mut world = World::assembled(scene, state.rng, emission);
+        for &p in &state.particles {
+            let mass = world.materials[p.material as usize].mass;
+            p.push_into(&mut world.particles, mass);
         }
-
-        let mut subsystems = Subsystems::new(
-            &materials,
-            obstacles,
-            &params,
-            scene.air.map(|air| (air, &domain)),
-            None,
-        );
-        if let Some(saved) = saved_bodies {
-            let bodies = Bodies::restore(scene.bodies, scene.hinges, params.particle_radius, saved)
-                .or_else(|message| refuse(&[Key("bodies")], message))?;
-            subsystems.bodies = Some(bodies);
-        }
-        if let (Some(air), Some(saved)) = (subsystems.air.as_mut(), saved_air) {
-            let grid = air.grid_mut();
-            let (nx, ny) = (grid.nx, grid.ny);
-            let cells = nx * ny;
-            for (key, len, expected) in [
-                ("u", saved.u.len(), (nx + 1) * ny),
-                ("v", saved.v.len(), nx * (ny + 1)),
-                ("smoke", saved.smoke.len(), cells),
-                ("temperature", saved.temperature.len(), cells),
-                ("pressure", saved.pressure.len(), cells),
-                ("solid", saved.solid.len(), cells),
-                ("solid_velocity", saved.solid_velocity.len(), cells),
-            ] {
-                if len != expected {
-                    return refuse(
-                        &[Key("air"), Key(key)],
-                        format!(
-                            "{len} values, but the scene's air grid of {nx} × {ny} cells has \
-                             {expected}"
-                        ),
-                    );
-                }
-            }
-            grid.u = saved.u;
-            grid.v = saved.v;
-            grid.smoke = saved.smoke;
-            grid.temperature = saved.temperature;
-            grid.solid = saved.solid;
-            grid.solid_velocity = saved.solid_velocity;
-            air.restore(
-                saved.pressure,
-                saved.time,
-                saved.steps,
-                saved.iterations,
-                saved.last,
-            );
-        }
-        let lists = springs.iter().map(|list| {
-            let springs: Vec<(u32, f32)> = list
-                .springs
-                .iter()
-                .map(|s| (s.other, s.rest_length))
-                .collect();
-            (list.id, springs)
-        });
-        let lists: Vec<(u32, Vec<(u32, f32)>)> = lists.collect();
-        let slots = lists.iter().map(|(id, _)| *id as usize + 1).max();
-        subsystems.springs.restore(
-            slots.unwrap_or(0),
-            lists.iter().map(|(id, list)| (*id, list.as_slice())),
-        );
-
-        let (rows, emitted) = emission.iter().map(|e| (e.rows, e.emitted)).unzip();
-        let mut neighbours = Neighbours::new(
-            domain.min(),
-            domain.max(),
-            params.interaction_radius,
-            params.max_particles,
-        );
-        neighbours.set_grid_transposed(grid_transposed);
-        Ok(World {
-            births: Births::restored(params.max_particles, next_id, cap_reached),
-            liquid: Liquid::new(&materials, &params),
-            subsystems,
-            neighbours,
-            emission: Emission::restored(scene.emitters, rows, emitted),
-            wall_density: super::wall_density(&domain, &params),
-            params,
-            materials,
-            domain,
-            particles,
-            rng,
-            substeps_done,
-            time,
-            dt,
-            last_frame,
-            times: StageTimes::default(),
-        })
+        let restoring = Restoring { ids: &ids };
+        world
+            .subsystems
+            .restore(state.subsystems, &world.particles, &restoring)?;
+        let params = &world.params;
+        world.births = Births::restored(params.max_particles, state.next_id, state.cap_reached);
+        world.neighbours.set_grid_transposed(state.grid_transposed);
+        world.substeps_done = state.substeps_done;
+        world.time = state.time;
+        world.dt = state.dt;
+        world.last_frame = state.last_frame;
+        Ok(world)
     }
 }
 
@@ -555,16 +325,6 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
             &[Key("params"), Key("particle_radius")],
             format!("particles of radius {radius}, but the scene's walls are for radius {drawn}"),
         );
-    }
-    match (&state.bodies, scene.bodies.is_empty()) {
-        (Some(_), true) => return refuse(&[Key("bodies")], "bodies in a scene without bodies"),
-        (None, false) => return refuse(&[Key("bodies")], "no bodies, but the scene has bodies"),
-        _ => {}
-    }
-    match (&state.air, &scene.air) {
-        (Some(_), None) => return refuse(&[Key("air")], "air in a scene without air"),
-        (None, Some(_)) => return refuse(&[Key("air")], "no air, but the scene has air"),
-        _ => {}
     }
     let (progress, emitters) = (state.emission.len(), scene.emitters.len());
     if progress != emitters {
@@ -781,14 +541,6 @@ fn check_clocks(state: &WorldState) -> Result<(), StateError> {
             format!("must be finite and above 0, got {}", state.dt),
         );
     }
-    if let Some(air) = &state.air {
-        if !air.time.is_finite() || air.time < 0.0 {
-            return refuse(
-                &[Key("air"), Key("time")],
-                format!("must be finite and not negative, got {}", air.time),
-            );
-        }
-    }
     Ok(())
 }
 
@@ -849,114 +601,12 @@ fn check_particles(
     Ok(ids.into_iter().map(|(id, _)| id).collect())
 }
 
-/// Every spring list belongs to a particle (one list each), holds at most `MAX_SPRINGS`
-/// springs, and names other particles, with finite positive rest lengths.
-fn check_springs(lists: &[SpringList], ids: &[u32]) -> Result<(), StateError> {
-    let known = |id: u32| ids.binary_search(&id).is_ok();
-    let mut owners: Vec<(u32, usize)> = Vec::with_capacity(lists.len());
-    for (index, list) in lists.iter().enumerate() {
-        let path = [Key("springs"), Index(index)];
-        if !known(list.id) {
-            return refuse(
-                &path,
-                format!("springs of particle {}, which does not exist", list.id),
-            );
-        }
-        if list.springs.len() > MAX_SPRINGS {
-            return refuse(
-                &path,
-                format!(
-                    "{} springs, more than a particle holds ({MAX_SPRINGS})",
-                    list.springs.len()
-                ),
-            );
-        }
-        for spring in &list.springs {
-            if !known(spring.other) || spring.other == list.id {
-                return refuse(
-                    &path,
-                    format!(
-                        "a spring of particle {} to particle {}, which does not exist",
-                        list.id, spring.other
-                    ),
-                );
-            }
-            let length = spring.rest_length;
-            if !length.is_finite() || length <= 0.0 {
-                return refuse(
-                    &path,
-                    format!("rest lengths must be finite and above 0, got {length}"),
-                );
-            }
-        }
-        owners.push((list.id, index));
-    }
-    owners.sort_unstable();
-    if let Some(pair) = owners.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-        return refuse(
-            &[Key("springs"), Index(pair[0].1.max(pair[1].1))],
-            format!("a second list of springs of particle {}", pair[0].0),
-        );
-    }
-    Ok(())
-}
-
-/// `#[serde(with = "cells")]`: flags serialized as one string of `0` and `1`.
-mod cells {
-    use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(flags: &[bool], serializer: S) -> Result<S::Ok, S::Error> {
-        let text: String = flags.iter().map(|&f| if f { '1' } else { '0' }).collect();
-        serializer.serialize_str(&text)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<bool>, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.chars()
-            .map(|c| match c {
-                '0' => Ok(false),
-                '1' => Ok(true),
-                other => Err(D::Error::custom(format!(
-                    "solid cells are written as 0 and 1, found {other:?}"
-                ))),
-            })
-            .collect()
-    }
-}
-
-/// `#[serde(with = "flat")]`: vectors serialized as one flat array of bits, x then y.
-mod flat {
-    use glam::Vec2;
-    use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub fn serialize<S: Serializer>(vectors: &[Vec2], serializer: S) -> Result<S::Ok, S::Error> {
-        let bits: Vec<u32> = vectors
-            .iter()
-            .flat_map(|v| [v.x.to_bits(), v.y.to_bits()])
-            .collect();
-        bits.serialize(serializer)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Vec2>, D::Error> {
-        let bits = Vec::<u32>::deserialize(deserializer)?;
-        if bits.len() % 2 != 0 {
-            return Err(D::Error::custom(
-                "vectors need an even count of numbers, x then y",
-            ));
-        }
-        let pairs = bits.chunks_exact(2);
-        Ok(pairs
-            .map(|xy| Vec2::new(f32::from_bits(xy[0]), f32::from_bits(xy[1])))
-            .collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::preset::Preset;
+    use crate::sim::subsystem::{from_state, to_state};
+    use crate::sim::AirState;
 
     /// A preset's world after `frames` frames, and its scene.
     fn world(name: &str, frames: usize) -> (Scene, World) {
@@ -1016,7 +666,7 @@ mod tests {
         assert!(world.erase(centre, 0.3).unwrap() > 0);
         let state = world.state();
         let ids: Vec<u32> = state.particles.iter().map(|p| p.id).collect();
-        for list in &state.springs {
+        for list in &springs(&state) {
             assert!(ids.contains(&list.id));
             assert!(list.springs.iter().all(|s| ids.contains(&s.other)));
         }
@@ -1056,21 +706,31 @@ mod tests {
         state.particles[3].id = state.next_id;
         assert!(refusal(&scene, state).contains("never handed out"));
         let mut state = good.clone();
-        state.springs[0].springs[0].other = state.next_id + 5;
-        assert!(refusal(&scene, state).contains("springs[0]: a spring of particle"));
+        let mut lists = springs(&state);
+        lists[0].springs[0].other = state.next_id + 5;
+        set_springs(&mut state, &lists);
+        let error = refusal(&scene, state);
+        assert!(
+            error.contains("subsystems.springs[0]: a spring of particle"),
+            "{error}"
+        );
         let mut state = good.clone();
-        let owner = state.springs[3].id;
+        let mut lists = springs(&state);
+        let owner = lists[3].id;
         state.particles.retain(|p| p.id != owner);
-        for list in &mut state.springs {
+        for list in &mut lists {
             list.springs.retain(|s| s.other != owner);
         }
+        set_springs(&mut state, &lists);
         let error = refusal(&scene, state);
-        let expected = format!("springs[3]: springs of particle {owner}, which does not exist");
+        let expected =
+            format!("subsystems.springs[3]: springs of particle {owner}, which does not exist");
         assert_eq!(error, expected);
         let mut state = good.clone();
-        let copy = state.springs[2].clone();
-        state.springs.insert(5, copy);
-        assert!(refusal(&scene, state).starts_with("springs[5]: a second list"));
+        let mut lists = springs(&state);
+        lists.insert(5, lists[2].clone());
+        set_springs(&mut state, &lists);
+        assert!(refusal(&scene, state).starts_with("subsystems.springs[5]: a second list"));
         let mut state = good.clone();
         state.materials.clear();
         assert!(refusal(&scene, state).starts_with("materials: "));
@@ -1097,26 +757,56 @@ mod tests {
         assert!(refusal(&scene, state).starts_with("obstacles[2]: must keep"));
     }
 
+    /// The springs a state keeps.
+    fn springs(state: &WorldState) -> Vec<crate::sim::SpringList> {
+        from_state(&state.subsystems["springs"]).unwrap()
+    }
+
+    /// `state` keeping `lists` as its springs.
+    fn set_springs(state: &mut WorldState, lists: &[crate::sim::SpringList]) {
+        state.subsystems.insert("springs".into(), to_state(&lists));
+    }
+
     #[test]
     fn air_must_match_the_scene() {
         let (scene, world) = world("lava", 3);
         let (plain, plain_world) = self::world("seed", 3);
         let good = world.state();
+        let air =
+            |state: &WorldState| -> AirState { from_state(&state.subsystems["air"]).unwrap() };
+        let with_air = |state: &mut WorldState, air: &AirState| {
+            state.subsystems.insert("air".into(), to_state(air));
+        };
         let mut state = good.clone();
-        state.air.as_mut().unwrap().u.pop();
+        let mut changed = air(&state);
+        changed.u.pop();
+        with_air(&mut state, &changed);
         let error = refusal(&scene, state);
         assert!(
-            error.starts_with("air.u: ") && error.contains("air grid of"),
+            error.starts_with("subsystems.air.u: ") && error.contains("air grid of"),
             "{error}"
         );
         let mut state = good.clone();
-        state.air.as_mut().unwrap().solid.push(true);
-        assert!(refusal(&scene, state).starts_with("air.solid: "));
+        let mut changed = air(&state);
+        changed.solid.push(true);
+        with_air(&mut state, &changed);
+        assert!(refusal(&scene, state).starts_with("subsystems.air.solid: "));
+        let mut state = good.clone();
+        let mut changed = air(&state);
+        changed.time = -1.0;
+        with_air(&mut state, &changed);
+        assert!(refusal(&scene, state).starts_with("subsystems.air.time: "));
         let mut state = good;
-        state.air = None;
-        assert_eq!(refusal(&scene, state), "air: no air, but the scene has air");
+        state.subsystems.remove("air");
+        assert_eq!(
+            refusal(&scene, state),
+            "subsystems: no state of `air`, which the scene has"
+        );
         let mut state = plain_world.state();
-        state.air = world.state().air;
-        assert_eq!(refusal(&plain, state), "air: air in a scene without air");
+        with_air(&mut state, &air(&world.state()));
+        assert_eq!(
+            refusal(&plain, state),
+            "subsystems: a state of `air`, which the scene does not have"
+        );
     }
 }
