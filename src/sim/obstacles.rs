@@ -13,8 +13,8 @@
 use super::contact::collide;
 use super::domain::Domain;
 use super::physics::stickiness_impulse;
-use super::scene::{Material, Obstacle};
-use super::subsystem::{Moving, Subsystem};
+use super::scene::{Material, Obstacle, Scene};
+use super::subsystem::{FromScene, Moving, Subsystem};
 use crate::sim::portable::Ordered;
 use glam::Vec2;
 
@@ -210,6 +210,18 @@ impl Contacts {
             }
         }
         v
+    }
+}
+
+impl FromScene for Contacts {
+    fn from_scene(scene: &Scene) -> Self {
+        let params = &scene.params;
+        Contacts::new(
+            scene.obstacles.clone(),
+            &scene.materials,
+            params.interaction_radius,
+            params.particle_radius,
+        )
     }
 }
 

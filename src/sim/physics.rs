@@ -11,6 +11,7 @@
 //! [`reference_densities`] and [`reference_relaxation`] (LiquidFun's `_Reference` / `_Simd`
 //! pairing). Nothing here is on a hot path.
 
+use crate::sim::params::SimParams;
 use crate::sim::portable::Ordered;
 use glam::Vec2;
 use std::f32::consts::PI;
@@ -304,6 +305,16 @@ pub(crate) fn packing_sum(
         }
     }
     sum
+}
+
+/// Mass per area of a liquid of `mass = 1` at rest: the particles per area of a hexagonal
+/// packing whose density (`physics::rest_particles_per_area`) is the rest density ρ0, times the
+/// mass of a mass-1 material's particle at this resolution, (r / r_ref)² (`resolution`). The
+/// same at any resolution; bodies' densities are relative to it.
+pub fn water_density(params: &SimParams) -> f32 {
+    let scale = params.particle_radius / super::resolution::REFERENCE_RADIUS;
+    let per_area = rest_particles_per_area(params.interaction_radius, params.rest_density);
+    per_area * scale * scale
 }
 
 #[cfg(test)]

@@ -26,8 +26,9 @@ use super::particles::Particles;
 use super::physics::spring_half_displacement;
 use super::ranges::Step;
 use super::scene::Material;
+use super::scene::Scene;
 use super::subsystem::{
-    from_state, to_state, Frozen, Restoring, SavedState, StateError, Subsystem,
+    from_state, to_state, FromScene, Frozen, Restoring, SavedState, StateError, Subsystem,
 };
 use crate::sim::portable::Ordered;
 use glam::Vec2;
@@ -325,6 +326,12 @@ impl Springs {
                 *x += push.x;
                 *y += push.y;
             });
+    }
+}
+
+impl FromScene for Springs {
+    fn from_scene(scene: &Scene) -> Self {
+        Springs::new(&scene.materials, scene.params.interaction_radius)
     }
 }
 

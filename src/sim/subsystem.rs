@@ -14,7 +14,7 @@ use super::grid::Grid;
 use super::params::SimParams;
 use super::particles::Particles;
 use super::ranges::Step;
-use super::scene::Material;
+use super::scene::{Material, Scene};
 use super::stir::Stir;
 use glam::Vec2;
 use serde::de::DeserializeOwned;
@@ -98,6 +98,14 @@ pub fn to_state<T: Serialize>(value: &T) -> SavedState {
 pub fn from_state<T: DeserializeOwned>(state: &SavedState) -> Result<T, StateError> {
     let mut reader = serde_json::Deserializer::from_str(state.0.get());
     super::bits::deserialize(&mut reader).map_err(|error| StateError::at(&[], error.to_string()))
+}
+
+/// How a registered subsystem is built from its world's scene (an `Option` of it for one that
+/// only some scenes have: `None` when the scene does not need it).
+pub trait FromScene {
+    /// The subsystem for `scene`, as the world runs it (its parameters, materials, walls,
+    /// obstacles and the subsystem's own part of the scene).
+    fn from_scene(scene: &Scene) -> Self;
 }
 
 /// What a subsystem restoring its state may check it against: the restored particles.

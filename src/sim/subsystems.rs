@@ -1,17 +1,16 @@
 //! The optional subsystems of a world, in the order the substep calls them (see `subsystem`).
 
-use super::air::{Air, AirSettings};
+use super::air::Air;
 use super::bodies::Bodies;
 use super::domain::Domain;
 use super::obstacles::Contacts;
-use super::params::SimParams;
 use super::particles::Particles;
 use super::ranges::Step;
-use super::scene::{Material, Obstacle};
+use super::scene::Scene;
 use super::springs::Springs;
 use super::stir::Stir;
 use super::subsystem::{
-    AfterFrame, AfterMove, Frozen, Moving, Restoring, SavedState, StateError, Subsystem,
+    AfterFrame, AfterMove, FromScene, Frozen, Moving, Restoring, SavedState, StateError, Subsystem,
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
@@ -30,6 +29,13 @@ macro_rules! register {
         const SUBSYSTEMS: usize = [$(stringify!($name)),*].len();
 
         impl Subsystems {
+            /// The subsystems of `scene` (`FromScene`), as the world runs it.
+            pub fn new(scene: &Scene) -> Self {
+                Self {
+                    $($name: FromScene::from_scene(scene),)*
+                }
+            }
+
             /// All of them the scene has, in substep order.
             fn all(&self) -> impl Iterator<Item = &dyn Subsystem> {
                 [$(Slot::get(&self.$name)),*].into_iter().flatten()
@@ -85,23 +91,6 @@ impl<T: Subsystem + 'static> Slot for Option<T> {
 }
 
 impl Subsystems {
-    /// The subsystems of a scene with `materials` and `obstacles`.
-    pub fn new(
-        materials: &[Material],
-        obstacles: Vec<Obstacle>,
-        params: &SimParams,
-        air: Option<(AirSettings, &Domain)>,
-        bodies: Option<Bodies>,
-    ) -> Self {
-        let h = params.interaction_radius;
-        Self {
-            bodies,
-            air: air.map(|(settings, domain)| Air::new(settings, domain, &obstacles)),
-            springs: Springs::new(materials, h),
-            contacts: Contacts::new(obstacles, materials, h, params.particle_radius),
-        }
-    }
-
     /// Once per frame: every active subsystem's `after_frame`, in order.
     pub fn after_frame(&mut self, frame: &mut AfterFrame) {
         for subsystem in self.all_mut() {

@@ -140,36 +140,17 @@ impl World {
     /// A world of `scene` with no particles yet, every subsystem built from the scene, at the
     /// start of its clock: what `new` fills and a snapshot restores into.
     fn assembled(scene: Scene, rng: Pcg32, emission: Emission) -> Self {
+        let subsystems = Subsystems::new(&scene);
         let Scene {
             params,
             materials,
             domain,
-            obstacles,
-            air,
-            bodies,
-            hinges,
             ..
         } = scene;
-        let bodies = (!bodies.is_empty()).then(|| {
-            Bodies::new(
-                bodies,
-                hinges,
-                &domain,
-                &obstacles,
-                params.particle_radius,
-                water_density(&params),
-            )
-        });
         Self {
             births: Births::new(params.max_particles),
             liquid: Liquid::new(&materials, &params),
-            subsystems: Subsystems::new(
-                &materials,
-                obstacles,
-                &params,
-                air.map(|air| (air, &domain)),
-                bodies,
-            ),
+            subsystems,
             neighbours: Neighbours::new(
                 domain.min(),
                 domain.max(),
@@ -531,15 +512,4 @@ pub(crate) fn wall_density(domain: &Domain, params: &SimParams) -> WallDensity {
         params.particle_radius,
         params.rest_density,
     )
-}
-
-/// Mass per area of a liquid of `mass = 1` at rest: the particles per area of a hexagonal
-/// packing whose density (`physics::rest_particles_per_area`) is the rest density ρ0, times the
-/// mass of a mass-1 material's particle at this resolution, (r / r_ref)² (`resolution`). The
-/// same at any resolution; bodies' densities are relative to it.
-pub fn water_density(params: &SimParams) -> f32 {
-    let scale = params.particle_radius / super::resolution::REFERENCE_RADIUS;
-    let per_area =
-        super::physics::rest_particles_per_area(params.interaction_radius, params.rest_density);
-    per_area * scale * scale
 }

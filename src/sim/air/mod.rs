@@ -40,9 +40,10 @@ use super::checksum::Fnv;
 use super::domain::Domain;
 use super::particles::Particles;
 use super::scene::Obstacle;
+use super::scene::Scene;
 use super::stir::Stir;
 use super::subsystem::{
-    from_state, to_state, AfterFrame, Restoring, SavedState, StateError, Subsystem,
+    from_state, to_state, AfterFrame, FromScene, Restoring, SavedState, StateError, Subsystem,
 };
 use crate::sim::clock::Instant;
 use advect::Advection;
@@ -436,6 +437,13 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
                 }
             }
         }
+    }
+}
+
+impl FromScene for Option<Air> {
+    fn from_scene(scene: &Scene) -> Self {
+        let air = scene.air.clone()?;
+        Some(Air::new(air, &scene.domain, &scene.obstacles))
     }
 }
 

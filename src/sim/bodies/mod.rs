@@ -43,9 +43,11 @@ pub use state::BodiesState;
 use super::contact::{collide, keep_inside};
 use super::domain::Domain;
 use super::particles::Particles;
+use super::physics::water_density;
 use super::scene::Obstacle;
+use super::scene::Scene;
 use super::stir::{PullBlend, Stir, StirBlend};
-use super::subsystem::{AfterMove, Restoring, SavedState, StateError, Subsystem};
+use super::subsystem::{AfterMove, FromScene, Restoring, SavedState, StateError, Subsystem};
 use crate::sim::portable::Ordered;
 use description::velocity_at;
 use glam::Vec2;
@@ -504,6 +506,22 @@ impl Bodies {
             }
         }
         hash.finish()
+    }
+}
+
+impl FromScene for Option<Bodies> {
+    fn from_scene(scene: &Scene) -> Self {
+        let params = &scene.params;
+        (!scene.bodies.is_empty()).then(|| {
+            Bodies::new(
+                scene.bodies.clone(),
+                scene.hinges.clone(),
+                &scene.domain,
+                &scene.obstacles,
+                params.particle_radius,
+                water_density(params),
+            )
+        })
     }
 }
 
