@@ -60,9 +60,10 @@ fn measure(world: &mut World, frames: usize) -> (Duration, Duration, u64) {
     }
     let after = world.stage_times();
     let total = |t: &slosh::sim::StageTimes| t.named().iter().map(|(_, d)| *d).sum::<Duration>();
+    let bodies = |t: &slosh::sim::StageTimes| t.subsystem("bodies");
     (
         total(&after) - total(&before),
-        after.bodies - before.bodies,
+        bodies(&after) - bodies(&before),
         world.substeps_done() - substeps,
     )
 }

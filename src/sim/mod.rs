@@ -18,6 +18,7 @@ mod liquid;
 mod motion;
 mod neighbours;
 pub mod obstacles;
+pub mod pairs;
 pub mod params;
 pub mod particles;
 pub mod physics;

@@ -11,8 +11,9 @@
 
 use super::domain::Domain;
 use super::grid::Grid;
+use super::pairs::Contact;
 use super::params::SimParams;
-use super::particles::Particles;
+use super::particles::{Births, Particles};
 use super::ranges::Step;
 use super::scene::{Material, Scene};
 use super::stir::Stir;
@@ -143,7 +144,8 @@ pub struct Moving {
 }
 
 /// What a subsystem with its own clock gets once per frame, after the frame's substeps: the
-/// particles (it may change their velocities), the scene's constants and the frame's length.
+/// particles (it may change their velocities, turn them into another material, add and remove
+/// them), the scene's constants and the frame's length.
 pub struct AfterFrame<'a> {
     /// Particle state, sorted by grid cell.
     pub particles: &'a mut Particles,
@@ -153,6 +155,43 @@ pub struct AfterFrame<'a> {
     pub params: &'a SimParams,
     /// The frame's length in simulated seconds.
     pub dt: f32,
+    /// The world's particle ids and cap, which emitters and pours go through too.
+    pub(crate) births: &'a mut Births,
+}
+
+impl AfterFrame<'_> {
+    /// Turns particle `index` into `material`, its mass with it (a phase change: water to ice).
+    ///
+    /// # Panics
+    ///
+    /// When there is no such particle or material.
+    pub fn convert(&mut self, index: usize, material: usize) {
+        self.particles.material[index] =
+            u16::try_from(material).expect("material indices fit 16 bits");
+        self.particles.mass[index] = self.materials[material].mass;
+    }
+
+    /// Adds a particle of `material` as emitters and pours do: a new id, and nothing when the
+    /// particle cap is reached (then false).
+    ///
+    /// # Panics
+    ///
+    /// When there is no such material.
+    pub fn spawn(&mut self, material: usize, position: Vec2, velocity: Vec2) -> bool {
+        let mass = self.materials[material].mass;
+        self.births
+            .spawn(self.particles, material, mass, position, velocity)
+    }
+
+    /// Removes the particles whose `keep` entry is false, as the eraser does (their ids are not
+    /// handed out again; springs to them go at the next substep); returns how many went.
+    ///
+    /// # Panics
+    ///
+    /// When `keep` is not one entry per particle.
+    pub fn remove(&mut self, keep: &[bool]) -> usize {
+        self.particles.retain(keep)
+    }
 }
 
 /// What a subsystem's stage after the move (the bodies) reads and changes.
@@ -181,6 +220,17 @@ pub trait Subsystem: Send + Sync {
 
     /// False when the scene gives it nothing to do: the substep skips it entirely.
     fn is_active(&self) -> bool;
+
+    /// True when the subsystem exchanges something along pairs of particles (heat, say): only
+    /// then does the springs stage gather the pairs for `contacts` (`sim::pairs`).
+    fn wants_contacts(&self) -> bool {
+        false
+    }
+
+    /// The springs stage, before `displace`: every pair of particles closer than h, once, in a
+    /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`). What it exchanges
+    /// along a pair it adds to both ends, so that what one gains the other loses.
+    fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact]) {}
 
     /// The springs stage, after the relaxation: adds this subsystem's displacement of every
     /// particle (indexed like `frozen.particles`) to `displacement`, reading only `frozen`
@@ -248,5 +298,53 @@ pub trait Subsystem: Send + Sync {
     /// state follows from the particles'.
     fn checksum(&self) -> Option<u64> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::scene::Material;
+
+    /// What a subsystem may do to the particles once per frame goes through the world's
+    /// bookkeeping: a spawned particle takes the next id and stops at the cap, a converted one
+    /// takes its new material's mass, a removed id is not handed out again.
+    #[test]
+    fn a_subsystem_converts_spawns_and_removes_through_the_births() {
+        let materials = [
+            Material {
+                mass: 1.0,
+                ..Material::default()
+            },
+            Material {
+                mass: 3.0,
+                ..Material::default()
+            },
+        ];
+        let params = SimParams::default();
+        let mut particles = Particles::default();
+        let mut births = Births::new(3);
+        let mut frame = AfterFrame {
+            particles: &mut particles,
+            materials: &materials,
+            params: &params,
+            dt: 0.05,
+            births: &mut births,
+        };
+        assert!(frame.spawn(0, Vec2::new(1.0, 1.0), Vec2::ZERO));
+        assert!(frame.spawn(0, Vec2::new(2.0, 1.0), Vec2::ZERO));
+        frame.convert(1, 1);
+        assert_eq!(frame.remove(&[false, true]), 1);
+        assert!(frame.spawn(1, Vec2::new(3.0, 1.0), Vec2::X));
+        assert!(frame.spawn(0, Vec2::new(4.0, 1.0), Vec2::X));
+        assert!(
+            !frame.spawn(0, Vec2::new(5.0, 1.0), Vec2::X),
+            "the cap is 3"
+        );
+        assert_eq!(particles.id, [1, 2, 3]);
+        assert_eq!(particles.material, [1, 1, 0]);
+        assert_eq!(particles.mass, [3.0, 3.0, 1.0]);
+        assert!(births.cap_reached());
+        assert_eq!(births.next_id(), 4);
     }
 }

@@ -2,8 +2,10 @@
 
 use super::air::Air;
 use super::bodies::Bodies;
+use super::clock::Instant;
 use super::domain::Domain;
 use super::obstacles::Contacts;
+use super::pairs;
 use super::particles::Particles;
 use super::ranges::Step;
 use super::scene::Scene;
@@ -14,6 +16,7 @@ use super::subsystem::{
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 /// Registers the subsystems: one line each, in the order the substep calls them. A field is
 /// the subsystem itself, or an `Option` of it for one only some scenes have.
@@ -23,16 +26,22 @@ macro_rules! register {
         #[derive(Clone, Debug)]
         pub struct Subsystems {
             $($(#[$doc])* pub(crate) $name: $kind,)*
+            /// Wall-clock time each has spent in its substep hooks, in registration order.
+            times: [Duration; SUBSYSTEMS],
         }
 
         /// How many kinds of subsystem a world may have.
-        const SUBSYSTEMS: usize = [$(stringify!($name)),*].len();
+        pub(crate) const SUBSYSTEMS: usize = [$(stringify!($name)),*].len();
+
+        /// Their names (`Subsystem::name`), in registration order: the keys of their timers.
+        pub(crate) const NAMES: [&str; SUBSYSTEMS] = [$(stringify!($name)),*];
 
         impl Subsystems {
             /// The subsystems of `scene` (`FromScene`), as the world runs it.
             pub fn new(scene: &Scene) -> Self {
                 Self {
                     $($name: FromScene::from_scene(scene),)*
+                    times: [Duration::ZERO; SUBSYSTEMS],
                 }
             }
 
@@ -44,6 +53,15 @@ macro_rules! register {
             /// All of them the scene has, in substep order, to step.
             fn all_mut(&mut self) -> impl Iterator<Item = &mut dyn Subsystem> {
                 [$(Slot::get_mut(&mut self.$name)),*].into_iter().flatten()
+            }
+
+            /// The active ones, in substep order, to step, each with its timer.
+            fn active_timed(&mut self) -> impl Iterator<Item = (&mut dyn Subsystem, &mut Duration)> {
+                [$(Slot::get_mut(&mut self.$name)),*]
+                    .into_iter()
+                    .zip(self.times.iter_mut())
+                    .filter_map(|(subsystem, time)| Some((subsystem?, time)))
+                    .filter(|(subsystem, _)| subsystem.is_active())
             }
         }
     };
@@ -102,11 +120,17 @@ impl Subsystems {
 
     /// The stage after the move: every active subsystem's `after_move`, in order.
     pub fn after_move(&mut self, stage: &mut AfterMove) {
-        for subsystem in self.all_mut() {
-            if subsystem.is_active() {
-                subsystem.after_move(stage);
-            }
+        for (subsystem, time) in self.active_timed() {
+            let start = Instant::now();
+            subsystem.after_move(stage);
+            *time += Instant::now() - start;
         }
+    }
+
+    /// Each subsystem's name and the time it has spent in its substep hooks (the pairs it
+    /// asked for, its displacements, its stage after the move), in registration order.
+    pub fn times(&self) -> [(&'static str, Duration); SUBSYSTEMS] {
+        std::array::from_fn(|k| (NAMES[k], self.times[k]))
     }
 
     /// True when some active subsystem has a stage after the move.
@@ -139,11 +163,21 @@ impl Subsystems {
 
     /// The springs stage: every active subsystem's displacement.
     pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
-        let (x, y) = displacement;
-        for subsystem in self.all_mut() {
-            if subsystem.is_active() {
-                subsystem.displace(frozen, (&mut *x, &mut *y));
+        if self.all().any(|s| s.is_active() && s.wants_contacts()) {
+            let contacts = pairs::gather(&frozen.particles.position, frozen.grid, frozen.h);
+            for (subsystem, time) in self.active_timed() {
+                if subsystem.wants_contacts() {
+                    let start = Instant::now();
+                    subsystem.contacts(frozen, &contacts);
+                    *time += Instant::now() - start;
+                }
             }
+        }
+        let (x, y) = displacement;
+        for (subsystem, time) in self.active_timed() {
+            let start = Instant::now();
+            subsystem.displace(frozen, (&mut *x, &mut *y));
+            *time += Instant::now() - start;
         }
     }
 

@@ -28,7 +28,7 @@ use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stir::{self, Stir};
 use super::subsystem::{AfterFrame, AfterMove, Frozen};
-use super::subsystems::Subsystems;
+use super::subsystems::{Subsystems, SUBSYSTEMS};
 use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
 use crate::sim::portable::Ordered;
@@ -51,27 +51,32 @@ pub struct StageTimes {
     pub density: Duration,
     /// Relaxation.
     pub relax: Duration,
-    /// The subsystems' displacements: viscoelastic springs (zero when no material has springs).
-    pub springs: Duration,
     /// Move, velocity, obstacles and walls.
     pub walls: Duration,
-    /// Rigid bodies: rapier's step and the coupling with the particles (zero without bodies).
-    pub bodies: Duration,
+    /// Each subsystem's substep hooks, keyed by its name, in registration order: the springs'
+    /// displacements, the bodies' rapier step and coupling (zero where the scene has none).
+    pub subsystems: [(&'static str, Duration); SUBSYSTEMS],
 }
 
 impl StageTimes {
-    /// Each stage's name (as the headless report writes it) and time, in substep order.
-    pub fn named(&self) -> [(&'static str, Duration); 8] {
-        [
+    /// Each stage's name (as the headless report writes it) and time: the liquid's stages in
+    /// substep order, then each subsystem's by its name.
+    pub fn named(&self) -> Vec<(&'static str, Duration)> {
+        let liquid = [
             ("emit", self.emit),
             ("advance", self.advance),
             ("grid", self.grid),
             ("density", self.density),
             ("relax", self.relax),
-            ("springs", self.springs),
             ("walls", self.walls),
-            ("bodies", self.bodies),
-        ]
+        ];
+        liquid.into_iter().chain(self.subsystems).collect()
+    }
+
+    /// The time of the subsystem called `name` (zero for a name no subsystem has).
+    pub fn subsystem(&self, name: &str) -> Duration {
+        let found = self.subsystems.iter().find(|(key, _)| *key == name);
+        found.map_or(Duration::ZERO, |(_, time)| *time)
     }
 }
 
@@ -234,7 +239,10 @@ impl World {
 
     /// Time spent per stage so far.
     pub fn stage_times(&self) -> StageTimes {
-        self.times
+        StageTimes {
+            subsystems: self.subsystems.times(),
+            ..self.times
+        }
     }
 
     /// Advances one frame (1 / `frame_rate` simulated seconds) in `params.substeps` substeps, or
@@ -276,6 +284,7 @@ impl World {
             materials: &self.materials,
             params: &self.params,
             dt: frame_time,
+            births: &mut self.births,
         });
     }
 
@@ -310,12 +319,14 @@ impl World {
         lap(&mut self.times.density);
         self.relax();
         lap(&mut self.times.relax);
+        // The subsystems time their own hooks, by name (`Subsystems::times`).
+        let mut hooks = Duration::ZERO;
         self.displace_by_subsystems();
-        lap(&mut self.times.springs);
+        lap(&mut hooks);
         let next_bounds = self.move_and_collide(advance_next);
         lap(&mut self.times.walls);
         self.after_move();
-        lap(&mut self.times.bodies);
+        lap(&mut hooks);
         self.substeps_done += 1;
         self.time += self.dt as f64;
         advance_next.then_some(next_bounds)
