@@ -272,7 +272,6 @@ macro_rules! fields {
     (@text) => { "" };
 }
 
-use super::air::MAX_AIR_SPEED;
 use Accepts::{Above, Components, Count, Place, Range, Rule};
 use Bound::{Number as N, PerDtSquared, Radii, Substeps};
 
@@ -282,6 +281,8 @@ pub const MAX_COORDINATE: f32 = 1.0e4;
 pub const MAX_PARTICLES: usize = 2_000_000;
 /// Most cells a side of the air grid may have.
 pub const MAX_AIR_CELLS: usize = 1024;
+/// Fastest air on the grid and from a source, each component, in m/s: faster air is clamped.
+pub const MAX_AIR_SPEED: f32 = 50.0;
 /// Most parts a body may have, and most corners a polygon part.
 pub const MAX_PARTS: usize = 64;
 

@@ -377,7 +377,7 @@ impl Air {
 
 /// Fastest the air may move, in m/s: a guard against runaway sources or stirs (the liquid's own
 /// speeds stay far below it), so nothing can grow without bound.
-pub const MAX_AIR_SPEED: f32 = 50.0;
+pub use crate::sim::ranges::MAX_AIR_SPEED;
 
 /// Clamps every face velocity to ±`MAX_AIR_SPEED` and clears anything not finite.
 fn clamp_speeds(grid: &mut MacGrid) {
