@@ -1,7 +1,7 @@
 //! What a scene says of its air, as plain values: the grid's size, the air's constants, how
 //! smoke is advected, the pressure solve's settings and the smoke and heat sources
 //! (`AirSettings`, the values a preset's `[air]` table holds). The running air (`air`) is built
-//! from them; they know nothing of it, only the solver's own settings types (`pressure.rs`).
+//! from them; they know nothing of it, only the solver's own settings types (`pressure/`).
 
 use super::pressure::{Method, Settings as SolverSettings};
 use glam::Vec2;
