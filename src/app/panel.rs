@@ -56,12 +56,7 @@ fn factor(game: &Game, field: Tunable) -> f32 {
 /// value), always reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {
     let params = game.session.world.params();
-    let scale = Scale {
-        radius: params.particle_radius,
-        dt: params.dt(),
-        substeps: params.substeps,
-    };
-    let (low, mut high) = field.reference_range(&scale);
+    let (low, mut high) = field.reference_range(&Scale::of(params));
     if field == Tunable::SpringStiffness {
         // At most 0.05 / Δt², at this world's substeps, in file units.
         high = high / factor(game, field) * 0.999;

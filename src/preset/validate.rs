@@ -158,11 +158,7 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
     if list.len() > u16::MAX as usize {
         return Err(invalid(&[Key("materials")], "too many materials"));
     }
-    let scale = Scale {
-        radius: params.particle_radius,
-        dt: params.dt(),
-        substeps: params.substeps,
-    };
+    let scale = Scale::of(params);
     let mut materials = Vec::with_capacity(list.len());
     for (index, material) in list.iter().enumerate() {
         let at = |field| [Key("materials"), Index(index), Key(field)];
@@ -463,10 +459,7 @@ fn blocks(
     domain: &Domain,
     params: &SimParams,
 ) -> Result<Vec<Block>, Invalid> {
-    let scale = Scale {
-        radius: params.particle_radius,
-        ..Scale::default()
-    };
+    let scale = Scale::of(params);
     let mut blocks = Vec::with_capacity(list.len());
     for (index, block) in list.iter().enumerate() {
         let at = |field| [Key("blocks"), Index(index), Key(field)];

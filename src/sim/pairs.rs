@@ -33,22 +33,21 @@ pub fn gather(positions: &[Vec2], grid: &Grid, h: f32) -> Vec<Contact> {
             let mut found = Vec::new();
             for i in indices {
                 let xi = positions[i];
-                let mut near: Vec<Contact> = grid
-                    .forward_rows(xi, i)
-                    .into_iter()
-                    .flat_map(|row| row.start as usize..row.end as usize)
-                    .filter_map(|j| {
-                        let r = (positions[j] - xi).length();
-                        (r < h).then_some(Contact {
+                let first = found.len();
+                let candidates = grid.forward_rows(xi, i).into_iter();
+                for j in candidates.flat_map(|row| row.start as usize..row.end as usize) {
+                    let r = (positions[j] - xi).length();
+                    if r < h {
+                        found.push(Contact {
                             i: i as u32,
                             j: j as u32,
                             r,
                             weight: 1.0 - r / h,
-                        })
-                    })
-                    .collect();
-                near.sort_unstable_by_key(|contact| contact.j);
-                found.extend(near);
+                        });
+                    }
+                }
+                // The rows come in the grid's order; the pairs of `i` go by `j`.
+                found[first..].sort_unstable_by_key(|contact| contact.j);
             }
             found
         })

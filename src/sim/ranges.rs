@@ -95,14 +95,21 @@ pub struct Scale {
     pub substeps: u32,
 }
 
-impl Default for Scale {
-    /// The seed's: r = 0.05, 7 substeps at 20 frames per second.
-    fn default() -> Self {
+impl Scale {
+    /// The bounds of a scene that runs with `params`.
+    pub fn of(params: &SimParams) -> Self {
         Self {
-            radius: 0.05,
-            dt: 1.0 / 140.0,
-            substeps: 7,
+            radius: params.particle_radius,
+            dt: params.dt(),
+            substeps: params.substeps,
         }
+    }
+}
+
+impl Default for Scale {
+    /// The seed's (`SimParams::default()`): r = 0.05, 7 substeps at 20 frames per second.
+    fn default() -> Self {
+        Self::of(&SimParams::default())
     }
 }
 
@@ -272,6 +279,7 @@ macro_rules! fields {
     (@text) => { "" };
 }
 
+use super::params::SimParams;
 use Accepts::{Above, Components, Count, Place, Range, Rule};
 use Bound::{Number as N, PerDtSquared, Radii, Substeps};
 

@@ -105,18 +105,19 @@ fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result
     })
 }
 
-/// `value` when it is finite and not negative: a constant that `sim::resolution` rescales, whose
-/// top of range in this world's units the table does not give.
-fn not_negative(name: &'static str, value: f32) -> Result<f32, EditError> {
+/// `value` when it is finite and from `low` to `high`: a value the table of fields does not
+/// bound in this world's units (a constant `sim::resolution` rescales, a tool's radius); `name`
+/// says which value in the error.
+fn within(name: &'static str, value: f32, low: f32, high: f32) -> Result<f32, EditError> {
     if !value.is_finite() {
         return Err(EditError::NotFinite(name));
     }
-    if value < 0.0 {
+    if !(low..=high).contains(&value) {
         return Err(EditError::OutOfRange {
             field: name,
             value,
-            low: 0.0,
-            high: f32::MAX,
+            low,
+            high,
         });
     }
     Ok(value)
@@ -160,18 +161,7 @@ impl World {
         let velocity = finite("pour velocity", pour.velocity)?;
         let spacing = 2.0 * self.params.particle_radius;
         let extent = crate::sim::portable::largest(self.domain.max() - self.domain.min());
-        let radius = pour.radius;
-        if !radius.is_finite() {
-            return Err(EditError::NotFinite("pour radius"));
-        }
-        if !(0.0..=extent).contains(&radius) {
-            return Err(EditError::OutOfRange {
-                field: "pour radius",
-                value: radius,
-                low: 0.0,
-                high: extent,
-            });
-        }
+        let radius = within("pour radius", pour.radius, 0.0, extent)?;
         // Lattice sites anchored at the origin, so that a pour held still fills the same sites.
         let reach = (radius / spacing).ceil() as i64;
         let base = (centre / spacing).round();
@@ -230,7 +220,7 @@ impl World {
     /// Their springs go with them; the ids of the others stay.
     pub fn erase(&mut self, centre: Vec2, radius: f32) -> Result<usize, EditError> {
         let centre = finite("erase centre", centre)?;
-        let radius = not_negative("erase radius", radius)?;
+        let radius = within("erase radius", radius, 0.0, f32::MAX)?;
         let keep: Vec<bool> = self
             .particles
             .position
@@ -408,15 +398,11 @@ impl World {
             ("quadratic_viscosity", material.quadratic_viscosity),
         ] {
             if let Some(value) = value {
-                not_negative(field, value)?;
+                within(field, value, 0.0, f32::MAX)?;
             }
         }
-        not_negative("stickiness", material.stickiness)?;
-        let scale = Scale {
-            radius: self.params.particle_radius,
-            dt: 1.0 / (self.params.frame_rate * self.params.substeps as f32),
-            substeps: self.params.substeps,
-        };
+        within("stickiness", material.stickiness, 0.0, f32::MAX)?;
+        let scale = Scale::of(&self.params);
         for (name, field, value) in [
             (
                 "spring_stiffness",
