@@ -3,7 +3,7 @@
 use super::check::{check, check_colour, check_count, check_vector, invalid, Invalid};
 use super::file::AirFile;
 use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection};
-use crate::sim::ranges::{self as field, Scale, Step, MAX_AIR_CELLS};
+use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_AIR_CELLS};
 use crate::sim::Domain;
 use Step::{Index, Key};
 
@@ -11,7 +11,7 @@ use Step::{Index, Key};
 pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invalid> {
     let at = |field| [Key("air"), Key(field)];
     let fixed = Scale::default();
-    let value = |name, field, value| check(&at(name), field, value, &fixed);
+    let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
     let columns = check_count(&at("columns"), &field::AIR_COLUMNS, file.columns, &fixed)?;
     let size = domain.max() - domain.min();
     let rows = (size.y / (size.x / columns as f32)).ceil() as usize;
@@ -46,20 +46,20 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
     };
     let mut settings = AirSettings {
         columns,
-        density: value("density", &field::AIR_DENSITY, file.density)?,
-        smoke_weight: value("smoke_weight", &field::AIR_SMOKE_WEIGHT, file.smoke_weight)?,
-        heat_lift: value("heat_lift", &field::AIR_HEAT_LIFT, file.heat_lift)?,
-        vorticity: value("vorticity", &field::AIR_VORTICITY, file.vorticity)?,
-        cooling: value("cooling", &field::AIR_COOLING, file.cooling)?,
-        smoke_decay: value("smoke_decay", &field::AIR_SMOKE_DECAY, file.smoke_decay)?,
-        drag: value("drag", &field::AIR_DRAG, file.drag)?,
-        heating: value("heating", &field::AIR_HEATING, file.heating)?,
+        density: value(&field::AIR_DENSITY, file.density)?,
+        smoke_weight: value(&field::AIR_SMOKE_WEIGHT, file.smoke_weight)?,
+        heat_lift: value(&field::AIR_HEAT_LIFT, file.heat_lift)?,
+        vorticity: value(&field::AIR_VORTICITY, file.vorticity)?,
+        cooling: value(&field::AIR_COOLING, file.cooling)?,
+        smoke_decay: value(&field::AIR_SMOKE_DECAY, file.smoke_decay)?,
+        drag: value(&field::AIR_DRAG, file.drag)?,
+        heating: value(&field::AIR_HEATING, file.heating)?,
         advection,
         colour: check_colour(&at("colour"), &field::AIR_COLOUR, file.colour, &fixed)?,
         ..AirSettings::default()
     };
     settings.solver.method = method;
-    settings.solver.tolerance = value("tolerance", &field::AIR_TOLERANCE, file.tolerance)?;
+    settings.solver.tolerance = value(&field::AIR_TOLERANCE, file.tolerance)?;
     settings.solver.max_iterations = check_count(
         &at("max_iterations"),
         &field::AIR_MAX_ITERATIONS,
@@ -68,7 +68,7 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
     )? as u32;
     for (index, source) in file.sources.iter().enumerate() {
         let at = |field| [Key("air"), Key("sources"), Index(index), Key(field)];
-        let value = |name, field, value| check(&at(name), field, value, &fixed);
+        let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
         let position = check_vector(
             &at("position"),
             &field::SOURCE_POSITION,
@@ -80,23 +80,19 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
         }
         settings.sources.push(AirSource {
             position,
-            radius: value("radius", &field::SOURCE_RADIUS, source.radius)?,
-            smoke: value("smoke", &field::SOURCE_SMOKE, source.smoke)?,
-            temperature: value(
-                "temperature",
-                &field::SOURCE_TEMPERATURE,
-                source.temperature,
-            )?,
+            radius: value(&field::SOURCE_RADIUS, source.radius)?,
+            smoke: value(&field::SOURCE_SMOKE, source.smoke)?,
+            temperature: value(&field::SOURCE_TEMPERATURE, source.temperature)?,
             velocity: check_vector(
                 &at("velocity"),
                 &field::SOURCE_VELOCITY,
                 source.velocity,
                 &fixed,
             )?,
-            start: value("start", &field::SOURCE_START, source.start)?,
+            start: value(&field::SOURCE_START, source.start)?,
             duration: source
                 .duration
-                .map(|d| value("duration", &field::SOURCE_DURATION, d))
+                .map(|d| value(&field::SOURCE_DURATION, d))
                 .transpose()?
                 .unwrap_or(f32::INFINITY),
         });

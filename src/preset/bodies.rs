@@ -3,7 +3,7 @@
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{BodyFile, HingeFile, ShapeFile};
 use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
-use crate::sim::ranges::{self as field, Scale, Step};
+use crate::sim::ranges::{self as field, Field, Scale, Step};
 use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
 use Step::{Index, Key};
@@ -30,7 +30,7 @@ pub(super) fn bodies(
             ));
         }
         let fixed = Scale::default();
-        let value = |name, field, value| check(&at(name), field, value, &fixed);
+        let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
         check_count(
             &at("shapes"),
             &field::BODY_SHAPES,
@@ -55,21 +55,17 @@ pub(super) fn bodies(
                 file.position,
                 &fixed,
             )?,
-            angle: value("angle", &field::BODY_ANGLE, file.angle)?,
+            angle: value(&field::BODY_ANGLE, file.angle)?,
             velocity: check_vector(
                 &at("velocity"),
                 &field::BODY_VELOCITY,
                 file.velocity,
                 &fixed,
             )?,
-            angular_velocity: value(
-                "angular_velocity",
-                &field::BODY_ANGULAR_VELOCITY,
-                file.angular_velocity,
-            )?,
-            density: value("density", &field::BODY_DENSITY, file.density)?,
-            friction: value("friction", &field::BODY_FRICTION, file.friction)?,
-            restitution: value("restitution", &field::BODY_RESTITUTION, file.restitution)?,
+            angular_velocity: value(&field::BODY_ANGULAR_VELOCITY, file.angular_velocity)?,
+            density: value(&field::BODY_DENSITY, file.density)?,
+            friction: value(&field::BODY_FRICTION, file.friction)?,
+            restitution: value(&field::BODY_RESTITUTION, file.restitution)?,
             colour: file.colour,
         };
         if let Some(problem) = bodies::wall_problem(&body, domain, gap) {

@@ -3,7 +3,7 @@
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{BlockFile, EmitterFile, ObstacleFile, ParamsFile, PresetFile, WallFile};
-use crate::sim::ranges::{self as field, Scale, Step, MAX_PARTICLES};
+use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use glam::Vec2;
@@ -106,43 +106,27 @@ fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
     };
     // The interaction radius is given for the file's particles: keep its ratio.
     let ratio = interaction_radius / particle_radius;
-    let value = |name, field, value| check(&at(name), field, value, &scale);
-    let count = |name, field, value| check_count(&at(name), field, value, &scale);
+    let value = |field: &Field, value| check(&at(field.key()), field, value, &scale);
+    let count = |field: &Field, value| check_count(&at(field.key()), field, value, &scale);
     let params = SimParams {
-        rest_density: value("rest_density", &field::REST_DENSITY, p.rest_density)?,
-        stiffness: value("stiffness", &field::STIFFNESS, p.stiffness)?,
-        near_stiffness: value("near_stiffness", &field::NEAR_STIFFNESS, p.near_stiffness)?,
-        surface_tension: value(
-            "surface_tension",
-            &field::SURFACE_TENSION,
-            p.surface_tension,
-        )?,
-        linear_viscosity: value(
-            "linear_viscosity",
-            &field::LINEAR_VISCOSITY,
-            p.linear_viscosity,
-        )?,
-        quadratic_viscosity: value(
-            "quadratic_viscosity",
-            &field::QUADRATIC_VISCOSITY,
-            p.quadratic_viscosity,
-        )?,
+        rest_density: value(&field::REST_DENSITY, p.rest_density)?,
+        stiffness: value(&field::STIFFNESS, p.stiffness)?,
+        near_stiffness: value(&field::NEAR_STIFFNESS, p.near_stiffness)?,
+        surface_tension: value(&field::SURFACE_TENSION, p.surface_tension)?,
+        linear_viscosity: value(&field::LINEAR_VISCOSITY, p.linear_viscosity)?,
+        quadratic_viscosity: value(&field::QUADRATIC_VISCOSITY, p.quadratic_viscosity)?,
         particle_radius: REFERENCE_RADIUS,
         interaction_radius: ratio * REFERENCE_RADIUS,
-        wall_friction: value("wall_friction", &field::WALL_FRICTION, p.wall_friction)?,
+        wall_friction: value(&field::WALL_FRICTION, p.wall_friction)?,
         gravity: check_vector(&at("gravity"), &field::GRAVITY, p.gravity, &scale)?,
-        frame_rate: value("frame_rate", &field::FRAME_RATE, p.frame_rate)?,
+        frame_rate: value(&field::FRAME_RATE, p.frame_rate)?,
         substeps: substeps as u32,
         max_substeps: match p.max_substeps {
-            Some(max) => count("max_substeps", &field::MAX_SUBSTEPS, max as usize)? as u32,
+            Some(max) => count(&field::MAX_SUBSTEPS, max as usize)? as u32,
             None => 4 * p.substeps,
         },
-        cfl: value("cfl", &field::CFL, p.cfl)?,
-        max_particles: count(
-            "max_particles",
-            &field::MAX_PARTICLES_FIELD,
-            p.max_particles,
-        )?,
+        cfl: value(&field::CFL, p.cfl)?,
+        max_particles: count(&field::MAX_PARTICLES_FIELD, p.max_particles)?,
     };
     Ok((params, particle_radius))
 }
@@ -169,73 +153,44 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
                 format!("`{}` is defined twice", material.name),
             ));
         }
-        let value = |name, field, value| check(&at(name), field, value, &scale);
-        let optional = |name, field, value: Option<f32>| {
+        let value = |field: &Field, value| check(&at(field.key()), field, value, &scale);
+        let optional = |field: &Field, value: Option<f32>| {
             value
-                .map(|value| check(&at(name), field, value, &scale))
+                .map(|value| check(&at(field.key()), field, value, &scale))
                 .transpose()
         };
         materials.push(Material {
             name: material.name.clone(),
             colour: check_colour(&at("colour"), &field::COLOUR, material.colour, &scale)?,
-            stiffness: optional("stiffness", &field::MATERIAL_STIFFNESS, material.stiffness)?,
-            near_stiffness: optional(
-                "near_stiffness",
-                &field::MATERIAL_NEAR_STIFFNESS,
-                material.near_stiffness,
-            )?,
-            surface_tension: optional(
-                "surface_tension",
-                &field::MATERIAL_SURFACE_TENSION,
-                material.surface_tension,
-            )?,
+            stiffness: optional(&field::MATERIAL_STIFFNESS, material.stiffness)?,
+            near_stiffness: optional(&field::MATERIAL_NEAR_STIFFNESS, material.near_stiffness)?,
+            surface_tension: optional(&field::MATERIAL_SURFACE_TENSION, material.surface_tension)?,
             linear_viscosity: optional(
-                "linear_viscosity",
                 &field::MATERIAL_LINEAR_VISCOSITY,
                 material.linear_viscosity,
             )?,
             quadratic_viscosity: optional(
-                "quadratic_viscosity",
                 &field::MATERIAL_QUADRATIC_VISCOSITY,
                 material.quadratic_viscosity,
             )?,
-            spring_stiffness: value(
-                "spring_stiffness",
-                &field::SPRING_STIFFNESS,
-                material.spring_stiffness,
-            )
-            .map_err(|mut error| {
-                error
-                    .message
-                    .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
-                error
-            })?,
-            yield_ratio: value("yield_ratio", &field::YIELD_RATIO, material.yield_ratio)?,
-            plasticity: value("plasticity", &field::PLASTICITY, material.plasticity)?,
-            spring_radius: value(
-                "spring_radius",
-                &field::SPRING_RADIUS,
-                material.spring_radius,
+            spring_stiffness: value(&field::SPRING_STIFFNESS, material.spring_stiffness).map_err(
+                |mut error| {
+                    error
+                        .message
+                        .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
+                    error
+                },
             )?,
-            stickiness: value("stickiness", &field::STICKINESS, material.stickiness)?,
-            stick_distance: value(
-                "stick_distance",
-                &field::STICK_DISTANCE,
-                material.stick_distance,
-            )?,
-            temperature: value("temperature", &field::TEMPERATURE, material.temperature)?,
-            smoke: value("smoke", &field::SMOKE, material.smoke)?,
-            mass: value("mass", &field::MASS, material.mass)?,
-            pressure_scale: value(
-                "pressure_scale",
-                &field::PRESSURE_SCALE,
-                material.pressure_scale,
-            )?,
-            pressure_bias: value(
-                "pressure_bias",
-                &field::PRESSURE_BIAS,
-                material.pressure_bias,
-            )?,
+            yield_ratio: value(&field::YIELD_RATIO, material.yield_ratio)?,
+            plasticity: value(&field::PLASTICITY, material.plasticity)?,
+            spring_radius: value(&field::SPRING_RADIUS, material.spring_radius)?,
+            stickiness: value(&field::STICKINESS, material.stickiness)?,
+            stick_distance: value(&field::STICK_DISTANCE, material.stick_distance)?,
+            temperature: value(&field::TEMPERATURE, material.temperature)?,
+            smoke: value(&field::SMOKE, material.smoke)?,
+            mass: value(&field::MASS, material.mass)?,
+            pressure_scale: value(&field::PRESSURE_SCALE, material.pressure_scale)?,
+            pressure_bias: value(&field::PRESSURE_BIAS, material.pressure_bias)?,
         });
     }
     Ok(materials)
@@ -387,7 +342,7 @@ fn emitters(
     let mut emitters = Vec::with_capacity(list.len());
     for (index, emitter) in list.iter().enumerate() {
         let at = |field| [Key("emitters"), Index(index), Key(field)];
-        let value = |name, field, value| check(&at(name), field, value, &fixed);
+        let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
         let direction = check_vector(
             &at("direction"),
             &field::EMITTER_DIRECTION,
@@ -406,15 +361,11 @@ fn emitters(
                 &fixed,
             )?,
             direction: direction.normalize(),
-            width: value("width", &field::EMITTER_WIDTH, emitter.width)?,
-            speed: value("speed", &field::EMITTER_SPEED, emitter.speed)?,
-            speed_jitter: value(
-                "speed_jitter",
-                &field::EMITTER_SPEED_JITTER,
-                emitter.speed_jitter,
-            )?,
-            delay: value("delay", &field::EMITTER_DELAY, emitter.delay)?,
-            rate: value("rate", &field::EMITTER_RATE, emitter.rate)?,
+            width: value(&field::EMITTER_WIDTH, emitter.width)?,
+            speed: value(&field::EMITTER_SPEED, emitter.speed)?,
+            speed_jitter: value(&field::EMITTER_SPEED_JITTER, emitter.speed_jitter)?,
+            delay: value(&field::EMITTER_DELAY, emitter.delay)?,
+            rate: value(&field::EMITTER_RATE, emitter.rate)?,
             budget: check_count(
                 &at("budget"),
                 &field::EMITTER_BUDGET,

@@ -212,6 +212,13 @@ impl Field {
         }
     }
 
+    /// Its key in its table: the last part of its path (`stiffness` for
+    /// `materials[i].stiffness`).
+    pub fn key(&self) -> &'static str {
+        let path: &'static str = self.path;
+        path.rsplit('.').next().unwrap_or(path)
+    }
+
     /// What it accepts, in words (README's second column).
     pub fn accepted(&self) -> String {
         let said = match self.accepts {
