@@ -360,51 +360,23 @@ fn sign_problem(field: &Field, value: f32) -> Option<String> {
 fn check_params(params: &SimParams, particles: usize) -> Result<(), StateError> {
     let field = |key: &'static str| [Key("params"), Key(key)];
     let floats = [
-        ("rest_density", &ranges::REST_DENSITY, params.rest_density),
-        ("stiffness", &ranges::STIFFNESS, params.stiffness),
-        (
-            "near_stiffness",
-            &ranges::NEAR_STIFFNESS,
-            params.near_stiffness,
-        ),
-        (
-            "surface_tension",
-            &ranges::SURFACE_TENSION,
-            params.surface_tension,
-        ),
-        (
-            "linear_viscosity",
-            &ranges::LINEAR_VISCOSITY,
-            params.linear_viscosity,
-        ),
-        (
-            "quadratic_viscosity",
-            &ranges::QUADRATIC_VISCOSITY,
-            params.quadratic_viscosity,
-        ),
-        (
-            "particle_radius",
-            &ranges::PARTICLE_RADIUS,
-            params.particle_radius,
-        ),
-        (
-            "interaction_radius",
-            &ranges::INTERACTION_RADIUS,
-            params.interaction_radius,
-        ),
-        (
-            "wall_friction",
-            &ranges::WALL_FRICTION,
-            params.wall_friction,
-        ),
-        ("gravity", &ranges::GRAVITY, params.gravity.x),
-        ("gravity", &ranges::GRAVITY, params.gravity.y),
-        ("frame_rate", &ranges::FRAME_RATE, params.frame_rate),
-        ("cfl", &ranges::CFL, params.cfl),
+        (&ranges::REST_DENSITY, params.rest_density),
+        (&ranges::STIFFNESS, params.stiffness),
+        (&ranges::NEAR_STIFFNESS, params.near_stiffness),
+        (&ranges::SURFACE_TENSION, params.surface_tension),
+        (&ranges::LINEAR_VISCOSITY, params.linear_viscosity),
+        (&ranges::QUADRATIC_VISCOSITY, params.quadratic_viscosity),
+        (&ranges::PARTICLE_RADIUS, params.particle_radius),
+        (&ranges::INTERACTION_RADIUS, params.interaction_radius),
+        (&ranges::WALL_FRICTION, params.wall_friction),
+        (&ranges::GRAVITY, params.gravity.x),
+        (&ranges::GRAVITY, params.gravity.y),
+        (&ranges::FRAME_RATE, params.frame_rate),
+        (&ranges::CFL, params.cfl),
     ];
-    for (key, entry, value) in floats {
+    for (entry, value) in floats {
         if let Some(problem) = sign_problem(entry, value) {
-            return refuse(&field(key), problem);
+            return refuse(&field(entry.key()), problem);
         }
     }
     // The frame rate, the travel per substep and the radius are positive though their ranges
@@ -482,7 +454,7 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
         let colour = m.colour.map(|channel| (&ranges::COLOUR, Some(channel)));
         for (entry, value) in fields.into_iter().chain(colour) {
             if let Some(problem) = value.and_then(|value| sign_problem(entry, value)) {
-                let key = entry.path.trim_start_matches("materials[i].");
+                let key = entry.key();
                 let mut at = path.to_vec();
                 at.push(Key(key));
                 return refuse(&at, problem);
