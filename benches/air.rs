@@ -39,9 +39,9 @@ fn plume(cells: usize, method: Method, advection: ScalarAdvection) -> Air {
         }],
         ..AirSettings::default()
     };
-    settings.solver.method = method;
+    settings.solver = method;
     settings.advection = advection;
-    settings.solver.max_iterations = match method {
+    settings.max_iterations = match method {
         Method::MultigridPcg => 200,
         Method::GaussSeidel => GAUSS_SEIDEL_CAP,
     };

@@ -491,7 +491,7 @@ fn air_report(air: &Air, before: &Counted) -> AirReport {
         cells: [grid.nx, grid.ny],
         ms_per_step: (air.elapsed().saturating_sub(before.air_elapsed)).as_secs_f64() * 1000.0
             / steps,
-        solver: match air.settings().solver.method {
+        solver: match air.settings().solver {
             Method::MultigridPcg => "multigrid",
             Method::GaussSeidel => "gauss-seidel",
         },

@@ -1,14 +1,13 @@
 //! The `[air]` table of a preset: the grid, its constants and its sources, read and checked.
 
 use super::check::{check, check_colour, check_count, check_vector, invalid, Invalid};
-use super::file::AirFile;
-use crate::sim::air::{AirSettings, AirSource, Method, ScalarAdvection};
+use crate::sim::air::{AirSettings, AirSource};
 use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_AIR_CELLS};
 use crate::sim::Domain;
 use Step::{Index, Key};
 
 /// Checks `[air]` against the walls `domain`.
-pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invalid> {
+pub(super) fn air(file: &AirSettings, domain: &Domain) -> Result<AirSettings, Invalid> {
     let at = |field| [Key("air"), Key(field)];
     let fixed = Scale::default();
     let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
@@ -24,26 +23,6 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
             ),
         ));
     }
-    let advection = match file.advection.as_str() {
-        "conservative" => ScalarAdvection::Conservative,
-        "semi-lagrangian" => ScalarAdvection::SemiLagrangian,
-        other => {
-            return Err(invalid(
-                &at("advection"),
-                format!("must be \"conservative\" or \"semi-lagrangian\", got {other:?}"),
-            ))
-        }
-    };
-    let method = match file.solver.as_str() {
-        "multigrid" => Method::MultigridPcg,
-        "gauss-seidel" => Method::GaussSeidel,
-        other => {
-            return Err(invalid(
-                &at("solver"),
-                format!("must be \"multigrid\" or \"gauss-seidel\", got {other:?}"),
-            ))
-        }
-    };
     let mut settings = AirSettings {
         columns,
         density: value(&field::AIR_DENSITY, file.density)?,
@@ -54,25 +33,25 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
         smoke_decay: value(&field::AIR_SMOKE_DECAY, file.smoke_decay)?,
         drag: value(&field::AIR_DRAG, file.drag)?,
         heating: value(&field::AIR_HEATING, file.heating)?,
-        advection,
+        advection: file.advection,
+        solver: file.solver,
+        tolerance: value(&field::AIR_TOLERANCE, file.tolerance)?,
+        max_iterations: check_count(
+            &at("max_iterations"),
+            &field::AIR_MAX_ITERATIONS,
+            file.max_iterations as usize,
+            &fixed,
+        )? as u32,
         colour: check_colour(&at("colour"), &field::AIR_COLOUR, file.colour, &fixed)?,
-        ..AirSettings::default()
+        sources: Vec::with_capacity(file.sources.len()),
     };
-    settings.solver.method = method;
-    settings.solver.tolerance = value(&field::AIR_TOLERANCE, file.tolerance)?;
-    settings.solver.max_iterations = check_count(
-        &at("max_iterations"),
-        &field::AIR_MAX_ITERATIONS,
-        file.max_iterations as usize,
-        &fixed,
-    )? as u32;
     for (index, source) in file.sources.iter().enumerate() {
         let at = |field| [Key("air"), Key("sources"), Index(index), Key(field)];
         let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
         let position = check_vector(
             &at("position"),
             &field::SOURCE_POSITION,
-            source.position,
+            source.position.to_array(),
             &fixed,
         )?;
         if !domain.contains(position) {
@@ -86,15 +65,16 @@ pub(super) fn air(file: &AirFile, domain: &Domain) -> Result<AirSettings, Invali
             velocity: check_vector(
                 &at("velocity"),
                 &field::SOURCE_VELOCITY,
-                source.velocity,
+                source.velocity.to_array(),
                 &fixed,
             )?,
             start: value(&field::SOURCE_START, source.start)?,
-            duration: source
-                .duration
-                .map(|d| value(&field::SOURCE_DURATION, d))
-                .transpose()?
-                .unwrap_or(f32::INFINITY),
+            // Left out, it is infinite: the source never closes.
+            duration: if source.duration == f32::INFINITY {
+                source.duration
+            } else {
+                value(&field::SOURCE_DURATION, source.duration)?
+            },
         });
     }
     Ok(settings)

@@ -1,7 +1,13 @@
 //! The preset file format: the TOML tables as serde reads them, before any value is checked.
+//!
+//! The file is the scene's own types ([`SimParams`], [`Material`], [`Wall`], [`AirSettings`];
+//! emitters and blocks as [`Emitter`] and [`Block`] naming their material instead of indexing
+//! it). Only obstacles, bodies and hinges have a file form of their own: a `kind` and the sizes
+//! that kind needs, which serde cannot check for unknown keys through a flattened tag, and for
+//! bodies the parts' geometry the engine derives from them.
 
 use crate::sim::air::AirSettings;
-use crate::sim::{Material, SimParams};
+use crate::sim::{Block, Emitter, Material, SimParams, Wall};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -10,23 +16,43 @@ pub(super) struct PresetFile {
     pub name: String,
     pub description: String,
     #[serde(default)]
-    pub params: ParamsFile,
+    pub params: SimParams,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_particles: Option<usize>,
-    pub walls: Vec<WallFile>,
+    pub walls: Vec<Wall>,
     pub materials: Vec<Material>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub emitters: Vec<EmitterFile>,
+    pub emitters: Vec<Emitter<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub blocks: Vec<BlockFile>,
+    pub blocks: Vec<Block<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<ObstacleFile>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub air: Option<AirFile>,
+    pub air: Option<AirSettings>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodyFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hinges: Vec<HingeFile>,
+}
+
+impl PresetFile {
+    /// Reads preset text. Two parameters default to a multiple of another, which serde's
+    /// defaults cannot see: an `interaction_radius` left out is 6 × `particle_radius`, a
+    /// `max_substeps` left out 4 × `substeps`. They are filled in here, so the file as read (and
+    /// as saved back) holds every value the scene is built from.
+    pub fn read(text: &str) -> Result<Self, toml::de::Error> {
+        let mut file: PresetFile = toml::from_str(text)?;
+        let table: toml::Table = toml::from_str(text)?;
+        let params = table.get("params").and_then(toml::Value::as_table);
+        let given = |key| params.is_some_and(|params| params.contains_key(key));
+        if !given("interaction_radius") {
+            file.params.interaction_radius = 6.0 * file.params.particle_radius;
+        }
+        if !given("max_substeps") {
+            file.params.max_substeps = file.params.substeps.saturating_mul(4);
+        }
+        Ok(file)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -42,150 +68,6 @@ pub(super) struct ObstacleFile {
     pub radius: f32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub friction: Option<f32>,
-}
-
-/// `[params]`: every field optional, defaulting to `SimParams::default()` (the seed's values).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub(super) struct ParamsFile {
-    pub rest_density: f32,
-    pub stiffness: f32,
-    pub near_stiffness: f32,
-    pub surface_tension: f32,
-    pub linear_viscosity: f32,
-    pub quadratic_viscosity: f32,
-    pub particle_radius: f32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub interaction_radius: Option<f32>,
-    pub wall_friction: f32,
-    pub gravity: [f32; 2],
-    pub frame_rate: f32,
-    pub substeps: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_substeps: Option<u32>,
-    pub cfl: f32,
-    pub max_particles: usize,
-}
-
-impl Default for ParamsFile {
-    fn default() -> Self {
-        let seed = SimParams::default();
-        Self {
-            rest_density: seed.rest_density,
-            stiffness: seed.stiffness,
-            near_stiffness: seed.near_stiffness,
-            surface_tension: seed.surface_tension,
-            linear_viscosity: seed.linear_viscosity,
-            quadratic_viscosity: seed.quadratic_viscosity,
-            particle_radius: seed.particle_radius,
-            interaction_radius: None,
-            wall_friction: seed.wall_friction,
-            gravity: seed.gravity.to_array(),
-            frame_rate: seed.frame_rate,
-            substeps: seed.substeps,
-            max_substeps: None,
-            cfl: seed.cfl,
-            max_particles: seed.max_particles,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct WallFile {
-    pub normal: [f32; 2],
-    pub offset: f32,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct EmitterFile {
-    pub material: String,
-    pub position: [f32; 2],
-    pub direction: [f32; 2],
-    pub width: f32,
-    pub speed: f32,
-    #[serde(default)]
-    pub speed_jitter: f32,
-    #[serde(default)]
-    pub delay: f32,
-    pub rate: f32,
-    pub budget: usize,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct BlockFile {
-    pub material: String,
-    pub min: [f32; 2],
-    pub max: [f32; 2],
-    pub spacing: f32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub count: Option<usize>,
-}
-
-/// `[air]`: every field optional, defaulting to `AirSettings::default()`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub(super) struct AirFile {
-    pub columns: usize,
-    pub density: f32,
-    pub smoke_weight: f32,
-    pub heat_lift: f32,
-    pub vorticity: f32,
-    pub cooling: f32,
-    pub smoke_decay: f32,
-    pub drag: f32,
-    pub heating: f32,
-    pub advection: String,
-    pub solver: String,
-    pub tolerance: f32,
-    pub max_iterations: u32,
-    pub colour: [f32; 3],
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub sources: Vec<AirSourceFile>,
-}
-
-impl Default for AirFile {
-    /// `AirSettings::default()`, no sources.
-    fn default() -> Self {
-        let air = AirSettings::default();
-        Self {
-            columns: air.columns,
-            density: air.density,
-            smoke_weight: air.smoke_weight,
-            heat_lift: air.heat_lift,
-            vorticity: air.vorticity,
-            cooling: air.cooling,
-            smoke_decay: air.smoke_decay,
-            drag: air.drag,
-            heating: air.heating,
-            advection: "conservative".into(),
-            solver: "multigrid".into(),
-            tolerance: air.solver.tolerance,
-            max_iterations: air.solver.max_iterations,
-            colour: air.colour,
-            sources: Vec::new(),
-        }
-    }
-}
-
-/// `[[air.sources]]`.
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct AirSourceFile {
-    pub position: [f32; 2],
-    pub radius: f32,
-    #[serde(default)]
-    pub smoke: f32,
-    #[serde(default)]
-    pub temperature: f32,
-    #[serde(default)]
-    pub velocity: [f32; 2],
-    #[serde(default)]
-    pub start: f32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub duration: Option<f32>,
 }
 
 /// `[[bodies]]`.

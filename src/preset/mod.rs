@@ -136,8 +136,7 @@ impl Preset {
 
     /// Parses and validates preset text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, PresetError> {
-        let raw: PresetFile =
-            toml::from_str(text).map_err(|error| locate::read_error(file, text, &error))?;
+        let raw = PresetFile::read(text).map_err(|error| locate::read_error(file, text, &error))?;
         let written = raw.clone();
         let checked = raw.validate().map_err(|invalid| PresetError {
             file: file.to_string(),

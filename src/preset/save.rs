@@ -89,7 +89,7 @@ impl Preset {
         let mut written = self.written.clone();
         written.materials = reference.materials.clone();
         written.obstacles = reference.obstacles.iter().map(obstacle_file).collect();
-        written.params.gravity = gravity.to_array();
+        written.params.gravity = gravity;
         Preset {
             scene,
             reference,

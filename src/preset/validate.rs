@@ -2,7 +2,7 @@
 //! documentation of `preset`), one function per section, and building the scene from it.
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
-use super::file::{BlockFile, EmitterFile, ObstacleFile, ParamsFile, PresetFile, WallFile};
+use super::file::{ObstacleFile, PresetFile};
 use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
@@ -74,7 +74,7 @@ impl PresetFile {
 
 /// `[params]`, at the reference radius (every value but `particle_radius` is written for it),
 /// and the particle radius the file asks for.
-fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
+fn params(p: &SimParams) -> Result<(SimParams, f32), Invalid> {
     let at = |field| [Key("params"), Key(field)];
     let fixed = Scale::default();
     let particle_radius = check(
@@ -95,15 +95,12 @@ fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
         substeps: substeps as u32,
         ..fixed
     };
-    let interaction_radius = match p.interaction_radius {
-        Some(h) => check(
-            &at("interaction_radius"),
-            &field::INTERACTION_RADIUS,
-            h,
-            &scale,
-        )?,
-        None => 6.0 * particle_radius,
-    };
+    let interaction_radius = check(
+        &at("interaction_radius"),
+        &field::INTERACTION_RADIUS,
+        p.interaction_radius,
+        &scale,
+    )?;
     // The interaction radius is given for the file's particles: keep its ratio.
     let ratio = interaction_radius / particle_radius;
     let value = |field: &Field, value| check(&at(field.key()), field, value, &scale);
@@ -118,13 +115,15 @@ fn params(p: &ParamsFile) -> Result<(SimParams, f32), Invalid> {
         particle_radius: REFERENCE_RADIUS,
         interaction_radius: ratio * REFERENCE_RADIUS,
         wall_friction: value(&field::WALL_FRICTION, p.wall_friction)?,
-        gravity: check_vector(&at("gravity"), &field::GRAVITY, p.gravity, &scale)?,
+        gravity: check_vector(
+            &at("gravity"),
+            &field::GRAVITY,
+            p.gravity.to_array(),
+            &scale,
+        )?,
         frame_rate: value(&field::FRAME_RATE, p.frame_rate)?,
         substeps: substeps as u32,
-        max_substeps: match p.max_substeps {
-            Some(max) => count(&field::MAX_SUBSTEPS, max as usize)? as u32,
-            None => 4 * p.substeps,
-        },
+        max_substeps: count(&field::MAX_SUBSTEPS, p.max_substeps as usize)? as u32,
         cfl: value(&field::CFL, p.cfl)?,
         max_particles: count(&field::MAX_PARTICLES_FIELD, p.max_particles)?,
     };
@@ -211,12 +210,17 @@ fn material_index(materials: &[Material], path: &[Step], name: &str) -> Result<u
 }
 
 /// `[[walls]]`: the region they enclose, at least a particle across.
-fn domain(list: &[WallFile], particle_radius: f32) -> Result<Domain, Invalid> {
+fn domain(list: &[Wall], particle_radius: f32) -> Result<Domain, Invalid> {
     let mut walls = Vec::with_capacity(list.len());
     for (index, wall) in list.iter().enumerate() {
         let at = |field| [Key("walls"), Index(index), Key(field)];
         let fixed = Scale::default();
-        let normal = check_vector(&at("normal"), &field::WALL_NORMAL, wall.normal, &fixed)?;
+        let normal = check_vector(
+            &at("normal"),
+            &field::WALL_NORMAL,
+            wall.normal.to_array(),
+            &fixed,
+        )?;
         if normal.length() < 1.0e-6 {
             return Err(invalid(&at("normal"), "must not be zero"));
         }
@@ -327,7 +331,7 @@ fn obstacles(
 /// `[[emitters]]`: nozzles inside the walls, a particle of `particle_radius` clear of the
 /// obstacles.
 fn emitters(
-    list: &[EmitterFile],
+    list: &[Emitter<String>],
     materials: &[Material],
     domain: &Domain,
     obstacles: &[Obstacle],
@@ -346,7 +350,7 @@ fn emitters(
         let direction = check_vector(
             &at("direction"),
             &field::EMITTER_DIRECTION,
-            emitter.direction,
+            emitter.direction.to_array(),
             &fixed,
         )?;
         if direction.length() < 1.0e-6 {
@@ -357,7 +361,7 @@ fn emitters(
             position: check_vector(
                 &at("position"),
                 &field::EMITTER_POSITION,
-                emitter.position,
+                emitter.position.to_array(),
                 &fixed,
             )?,
             direction: direction.normalize(),
@@ -405,7 +409,7 @@ fn emitters(
 
 /// `[[blocks]]`: rectangles inside the walls.
 fn blocks(
-    list: &[BlockFile],
+    list: &[Block<String>],
     materials: &[Material],
     domain: &Domain,
     params: &SimParams,
@@ -414,8 +418,18 @@ fn blocks(
     let mut blocks = Vec::with_capacity(list.len());
     for (index, block) in list.iter().enumerate() {
         let at = |field| [Key("blocks"), Index(index), Key(field)];
-        let min = check_vector(&at("min"), &field::BLOCK_CORNERS, block.min, &scale)?;
-        let max = check_vector(&at("max"), &field::BLOCK_CORNERS, block.max, &scale)?;
+        let min = check_vector(
+            &at("min"),
+            &field::BLOCK_CORNERS,
+            block.min.to_array(),
+            &scale,
+        )?;
+        let max = check_vector(
+            &at("max"),
+            &field::BLOCK_CORNERS,
+            block.max.to_array(),
+            &scale,
+        )?;
         if max.x <= min.x || max.y <= min.y {
             return Err(invalid(&at("max"), "must lie above and right of `min`"));
         }

@@ -9,7 +9,11 @@ use crate::sim::portable::Ordered;
 use glam::{DVec2, Vec2};
 
 /// A wall plane n·x = c; fluid lives where n·x > c.
-#[derive(Clone, Copy, Debug, PartialEq)]
+///
+/// A preset's `[[walls]]` entry as written; there the normal need not have unit length, and
+/// `Wall::new` scales it (and the offset with it) when the scene is built.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Wall {
     /// Unit normal pointing into the fluid.
     pub normal: Vec2,

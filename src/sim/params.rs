@@ -4,8 +4,11 @@ use glam::Vec2;
 
 /// Every tunable of the solver in one place. `Default` gives the seed's values (Madams 2010,
 /// see `docs/PHYSICS.md`): a liquid that settles in about a second at 20 frames × 7 substeps.
+///
+/// It is a preset's `[params]` table as written: a field left out takes its `Default` value
+/// (but see `preset` for `interaction_radius` and `max_substeps`, which follow other fields).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct SimParams {
     /// Rest density ρ0 per unit mass (seed 82). Pressure is k (ρ − m ρ0).
     pub rest_density: f32,

@@ -619,8 +619,8 @@ mod tests {
         said(&AIR_SMOKE_DECAY, air.smoke_decay);
         said(&AIR_DRAG, air.drag);
         said(&AIR_HEATING, air.heating);
-        said(&AIR_TOLERANCE, air.solver.tolerance);
-        said(&AIR_MAX_ITERATIONS, air.solver.max_iterations as f32);
+        said(&AIR_TOLERANCE, air.tolerance);
+        said(&AIR_MAX_ITERATIONS, air.max_iterations as f32);
         assert_eq!(params.interaction_radius, 6.0 * params.particle_radius);
         assert_eq!(params.max_substeps, 4 * params.substeps);
     }

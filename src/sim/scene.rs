@@ -143,22 +143,28 @@ impl Default for Material {
 }
 
 /// A nozzle that shoots rows of particles across its width, along its direction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Emitter {
-    /// Index into the world's materials.
-    pub material: usize,
+///
+/// `M` is how it names its material: an index into the world's materials (`usize`, what the
+/// engine runs), or the material's name (`String`, a preset's `[[emitters]]` entry as written).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Emitter<M = usize> {
+    /// The material it pours: an index into the world's materials, or a name in a preset.
+    pub material: M,
     /// Centre of the nozzle.
     pub position: Vec2,
-    /// Unit direction particles leave in.
+    /// Unit direction particles leave in (a preset's need not be unit; it is normalised).
     pub direction: Vec2,
     /// Width of the nozzle; a row holds width / (2 × radius) + 1 particles (as in the seed).
     pub width: f32,
     /// Launch speed.
     pub speed: f32,
     /// Relative random spread of the speed: each velocity component is scaled by a factor drawn
-    /// from [1 − jitter, 1 + jitter] (the seed uses 0.1).
+    /// from [1 − jitter, 1 + jitter] (the seed uses 0.1; a preset that leaves it out, 0).
+    #[serde(default)]
     pub speed_jitter: f32,
-    /// Simulated seconds before the first row.
+    /// Simulated seconds before the first row (0).
+    #[serde(default)]
     pub delay: f32,
     /// Rows per simulated second (the seed emits one row every 3 substeps: 140 / 3 per second).
     pub rate: f32,
@@ -185,10 +191,13 @@ impl Emitter {
 }
 
 /// A rectangle filled with fluid at the start (dam breaks, pools).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Block {
-    /// Index into the world's materials.
-    pub material: usize,
+///
+/// `M` names its material as for [`Emitter`]: an index, or a name in a preset's `[[blocks]]`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Block<M = usize> {
+    /// The material it is filled with: an index into the world's materials, or a name.
+    pub material: M,
     /// Lower-left corner.
     pub min: Vec2,
     /// Upper-right corner.
@@ -196,6 +205,7 @@ pub struct Block {
     /// Distance between neighbouring particles of the fill.
     pub spacing: f32,
     /// Most particles to place, row by row from the bottom (the whole rectangle if `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<usize>,
 }
 

@@ -282,7 +282,7 @@ impl Air {
         self.grid.apply_solid_velocities();
         let solve = self
             .projection
-            .project(&mut self.grid, dt, s.density, s.solver);
+            .project(&mut self.grid, dt, s.density, s.solver_settings());
         lap(&mut times.project);
         let mut smoke = std::mem::take(&mut self.grid.smoke);
         let mut heat = std::mem::take(&mut self.grid.temperature);

@@ -5,10 +5,13 @@
 
 use super::pressure::{Method, Settings as SolverSettings};
 use glam::Vec2;
+use serde::{Deserialize, Serialize};
 
 /// The air of a scene: its grid, its constants, its sources. Every field has a documented
-/// default (`AirSettings::default()`), the values a preset's `[air]` table starts from.
-#[derive(Clone, Debug, PartialEq)]
+/// default (`AirSettings::default()`); it is a preset's `[air]` table as written, every field
+/// optional.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
 pub struct AirSettings {
     /// Cells across the walls' bounding box (square cells; the rows follow from its height).
     pub columns: usize,
@@ -32,12 +35,16 @@ pub struct AirSettings {
     /// How smoke is advected (conservative). Heat is always advected semi-Lagrangian: it cools
     /// anyway, and needs no accounting.
     pub advection: ScalarAdvection,
-    /// The pressure solve: method, relative residual and iteration cap (multigrid-preconditioned
-    /// CG to 1e-4, at most 100 iterations).
-    pub solver: SolverSettings,
+    /// The pressure solve's method (multigrid-preconditioned CG).
+    pub solver: Method,
+    /// The pressure solve's target relative residual (1e-4; see `SolverSettings::tolerance`).
+    pub tolerance: f32,
+    /// The pressure solve's most iterations (100).
+    pub max_iterations: u32,
     /// Smoke colour for the window (light grey), linear RGB.
     pub colour: [f32; 3],
     /// Smoke and heat sources.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<AirSource>,
 }
 
@@ -54,38 +61,65 @@ impl Default for AirSettings {
             drag: 3.0,
             heating: 4.0,
             advection: ScalarAdvection::Conservative,
-            solver: SolverSettings {
-                method: Method::MultigridPcg,
-                tolerance: 1e-4,
-                max_iterations: 100,
-            },
+            solver: Method::MultigridPcg,
+            tolerance: 1e-4,
+            max_iterations: 100,
             colour: [0.8, 0.8, 0.82],
             sources: Vec::new(),
         }
     }
 }
 
-/// A disc that puts smoke, heat and motion into the air for a while.
-#[derive(Clone, Debug, PartialEq)]
+impl AirSettings {
+    /// The pressure solve's settings: `solver`, `tolerance` and `max_iterations`.
+    pub fn solver_settings(&self) -> SolverSettings {
+        SolverSettings {
+            method: self.solver,
+            tolerance: self.tolerance,
+            max_iterations: self.max_iterations,
+        }
+    }
+}
+
+/// A disc that puts smoke, heat and motion into the air for a while (a preset's
+/// `[[air.sources]]` entry).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AirSource {
     /// Centre.
     pub position: Vec2,
     /// Radius.
     pub radius: f32,
-    /// Smoke added per second (density units per second).
+    /// Smoke added per second (density units per second; 0).
+    #[serde(default)]
     pub smoke: f32,
     /// Temperature the air in the disc is held at, in degrees above ambient (0: none).
+    #[serde(default)]
     pub temperature: f32,
     /// Velocity given to the air in the disc (zero: none).
+    #[serde(default)]
     pub velocity: Vec2,
-    /// Seconds after the start when it opens.
+    /// Seconds after the start when it opens (0).
+    #[serde(default)]
     pub start: f32,
-    /// Seconds it stays open (infinite: never closes).
+    /// Seconds it stays open (infinite, what a preset that leaves it out gets: never closes).
+    #[serde(default = "forever", skip_serializing_if = "is_forever")]
     pub duration: f32,
 }
 
-/// How the scalars (smoke, temperature) are advected.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// An air source's `duration` when a preset leaves it out: it never closes.
+fn forever() -> f32 {
+    f32::INFINITY
+}
+
+fn is_forever(duration: &f32) -> bool {
+    *duration == f32::INFINITY
+}
+
+/// How the scalars (smoke, temperature) are advected (a preset's `air.advection`:
+/// `"conservative"` or `"semi-lagrangian"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ScalarAdvection {
     /// Forward then backward accounting passes (seed 003): the total is kept to rounding.
     #[default]

@@ -54,15 +54,18 @@ use multigrid::{Level, COARSEST_SIDE};
 use rayon::prelude::*;
 use rows::{dot, for_each_row_summed, sum, Sums, MIN_ROWS_PER_TASK};
 
-/// Which method solves the pressure Poisson equation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Which method solves the pressure Poisson equation (a preset's `air.solver`: `"multigrid"` or
+/// `"gauss-seidel"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Method {
     /// Conjugate gradients preconditioned by one multigrid V-cycle (McAdams et al. 2010):
     /// a handful of iterations, whatever the grid size. Parallel over rows.
     #[default]
+    #[serde(rename = "multigrid")]
     MultigridPcg,
     /// Stam's `lin_solve`: lexicographic Gauss–Seidel sweeps in place, on the calling thread.
     /// An iteration is a sweep; it needs of the order of (grid side)² of them.
+    #[serde(rename = "gauss-seidel")]
     GaussSeidel,
 }
 
