@@ -74,6 +74,11 @@ pub struct Report {
     pub radius: f32,
     /// Substeps per frame as configured (a frame may take more when particles are fast).
     pub substeps_per_frame: u32,
+    /// The fields whose values made the world run more substeps per frame than the scene
+    /// asked for, each with the substeps it needs (`stability::substeps_needed`): `{}` when the
+    /// scene is calm at its own substeps, `{"stiffness": 38}` for a stiffness of 10.
+    #[serde(serialize_with = "ordered_map")]
+    pub stability_substeps: Vec<(&'static str, u32)>,
     /// Worker threads used.
     pub threads: usize,
     /// What ran the pair loops' eight lanes ("avx", "2x4 sse2", "2x4 neon", "2x4 simd128"): the
@@ -200,8 +205,8 @@ fn finite_f64<S: Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Err
     serializer.serialize_f64(if value.is_finite() { *value } else { -1.0 })
 }
 
-fn ordered_map<S: Serializer>(
-    entries: &[(&'static str, f64)],
+fn ordered_map<S: Serializer, V: Serialize>(
+    entries: &[(&'static str, V)],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     let mut map = serializer.serialize_map(Some(entries.len()))?;
@@ -387,6 +392,7 @@ fn report(
         particles: stats.particles,
         radius: world.params().particle_radius,
         substeps_per_frame: world.params().substeps,
+        stability_substeps: world.stability_substeps().to_vec(),
         threads: rayon::current_num_threads(),
         lanes: crate::sim::lanes_name(),
         seed,

@@ -114,6 +114,19 @@ impl Timing {
     }
 }
 
+/// "  (more for stability: stiffness 38)" when the scene's values asked for more substeps than
+/// it gives (`World::stability_substeps`), empty otherwise.
+fn stability_note(needs: &[(&'static str, u32)]) -> String {
+    if needs.is_empty() {
+        return String::new();
+    }
+    let said: Vec<String> = needs
+        .iter()
+        .map(|(field, substeps)| format!("{} {substeps}", field.replace('_', " ")))
+        .collect();
+    format!("  (more for stability: {})", said.join(", "))
+}
+
 /// Draws the HUD, messages, the help overlay and the error banner (default camera).
 pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
     let world = &game.session.world;
@@ -156,13 +169,14 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         ),
         (
             format!(
-                "substeps {}{}",
+                "substeps {}{}{}",
                 frame.substeps,
                 if adapted {
-                    format!("  (stability: {configured} asked, {} capped)", frame.capped)
+                    format!("  (speed: {configured} asked, {} capped)", frame.capped)
                 } else {
                     String::new()
-                }
+                },
+                stability_note(world.stability_substeps())
             ),
             if adapted { WARN } else { TEXT },
         ),

@@ -11,14 +11,12 @@ use super::game::Game;
 use crate::sim::portable::Ordered;
 use crate::sim::ranges::Scale;
 use crate::sim::resolution::REFERENCE_RADIUS;
-use crate::sim::Tunable;
+use crate::sim::{stability, Tunable};
 use macroquad::prelude::{
     draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
     mouse_position, screen_width, Color, MouseButton, Rect, Vec2,
 };
 
-/// Largest gravity the slider offers, in m/s² (the loader takes up to 1000 per component).
-const MAX_GRAVITY: f32 = 30.0;
 const WIDTH: f32 = 340.0;
 const ROW: f32 = 34.0;
 const MARGIN: f32 = 10.0;
@@ -52,21 +50,32 @@ fn factor(game: &Game, field: Tunable) -> f32 {
 }
 
 /// The range a slider of `field` offers, in preset-file units: inside the loader's range, and
-/// inside the calm one (`Tunable::calm_limit`; springs and stickiness up to twice the preset's
-/// value), always reaching the preset's own value.
+/// inside the calm one at this world's substeps: the stiffnesses up to where their pressure load
+/// is 1 (`stability::calm_stiffness`), the tension up to its accepted 30 Δt², the viscosities
+/// up to `Tunable::calm_limit`, springs and stickiness up to twice the preset's value; always
+/// reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {
-    let params = game.session.world.params();
+    let world = &game.session.world;
+    let params = world.params();
     let (low, mut high) = field.reference_range(&Scale::of(params));
-    if field == Tunable::SpringStiffness {
-        // At most 0.05 / Δt², at this world's substeps, in file units.
+    if matches!(field, Tunable::SpringStiffness | Tunable::SurfaceTension) {
+        // At most 0.05 / Δt² and 30 Δt², at this world's substeps, in file units.
         high = high / factor(game, field) * 0.999;
     }
     let own = game
         .initial_material(current(game))
         .map_or(0.0, |material| {
-            field.get(material, game.session.world.params()) / factor(game, field)
+            field.get(material, params) / factor(game, field)
         });
-    let calm = field.calm_limit().unwrap_or(2.0 * own);
+    let material = &world.materials()[current(game)];
+    let here = |limit: f32| Some(limit / factor(game, field));
+    let calm = match field {
+        Tunable::Stiffness => here(stability::calm_stiffness(params, material, false)),
+        Tunable::NearStiffness => here(stability::calm_stiffness(params, material, true)),
+        Tunable::SurfaceTension => here(field.field().range(&Scale::of(params)).1),
+        _ => field.calm_limit(),
+    };
+    let calm = calm.unwrap_or(2.0 * own);
     (low, calm.at_least(own).at_most(high))
 }
 
@@ -108,7 +117,8 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
         }
         Knob::Gravity => (
             game.session.world.params().gravity.length(),
-            (0.0, MAX_GRAVITY),
+            // As strong as this world's substeps hold calm (`stability::calm_gravity`).
+            (0.0, stability::calm_gravity(game.session.world.params())),
             "gravity (m/s²)".into(),
         ),
     }

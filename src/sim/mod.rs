@@ -29,6 +29,7 @@ pub mod resolution;
 pub mod scene;
 mod simd;
 pub mod springs;
+pub mod stability;
 pub mod stir;
 pub mod subsystem;
 mod subsystems;

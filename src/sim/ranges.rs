@@ -47,6 +47,8 @@ pub enum Bound {
     Radii(f32),
     /// A multiple of 1 / dt².
     PerDtSquared(f32),
+    /// A multiple of dt².
+    TimesDtSquared(f32),
     /// The scene's `substeps` per frame.
     Substeps,
 }
@@ -120,6 +122,7 @@ impl Bound {
             Self::Number(value) => value,
             Self::Radii(radii) => radii * scale.radius,
             Self::PerDtSquared(factor) => factor / (scale.dt * scale.dt),
+            Self::TimesDtSquared(factor) => factor * scale.dt * scale.dt,
             Self::Substeps => scale.substeps as f32,
         }
     }
@@ -129,6 +132,7 @@ impl Bound {
             Self::Number(value) => number(value),
             Self::Radii(radii) => format!("{} r", number(radii)),
             Self::PerDtSquared(factor) => format!("{} / dt²", number(factor)),
+            Self::TimesDtSquared(factor) => format!("{} dt²", number(factor)),
             Self::Substeps => "`substeps`".into(),
         }
     }
@@ -288,7 +292,7 @@ macro_rules! fields {
 
 use super::params::SimParams;
 use Accepts::{Above, Components, Count, Place, Range, Rule};
-use Bound::{Number as N, PerDtSquared, Radii, Substeps};
+use Bound::{Number as N, PerDtSquared, Radii, Substeps, TimesDtSquared};
 
 /// Largest coordinate a scene may use.
 pub const MAX_COORDINATE: f32 = 1.0e4;
@@ -309,7 +313,7 @@ fields! {
     /// The count the geometry was drawn for (`--particles` widens instead of refining).
     BASE_PARTICLES = "base_particles", Count(N(1.0), MAX_PARTICLES), "none: `--particles` refines";
     /// Rest density ρ0.
-    REST_DENSITY = "params.rest_density", Above(N(0.0), N(1.0e4)), "82",
+    REST_DENSITY = "params.rest_density", Range(N(5.0), N(1.0e4)), "82",
         "rest density ρ0 (per unit mass)";
     /// Pressure stiffness k.
     STIFFNESS = "params.stiffness", Range(N(0.0), N(10.0)), "0.08", "pressure stiffness k";
@@ -317,7 +321,7 @@ fields! {
     NEAR_STIFFNESS = "params.near_stiffness", Range(N(0.0), N(10.0)), "0.1",
         "near-pressure stiffness";
     /// Surface tension σs.
-    SURFACE_TENSION = "params.surface_tension", Range(N(0.0), N(1.0)), "0.0004",
+    SURFACE_TENSION = "params.surface_tension", Range(N(0.0), TimesDtSquared(30.0)), "0.0004",
         "same-material surface tension σs";
     /// Linear viscosity σ.
     LINEAR_VISCOSITY = "params.linear_viscosity", Range(N(0.0), N(100.0)), "0.5",
@@ -374,7 +378,7 @@ fields! {
     /// A material's own near stiffness.
     MATERIAL_NEAR_STIFFNESS = "materials[i].near_stiffness", Range(N(0.0), N(10.0)), "`params`";
     /// A material's own surface tension.
-    MATERIAL_SURFACE_TENSION = "materials[i].surface_tension", Range(N(0.0), N(1.0)),
+    MATERIAL_SURFACE_TENSION = "materials[i].surface_tension", Range(N(0.0), TimesDtSquared(30.0)),
         "`params`";
     /// A material's own linear viscosity (pairs of two materials use the mean).
     MATERIAL_LINEAR_VISCOSITY = "materials[i].linear_viscosity", Range(N(0.0), N(100.0)),
@@ -496,7 +500,7 @@ fields! {
     /// A body's angular velocity, in radians per second.
     BODY_ANGULAR_VELOCITY = "bodies[i].angular_velocity" in "radians per second", Range(N(-100.0), N(100.0)), "0";
     /// A body's density, relative to a material of mass 1.
-    BODY_DENSITY = "bodies[i].density" in "relative to a material of mass 1", Above(N(0.0), N(100.0)), "";
+    BODY_DENSITY = "bodies[i].density" in "relative to a material of mass 1", Range(N(0.05), N(100.0)), "";
     /// A body's friction.
     BODY_FRICTION = "bodies[i].friction", Range(N(0.0), N(10.0)), "0.5";
     /// A body's restitution.

@@ -26,6 +26,7 @@ use super::params::SimParams;
 use super::particles::{Births, MaterialStats, Particles, WorldStats};
 use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
+use super::stability;
 use super::stir::{self, Stir};
 use super::subsystem::{AfterFrame, AfterMove, Frozen};
 use super::subsystems::{Subsystems, SUBSYSTEMS};
@@ -113,6 +114,9 @@ pub struct World {
     dt: f32,
     last_frame: FrameReport,
     times: StageTimes,
+    /// The fields whose values made `new` run more substeps per frame than the scene asked for,
+    /// with the substeps each needs (`stability::substeps_needed`); empty for a calm scene.
+    stability_substeps: Vec<(&'static str, u32)>,
 }
 
 impl World {
@@ -120,10 +124,17 @@ impl World {
     /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
     pub fn new(scene: Scene, seed: u64) -> Self {
         let contrast = contrast_substep_factor(&scene.materials);
-        let mut scene = scene.with_substeps(scene.params.substeps * contrast);
+        let scene = scene.with_substeps(scene.params.substeps * contrast);
+        // Values that would make the liquid boil at these substeps take the substeps they need.
+        let stability_substeps = stability::substeps_needed(&scene.params, &scene.materials);
+        let mut scene = match stability_substeps.first() {
+            Some(&(_, needed)) => scene.with_substeps(needed),
+            None => scene,
+        };
         let blocks = std::mem::take(&mut scene.blocks);
         let emission = Emission::new(std::mem::take(&mut scene.emitters));
         let mut world = Self::assembled(scene, Pcg32::seed_from_u64(seed), emission);
+        world.stability_substeps = stability_substeps;
         for block in &blocks {
             let jitter = 0.01 * block.spacing;
             for position in block.positions() {
@@ -174,7 +185,16 @@ impl World {
             time: 0.0,
             last_frame: FrameReport::default(),
             times: StageTimes::default(),
+            stability_substeps: Vec::new(),
         }
+    }
+
+    /// The fields whose values made this world run more substeps per frame than its scene asked
+    /// for, each with the substeps it needs, largest first (`stability::substeps_needed`); empty
+    /// when the scene is calm at its own substeps. A world restored from a snapshot runs the
+    /// substeps it was saved with and lists none.
+    pub fn stability_substeps(&self) -> &[(&'static str, u32)] {
+        &self.stability_substeps
     }
 
     /// Parameters in use.

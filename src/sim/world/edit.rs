@@ -9,6 +9,7 @@ use crate::sim::liquid::{Liquid, MaterialConstants};
 use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::ranges::{self, Field, Scale};
 use crate::sim::scene::{Material, Obstacle};
+use crate::sim::stability;
 use glam::Vec2;
 use rayon::prelude::*;
 use std::fmt;
@@ -35,6 +36,18 @@ pub enum EditError {
         /// Largest accepted.
         high: f32,
     },
+    /// A value the running world's substeps cannot hold calm (`sim::stability`): a preset with
+    /// it runs the substeps it needs, a world cannot change its substeps while it runs.
+    Boils {
+        /// Which value.
+        field: &'static str,
+        /// What was asked for.
+        value: f32,
+        /// The largest calm value at these substeps.
+        limit: f32,
+        /// The world's substeps per frame.
+        substeps: u32,
+    },
     /// An obstacle that leaves too narrow a gap to a wall or another obstacle.
     Gap(String),
     /// A change the engine cannot make at run time.
@@ -54,6 +67,16 @@ impl fmt::Display for EditError {
                 low,
                 high,
             } => write!(f, "{field} must be from {low} to {high}, got {value}"),
+            Self::Boils {
+                field,
+                value,
+                limit,
+                substeps,
+            } => write!(
+                f,
+                "{field} {value} would boil at {substeps} substeps per frame: at most {limit} \
+                 here (a preset with it runs the substeps it needs)"
+            ),
             Self::Gap(problem) => write!(f, "the obstacle {problem}"),
             Self::Unsupported(what) => write!(f, "{what}"),
         }
@@ -369,10 +392,20 @@ impl World {
         Ok(())
     }
 
-    /// Sets gravity (each component within `ranges::GRAVITY`); the next substep feels it.
+    /// Sets gravity (each component within `ranges::GRAVITY`, its strength within what this
+    /// world's substeps hold calm, `stability::calm_gravity`); the next substep feels it.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), EditError> {
         check("gravity x", &ranges::GRAVITY, gravity.x, &Scale::default())?;
         check("gravity y", &ranges::GRAVITY, gravity.y, &Scale::default())?;
+        let limit = stability::calm_gravity(&self.params);
+        if gravity.length() > limit {
+            return Err(EditError::Boils {
+                field: "gravity",
+                value: gravity.length(),
+                limit,
+                substeps: self.params.substeps,
+            });
+        }
         self.params.gravity = gravity;
         Ok(())
     }
@@ -393,7 +426,6 @@ impl World {
         for (field, value) in [
             ("stiffness", material.stiffness),
             ("near_stiffness", material.near_stiffness),
-            ("surface_tension", material.surface_tension),
             ("linear_viscosity", material.linear_viscosity),
             ("quadratic_viscosity", material.quadratic_viscosity),
         ] {
@@ -402,7 +434,29 @@ impl World {
             }
         }
         within("stickiness", material.stickiness, 0.0, f32::MAX)?;
+        for (field, value, near) in [
+            ("stiffness", material.stiffness, false),
+            ("near_stiffness", material.near_stiffness, true),
+        ] {
+            let limit = stability::calm_stiffness(&self.params, &material, near);
+            if let Some(value) = value.filter(|&value| value > limit) {
+                return Err(EditError::Boils {
+                    field,
+                    value,
+                    limit,
+                    substeps: self.params.substeps,
+                });
+            }
+        }
         let scale = Scale::of(&self.params);
+        if let Some(tension) = material.surface_tension {
+            check(
+                "surface_tension",
+                &ranges::MATERIAL_SURFACE_TENSION,
+                tension,
+                &scale,
+            )?;
+        }
         for (name, field, value) in [
             (
                 "spring_stiffness",
@@ -564,16 +618,16 @@ impl Tunable {
         self.field().range(scale)
     }
 
-    /// The top of the range where the liquid stays calm at a preset's own substeps, in preset
-    /// file units: measured on `dam` under random stirring (the seed's 0.08, 0.1, 0.0004, 0.5
-    /// and 1 sit well inside; at 0.3 stiffness, 0.004 tension or viscosities of 100 the stirred
-    /// pool boils). `None` for springs and stickiness, whose calm range depends on the material.
+    /// The top of the range where a stirred liquid stays calm, in preset file units, for the
+    /// constants no stability rule bounds: the viscosities, measured on `dam` under random
+    /// stirring (the seed's 0.5 and 1 sit well inside; at 100 the stirred pool boils, though a
+    /// pool left alone stays calm). `None` for the others: the stiffnesses' calm tops follow
+    /// from the world's substeps (`stability::calm_stiffness`), the tension's is its accepted
+    /// range (30 Δt²), and springs' and stickiness's depend on the material.
     pub fn calm_limit(self) -> Option<f32> {
         match self {
-            Self::Stiffness | Self::NearStiffness => Some(0.25),
-            Self::SurfaceTension => Some(0.002),
             Self::LinearViscosity | Self::QuadraticViscosity => Some(20.0),
-            Self::SpringStiffness | Self::Stickiness => None,
+            _ => None,
         }
     }
 
