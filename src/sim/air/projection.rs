@@ -2,11 +2,12 @@
 //! gradient taken off the faces (Bridson, "Fluid Simulation for Computer Graphics", ch. 5; seed
 //! 002's walk-through). For each open cell,
 //!
-//! Σ over open neighbours (p − p_neighbour) = −(Δx / (Δt ρ)) × outflow,
+//! Σ over open neighbours (p − p_neighbour) = −(ρ Δx / Δt) × outflow,
 //!
 //! where outflow = u_right − u_left + v_top − v_bottom (so Δx × divergence), and solid faces
 //! keep the solid's velocity (Neumann walls). Then every face between two open cells loses
-//! Δt / (ρ Δx) × (p_ahead − p_behind).
+//! Δt / (ρ Δx) × (p_ahead − p_behind), which takes the outflow away whatever ρ is: the density
+//! scales the pressure, not the motion (Bridson ch. 5: ρ in the update and in the equation).
 
 use super::field::{inner_u_face_rows, inner_v_face_rows, CellRow, MacGrid, ROWS_PER_TASK};
 use super::pressure::{Poisson, Report, Settings};
@@ -59,9 +60,9 @@ impl Projection {
         settings: Settings,
     ) -> Report {
         let (nx, ny, dx) = (grid.nx, grid.ny, grid.dx);
-        let scale = -dx / (dt * density);
+        let scale = -dx * density / dt;
         {
-            // The open cells and the right-hand side −Δx/(Δt ρ) · outflow, in one pass.
+            // The open cells and the right-hand side −ρ Δx/Δt · outflow, in one pass.
             let g = &*grid;
             let rows = nx * ROWS_PER_TASK;
             let tasks = self
@@ -151,6 +152,54 @@ mod tests {
             assert!(close(grid.v[grid.v_face(0, 1)], 0.225), "{:?}", grid.v);
             assert!(close(grid.v[grid.v_face(1, 1)], -0.225), "{:?}", grid.v);
             assert!(grid.divergence_max() < 1e-6);
+        }
+    }
+
+    /// The density scales the pressure and leaves the projected velocity as it is: the same
+    /// field projected at ρ 1, 1000 and 0.001 comes out divergence-free each time, with the
+    /// pressure in proportion to ρ.
+    #[test]
+    fn the_density_scales_the_pressure_not_the_velocity() {
+        let mut rng = rand_pcg::Pcg32::seed_from_u64(9);
+        let (nx, ny) = (12, 9);
+        let mut start = MacGrid::new(nx, ny, 0.1, Vec2::ZERO);
+        start
+            .u
+            .iter_mut()
+            .for_each(|u| *u = rng.random_range(-1.0..1.0));
+        start
+            .v
+            .iter_mut()
+            .for_each(|v| *v = rng.random_range(-1.0..1.0));
+        start.apply_solid_velocities();
+        let projected = |density: f32| {
+            let mut grid = start.clone();
+            let mut projection = Projection::new(nx, ny);
+            projection.project(&mut grid, 0.05, density, exact(Method::MultigridPcg));
+            (grid, projection.pressure)
+        };
+        let (unit, unit_pressure) = projected(1.0);
+        for density in [1000.0, 0.001] {
+            let (grid, pressure) = projected(density);
+            assert!(
+                grid.divergence_max() < 1e-4,
+                "ρ {density}: {}",
+                grid.divergence_max()
+            );
+            for (a, b) in grid
+                .u
+                .iter()
+                .chain(&grid.v)
+                .zip(unit.u.iter().chain(&unit.v))
+            {
+                assert!((a - b).abs() < 1e-5, "ρ {density}: {a} against {b}");
+            }
+            for (p, q) in pressure.iter().zip(&unit_pressure) {
+                assert!(
+                    (p - density * q).abs() <= 1e-4 * density,
+                    "ρ {density}: {p}, {q}"
+                );
+            }
         }
     }
 

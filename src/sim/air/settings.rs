@@ -21,7 +21,8 @@ pub struct AirSettings {
     pub smoke_weight: f32,
     /// Buoyancy β: upward acceleration per degree above the ambient air, m/s² (1).
     pub heat_lift: f32,
-    /// Vorticity confinement ε (2): how strongly small swirls are kept alive.
+    /// Vorticity confinement ε (2): how strongly small swirls are kept alive. Its step is
+    /// limited to Δt ε = 0.5 (`forces::CONFINEMENT_LIMIT`): past that it pushes no harder.
     pub vorticity: f32,
     /// Rate at which the air's heat fades, per second (0.5).
     pub cooling: f32,
