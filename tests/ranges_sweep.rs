@@ -98,7 +98,13 @@ const SWEEPS: &[Sweep] = &[
         (0.0, 100.0),
         Expect::Settled,
     ),
-    sweep(DAM, "params", "rest_density", (5.0, 1.0e4), Expect::Settled),
+    sweep(
+        DAM,
+        "params",
+        "rest_density",
+        (5.0, 1000.0),
+        Expect::Settled,
+    ),
     sweep(
         DAM,
         "params",
@@ -233,7 +239,7 @@ fn with_value(mut table: toml::Table, sweep: &Sweep, value: f32) -> toml::Table 
             })
         };
         let dt = 1.0 / (read("frame_rate", 20.0) * read("substeps", 7.0));
-        let tension = 0.0004 * (dt * 140.0).powi(2);
+        let tension = 0.0004 * (dt * 140.0) * (dt * 140.0);
         let params = table["params"].as_table_mut().unwrap();
         params.insert("surface_tension".into(), toml::Value::Float(tension));
     }
@@ -248,7 +254,7 @@ fn values(sweep: &Sweep, full: bool) -> Vec<f32> {
     }
     let from = if low > 0.0 { low } else { high * 1e-3 };
     let mut values = vec![low];
-    values.extend((1..=3).map(|k| from * (high / from).powf(k as f32 / 4.0)));
+    values.extend((1..=3).map(|k| from * slosh::sim::portable::powf(high / from, k as f32 / 4.0)));
     values.push(high);
     values
 }
@@ -393,8 +399,7 @@ fn a_value_beyond_the_calm_range_is_refused_naming_its_limit() {
         .unwrap()
         .insert("surface_tension".into(), number(0.004));
     let error = Preset::parse("x.toml", &toml::to_string(&table).unwrap())
-        .err()
-        .expect("a tension of 0.004 boils at any substeps")
+        .expect_err("a tension of 0.004 boils at any substeps")
         .to_string();
     assert!(
         error.contains("surface_tension") && error.contains("0.0015306") && error.contains("dt²"),

@@ -313,7 +313,7 @@ fields! {
     /// The count the geometry was drawn for (`--particles` widens instead of refining).
     BASE_PARTICLES = "base_particles", Count(N(1.0), MAX_PARTICLES), "none: `--particles` refines";
     /// Rest density ρ0.
-    REST_DENSITY = "params.rest_density", Range(N(5.0), N(1.0e4)), "82",
+    REST_DENSITY = "params.rest_density", Range(N(5.0), N(1000.0)), "82",
         "rest density ρ0 (per unit mass)";
     /// Pressure stiffness k.
     STIFFNESS = "params.stiffness", Range(N(0.0), N(10.0)), "0.08", "pressure stiffness k";
