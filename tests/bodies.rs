@@ -490,9 +490,9 @@ fn bad_bodies_are_refused_with_file_line_and_field() {
         ),
         (
             "density = 0.5",
-            "density = -1.0",
+            "density = 0.01",
             "bodies[0].density",
-            "above 0",
+            "from 0.05 to 100",
         ),
         (
             "radius = 0.4 }",

@@ -406,3 +406,53 @@ fn a_value_beyond_the_calm_range_is_refused_naming_its_limit() {
         "{error}"
     );
 }
+
+/// A world edited past what its substeps hold (the panel's stiffness and gravity sliders reach
+/// the loader's tops) runs the substeps the value needs, stays calm, and gives them back when the
+/// value comes down.
+#[test]
+fn an_edit_past_the_calm_value_takes_substeps_and_gives_them_back() {
+    let text = toml::to_string(&table_of(DAM)).unwrap();
+    let preset = Preset::parse("dam", &text).unwrap();
+    let mut world = World::new(preset.scene.clone(), 1);
+    let own = world.params().substeps;
+    for _ in 0..40 {
+        world.step_frame();
+    }
+    world.tune(0, slosh::sim::Tunable::Stiffness, 10.0).unwrap();
+    let needs = world.stability_substeps().to_vec();
+    assert_eq!(
+        needs.first().map(|need| need.0),
+        Some("stiffness"),
+        "{needs:?}"
+    );
+    assert_eq!(world.params().substeps, needs[0].1);
+    world.set_gravity(glam::Vec2::new(0.0, -1000.0)).unwrap();
+    assert!(
+        world.params().substeps >= 45,
+        "{:?}",
+        world.stability_substeps()
+    );
+    let mut capped = 0;
+    for frame in 0..360 {
+        world.step_frame();
+        if frame >= 260 {
+            capped += world.last_frame().capped;
+        }
+    }
+    // Under 100 g a calm pool moves as one under 1 g moves √100 times slower (the same Froude
+    // number): 5 m/s becomes 50. A boiling one runs at the move cap every substep.
+    let stats = world.stats();
+    assert!(
+        stats.nan == 0 && stats.escaped == 0 && stats.max_speed < 50.0 && capped == 0,
+        "{stats:?} at {} substeps, {capped} moves capped in the last 100 frames",
+        world.params().substeps
+    );
+    world.set_gravity(glam::Vec2::new(0.0, -9.8)).unwrap();
+    world.tune(0, slosh::sim::Tunable::Stiffness, 0.08).unwrap();
+    assert_eq!(world.params().substeps, own);
+    assert!(world.stability_substeps().is_empty());
+    assert!(world
+        .tune(0, slosh::sim::Tunable::Stiffness, 1.0e6)
+        .is_err());
+}

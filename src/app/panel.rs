@@ -11,12 +11,15 @@ use super::game::Game;
 use crate::sim::portable::Ordered;
 use crate::sim::ranges::Scale;
 use crate::sim::resolution::REFERENCE_RADIUS;
-use crate::sim::{stability, Tunable};
+use crate::sim::Tunable;
 use macroquad::prelude::{
     draw_rectangle, draw_rectangle_lines, draw_text, is_mouse_button_down, is_mouse_button_pressed,
     mouse_position, screen_width, Color, MouseButton, Rect, Vec2,
 };
 
+/// Strongest gravity the slider offers, in m/s²: any direction keeps each component within the
+/// loader's ±1000.
+const MAX_GRAVITY: f32 = 1000.0;
 const WIDTH: f32 = 340.0;
 const ROW: f32 = 34.0;
 const MARGIN: f32 = 10.0;
@@ -49,34 +52,40 @@ fn factor(game: &Game, field: Tunable) -> f32 {
     field.factor(lambda, tau)
 }
 
-/// The range a slider of `field` offers, in preset-file units: inside the loader's range, and
-/// inside the calm one at this world's substeps: the stiffnesses up to where their pressure load
-/// is 1 (`stability::calm_stiffness`), the tension up to its accepted 30 Δt², the viscosities
-/// up to `Tunable::calm_limit`, springs and stickiness up to twice the preset's value; always
-/// reaching the preset's own value.
+/// The range a slider of `field` offers, in preset-file units: the loader's whole range, which
+/// the world holds calm by running the substeps a value needs (`World::tune`,
+/// `sim::stability`); the spring stiffness up to 0.05 / Δt² and the tension up to 30 Δt² of
+/// the world's substep; the viscosities up to `Tunable::calm_limit` (a stirred pool boils
+/// above); always reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {
-    let world = &game.session.world;
-    let params = world.params();
+    let params = game.session.world.params();
     let (low, mut high) = field.reference_range(&Scale::of(params));
     if matches!(field, Tunable::SpringStiffness | Tunable::SurfaceTension) {
-        // At most 0.05 / Δt² and 30 Δt², at this world's substeps, in file units.
+        // At this world's substep, in file units.
         high = high / factor(game, field) * 0.999;
+    }
+    if let Some(calm) = field.calm_limit() {
+        high = high.at_most(calm);
     }
     let own = game
         .initial_material(current(game))
         .map_or(0.0, |material| {
             field.get(material, params) / factor(game, field)
         });
-    let material = &world.materials()[current(game)];
-    let here = |limit: f32| Some(limit / factor(game, field));
-    let calm = match field {
-        Tunable::Stiffness => here(stability::calm_stiffness(params, material, false)),
-        Tunable::NearStiffness => here(stability::calm_stiffness(params, material, true)),
-        Tunable::SurfaceTension => here(field.field().range(&Scale::of(params)).1),
-        _ => field.calm_limit(),
-    };
-    let calm = calm.unwrap_or(2.0 * own);
-    (low, calm.at_least(own).at_most(high))
+    (low, high.at_least(own))
+}
+
+/// Where `value` sits on a slider from `low` to `high`, 0 to 1: the cube root of its share, so
+/// that ranges that span three decades (stiffness 0 to 10, gravity 0 to 1000 m/s²) keep the
+/// preset's values away from the left end.
+fn share_of(value: f32, (low, high): (f32, f32)) -> f32 {
+    let share = ((value - low) / (high - low)).clamp(0.0, 1.0);
+    crate::sim::portable::powf(share, 1.0 / 3.0)
+}
+
+/// The value at `share` (0 to 1) of a slider from `low` to `high` (`share_of`'s inverse).
+fn value_at(share: f32, (low, high): (f32, f32)) -> f32 {
+    low + share * share * share * (high - low)
 }
 
 /// The sliders for the current material: every constant it has.
@@ -117,8 +126,9 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
         }
         Knob::Gravity => (
             game.session.world.params().gravity.length(),
-            // As strong as this world's substeps hold calm (`stability::calm_gravity`).
-            (0.0, stability::calm_gravity(game.session.world.params())),
+            // As strong as the loader takes (each component within ±1000); the world runs the
+            // substeps a strong gravity needs.
+            (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
     }
@@ -166,7 +176,7 @@ impl Panel {
             );
             let track = Rect::new(frame.x + MARGIN, top + 22.0, frame.w - 2.0 * MARGIN, 6.0);
             draw_rectangle(track.x, track.y, track.w, track.h, TRACK);
-            let share = ((value - low) / (high - low)).clamp(0.0, 1.0);
+            let share = share_of(value, (low, high));
             let handle = track.x + share * track.w;
             draw_rectangle(handle - 4.0, track.y - 5.0, 8.0, track.h + 10.0, HANDLE);
             let grab = Rect::new(track.x - 6.0, top + 4.0, track.w + 12.0, ROW - 4.0);
@@ -175,7 +185,7 @@ impl Panel {
             }
             if self.dragging == Some(row) {
                 let share = ((mouse.x - track.x) / track.w).clamp(0.0, 1.0);
-                change = Some((knob, low + share * (high - low)));
+                change = Some((knob, value_at(share, (low, high))));
             }
         }
         let button = Rect::new(

@@ -23,6 +23,7 @@
 //! yield ratios, plasticity and the reaches given in h do not depend on the particle size.
 
 use super::domain::{Domain, DomainError};
+use super::params::SimParams;
 use super::scene::{Emitter, Material, Scene};
 use crate::sim::portable::Ordered;
 
@@ -72,22 +73,7 @@ impl Scene {
     /// Δt², see `physics::tension_displacement`), so its constant goes with τ² = (Δt′ / Δt)².
     pub fn with_substeps(&self, substeps: u32) -> Scene {
         let mut scene = self.clone();
-        let p = &mut scene.params;
-        if substeps == p.substeps || substeps == 0 {
-            return scene;
-        }
-        let tau = p.substeps as f32 / substeps as f32;
-        let tension = tau * tau;
-        p.max_substeps = ((p.max_substeps as f32 * substeps as f32 / p.substeps as f32).ceil()
-            as u32)
-            .max(substeps);
-        p.substeps = substeps;
-        p.surface_tension *= tension;
-        for material in &mut scene.materials {
-            if let Some(value) = &mut material.surface_tension {
-                *value *= tension;
-            }
-        }
+        rescale_substeps(&mut scene.params, &mut scene.materials, substeps);
         scene
     }
 
@@ -98,6 +84,27 @@ impl Scene {
         let blocks: usize = self.blocks.iter().map(|b| b.positions().len()).sum();
         let emitted: usize = self.emitters.iter().map(|e| e.budget).sum();
         (blocks + emitted).min(self.params.max_particles)
+    }
+}
+
+/// `params` and `materials` in `substeps` substeps per frame instead of `params.substeps`, as
+/// `Scene::with_substeps` says (a running world changes its substeps the same way,
+/// `World::tune`); nothing changes for the same count or 0.
+pub(crate) fn rescale_substeps(params: &mut SimParams, materials: &mut [Material], substeps: u32) {
+    if substeps == params.substeps || substeps == 0 {
+        return;
+    }
+    let tau = params.substeps as f32 / substeps as f32;
+    let tension = tau * tau;
+    params.max_substeps = ((params.max_substeps as f32 * substeps as f32 / params.substeps as f32)
+        .ceil() as u32)
+        .max(substeps);
+    params.substeps = substeps;
+    params.surface_tension *= tension;
+    for material in materials {
+        if let Some(value) = &mut material.surface_tension {
+            *value *= tension;
+        }
     }
 }
 

@@ -7,15 +7,20 @@
 //! liquid boils: particles fly at the move cap every substep. How far a scene is from that edge
 //! is a number without units, its *load*, which is 1 at the edge and grows with Δt²:
 //!
-//! - the **pressure load** (k / k_calm + k_near / k_near,calm) (Δt / Δt₀)² (h₀ / h)³ (ρ0 / ρ0₀)^1.5,
-//!   over the materials' own stiffnesses too. A pair's correction grows as k Δt² N ∂ρ/∂r, that is
-//!   as k Δt² / h³ for the particle size it is measured at, and faster than the rest density,
-//!   which sets how many neighbours push and how close they sit (measured: linear in ρ0 left
-//!   ρ0 = 1000 boiling at the 19 substeps it asked for; the power 1.5 asks for 35, calm). It is
-//!   the same at any particle size: `Scene::at_particle_radius` scales k as λ³, Δt as λ, h as λ
-//!   and ρ0 as λ⁻² (and keeps ρ0 r² with it).
+//! - the **pressure load** (k / k_calm + k_near / k_near,calm) (Δt / Δt₀)² (h₀ / h)³ (ρ0 / ρ0₀)
+//!   (ρ0 r² / ρ0₀ r₀²)^½, over the materials' own stiffnesses too. A pair's correction grows as
+//!   k Δt² N ∂ρ/∂r, that is as k Δt² / h³ for the particle size it is measured at, and faster
+//!   than the rest density, which sets how many neighbours push and how close they sit
+//!   (measured: linear in ρ0 left ρ0 = 1000 boiling at the 19 substeps it asked for; the power
+//!   1.5 asks for 35, calm). It is the same at any particle size: `Scene::at_particle_radius`
+//!   scales k as λ³, Δt as λ, h and r as λ and ρ0 as λ⁻², which keeps ρ0 r².
 //! - the **gravity load** |g| / g_calm (Δt / Δt₀)² (h₀ / h): gravity's fall per substep against h,
 //!   which the pressure of a compressed pool must undo within the same substep.
+//!
+//! The two add: each alone is calibrated with the other at the seed's value (0.56 + 0.39 for the
+//! seed), so their sum is cautious, and it is what a strong gravity on a stiff liquid needs
+//! (stiffness 10 with gravity 1000 m/s² boiled at 16 m/s at the 45 substeps either alone asks
+//! for; their sum asks for 58).
 //!
 //! Measured on `dam` without its crate, 400 frames at the seed's 7 substeps, 20 frames per
 //! second, h₀ = 0.3 and ρ0₀ = 82 (fastest particle at the end; a calm pool is under 2 m/s):
@@ -39,6 +44,8 @@ use super::scene::Material;
 const REFERENCE_DT: f32 = 1.0 / 140.0;
 /// The interaction radius they are measured at (the seed's 6 × 0.05).
 const REFERENCE_H: f32 = 0.3;
+/// The particle radius they are measured at (the seed's).
+const REFERENCE_RADIUS: f32 = 0.05;
 /// The rest density they are measured at (the seed's).
 const REFERENCE_REST_DENSITY: f32 = 82.0;
 /// The stiffness k that is calm at the reference, the others at the seed's values.
@@ -47,86 +54,103 @@ const CALM_STIFFNESS: f32 = 0.35;
 const CALM_NEAR_STIFFNESS: f32 = 0.3;
 /// The gravity, in m/s², that is calm at the reference.
 const CALM_GRAVITY: f32 = 25.0;
-/// Most substeps per frame stability may ask for (the top of `params.max_substeps`' range).
+/// Most substeps per frame a world runs for stability (the top of `params.max_substeps`' range).
 pub const MAX_STABILITY_SUBSTEPS: u32 = 400;
 
-/// What the load of one field is measured against: how much (Δt, h, ρ0) weigh, for `params`.
-fn pressure_geometry(params: &SimParams) -> f32 {
-    let dt = params.dt() / REFERENCE_DT;
+/// How much (Δt, h, ρ0) weigh in the pressure load under `params` at `substeps` per frame.
+fn pressure_geometry(params: &SimParams, substeps: u32) -> f32 {
+    let dt = dt_at(params, substeps) / REFERENCE_DT;
     let h = REFERENCE_H / params.interaction_radius;
-    let packing = params.rest_density / REFERENCE_REST_DENSITY;
-    dt * dt * h * h * h * packing * packing.sqrt()
+    // ρ0 r²: how many particles a particle's area holds at rest, the same at any resolution.
+    let radius = params.particle_radius / REFERENCE_RADIUS;
+    let packing = params.rest_density * radius * radius / REFERENCE_REST_DENSITY;
+    dt * dt * h * h * h * (params.rest_density / REFERENCE_REST_DENSITY) * packing.sqrt()
 }
 
-fn gravity_geometry(params: &SimParams) -> f32 {
-    let dt = params.dt() / REFERENCE_DT;
+/// How much (Δt, h) weigh in the gravity load under `params` at `substeps` per frame.
+fn gravity_geometry(params: &SimParams, substeps: u32) -> f32 {
+    let dt = dt_at(params, substeps) / REFERENCE_DT;
     dt * dt * (REFERENCE_H / params.interaction_radius)
 }
 
-/// The pressure load of the stiffest material of `materials` under `params`, and which of the
-/// two stiffnesses carries more of it (`"stiffness"` or `"near_stiffness"`).
-pub fn pressure_load(params: &SimParams, materials: &[Material]) -> (f32, &'static str) {
-    let geometry = pressure_geometry(params);
+fn dt_at(params: &SimParams, substeps: u32) -> f32 {
+    1.0 / (params.frame_rate * substeps.max(1) as f32)
+}
+
+/// The pressure load of the stiffest material of `materials` under `params` at `substeps` per
+/// frame, and which of the two stiffnesses carries more of it (`"stiffness"` or
+/// `"near_stiffness"`).
+pub fn pressure_load(
+    params: &SimParams,
+    materials: &[Material],
+    substeps: u32,
+) -> (f32, &'static str) {
+    let geometry = pressure_geometry(params, substeps);
     let mut most = (0.0, "stiffness");
     for material in materials {
         let far = material.stiffness.unwrap_or(params.stiffness) / CALM_STIFFNESS;
         let near = material.near_stiffness.unwrap_or(params.near_stiffness) / CALM_NEAR_STIFFNESS;
         let load = (far + near) * geometry;
         if load > most.0 {
-            most = (
-                load,
-                if near > far {
-                    "near_stiffness"
-                } else {
-                    "stiffness"
-                },
-            );
+            let field = if near > far {
+                "near_stiffness"
+            } else {
+                "stiffness"
+            };
+            most = (load, field);
         }
     }
     most
 }
 
-/// The gravity load of `params`.
-pub fn gravity_load(params: &SimParams) -> f32 {
-    params.gravity.length() / CALM_GRAVITY * gravity_geometry(params)
+/// The gravity load of `params` at `substeps` per frame.
+pub fn gravity_load(params: &SimParams, substeps: u32) -> f32 {
+    params.gravity.length() / CALM_GRAVITY * gravity_geometry(params, substeps)
 }
 
-/// The fields whose load asks for more substeps per frame than `params.substeps`, each with the
-/// substeps it needs (at most `MAX_STABILITY_SUBSTEPS`), largest first. Empty for every
-/// embedded preset: they are calm as written.
-pub fn substeps_needed(params: &SimParams, materials: &[Material]) -> Vec<(&'static str, u32)> {
-    let (pressure, field) = pressure_load(params, materials);
-    let mut needs: Vec<(&'static str, u32)> =
-        [(field, pressure), ("gravity", gravity_load(params))]
-            .into_iter()
-            .filter(|&(_, load)| load > 1.0)
-            .map(|(field, load)| {
-                // The load goes with Δt², so n substeps become n √load.
-                let needed = (params.substeps as f32 * load.sqrt()).ceil();
-                (field, needed.at_most(MAX_STABILITY_SUBSTEPS as f32) as u32)
-            })
-            .filter(|&(_, needed)| needed > params.substeps)
-            .collect();
-    needs.sort_by_key(|&(_, needed)| std::cmp::Reverse(needed));
-    needs
+/// The fields whose load asks for more than `own` substeps per frame (the substeps the scene
+/// gives), with the substeps they need: empty for every embedded preset, which are calm as
+/// written. The two loads add (a pool under strong gravity holds less stiffness), and the field
+/// named is the one that carries most of their sum. The loads are measured at `own` substeps,
+/// so the answer does not depend on how many a world runs now (surface tension, which
+/// `rescale_substeps` changes, carries no load). A need may pass `MAX_STABILITY_SUBSTEPS`; a
+/// world runs at most that many.
+pub fn substeps_needed(
+    params: &SimParams,
+    materials: &[Material],
+    own: u32,
+) -> Vec<(&'static str, u32)> {
+    let (pressure, field) = pressure_load(params, materials, own);
+    let gravity = gravity_load(params, own);
+    let load = pressure + gravity;
+    // The load goes with Δt², so n substeps become n √load.
+    let needed = (own as f32 * load.sqrt()).ceil() as u32;
+    if load <= 1.0 || needed <= own {
+        return Vec::new();
+    }
+    vec![(if gravity > pressure { "gravity" } else { field }, needed)]
 }
 
 /// The largest stiffness (`near` false) or near stiffness (`near` true) material `material`
-/// may take under `params` before its pressure load reaches 1, the other stiffness as it is.
-pub fn calm_stiffness(params: &SimParams, material: &Material, near: bool) -> f32 {
-    let geometry = pressure_geometry(params);
+/// may take under `params` at `substeps` per frame before the load reaches 1, the other
+/// stiffness and gravity as they are.
+pub fn calm_stiffness(params: &SimParams, material: &Material, near: bool, substeps: u32) -> f32 {
+    let geometry = pressure_geometry(params, substeps);
+    let room = (1.0 - gravity_load(params, substeps)) / geometry;
     let far = material.stiffness.unwrap_or(params.stiffness) / CALM_STIFFNESS;
     let close = material.near_stiffness.unwrap_or(params.near_stiffness) / CALM_NEAR_STIFFNESS;
     if near {
-        ((1.0 / geometry - far) * CALM_NEAR_STIFFNESS).at_least(0.0)
+        ((room - far) * CALM_NEAR_STIFFNESS).at_least(0.0)
     } else {
-        ((1.0 / geometry - close) * CALM_STIFFNESS).at_least(0.0)
+        ((room - close) * CALM_STIFFNESS).at_least(0.0)
     }
 }
 
-/// The strongest gravity, in m/s², that is calm under `params`.
-pub fn calm_gravity(params: &SimParams) -> f32 {
-    CALM_GRAVITY / gravity_geometry(params)
+/// The strongest gravity, in m/s², that is calm under `params` and `materials` at `substeps`
+/// per frame.
+pub fn calm_gravity(params: &SimParams, materials: &[Material], substeps: u32) -> f32 {
+    let (pressure, _) = pressure_load(params, materials, substeps);
+    (CALM_GRAVITY * (1.0 - pressure) / gravity_geometry(params, substeps)).at_least(0.0)
 }
 
 #[cfg(test)]
@@ -136,9 +160,13 @@ mod tests {
     #[test]
     fn the_seed_needs_no_extra_substeps() {
         let params = SimParams::default();
-        assert!(substeps_needed(&params, &[Material::default()]).is_empty());
-        let (load, _) = pressure_load(&params, &[Material::default()]);
-        assert!(load < 0.6, "the seed's pressure load is {load}");
+        assert!(substeps_needed(&params, &[Material::default()], 7).is_empty());
+        let (load, _) = pressure_load(&params, &[Material::default()], 7);
+        let gravity = gravity_load(&params, 7);
+        assert!(
+            load + gravity < 0.96,
+            "the seed's load is {load} + {gravity}"
+        );
     }
 
     #[test]
@@ -147,10 +175,10 @@ mod tests {
             stiffness: 10.0,
             ..SimParams::default()
         };
-        let needs = substeps_needed(&params, &[Material::default()]);
+        let needs = substeps_needed(&params, &[Material::default()], 7);
         assert_eq!(needs.len(), 1);
         assert_eq!(needs[0].0, "stiffness");
-        // Measured calm at 45 substeps; the load asks for about 7 √(10 / 0.35 + 1 / 3).
+        // Measured calm at 45 substeps; the load asks for 7 √(10 / 0.35 + 1 / 3 + 9.8 / 25).
         assert!((35..=45).contains(&needs[0].1), "{needs:?}");
     }
 
@@ -166,12 +194,13 @@ mod tests {
             stiffness: base.stiffness * cube,
             near_stiffness: base.near_stiffness * cube,
             interaction_radius: base.interaction_radius * lambda,
+            particle_radius: base.particle_radius * lambda,
             rest_density: base.rest_density / (lambda * lambda),
             substeps: 14,
             ..base.clone()
         };
-        let (coarse, _) = pressure_load(&base, &[Material::default()]);
-        let (fine, _) = pressure_load(&finer, &[Material::default()]);
+        let (coarse, _) = pressure_load(&base, &[Material::default()], 7);
+        let (fine, _) = pressure_load(&finer, &[Material::default()], 14);
         assert!(
             (coarse - fine).abs() < 1e-4 * coarse,
             "{coarse} against {fine}"
@@ -183,19 +212,24 @@ mod tests {
         let params = SimParams::default();
         let material = Material::default();
         for near in [false, true] {
-            let limit = calm_stiffness(&params, &material, near);
+            let limit = calm_stiffness(&params, &material, near, 7);
             let tuned = Material {
                 stiffness: (!near).then_some(limit),
                 near_stiffness: near.then_some(limit),
                 ..Material::default()
             };
-            let (load, _) = pressure_load(&params, &[tuned]);
-            assert!((load - 1.0).abs() < 1e-4, "{load}");
+            let (load, _) = pressure_load(&params, &[tuned], 7);
+            let total = load + gravity_load(&params, 7);
+            assert!((total - 1.0).abs() < 1e-4, "{total}");
         }
         let strong = SimParams {
-            gravity: glam::Vec2::new(0.0, -calm_gravity(&params)),
+            gravity: glam::Vec2::new(
+                0.0,
+                -calm_gravity(&params, std::slice::from_ref(&material), 7),
+            ),
             ..params
         };
-        assert!((gravity_load(&strong) - 1.0).abs() < 1e-4);
+        let (load, _) = pressure_load(&strong, &[material], 7);
+        assert!((load + gravity_load(&strong, 7) - 1.0).abs() < 1e-4);
     }
 }

@@ -114,7 +114,10 @@ pub struct World {
     dt: f32,
     last_frame: FrameReport,
     times: StageTimes,
-    /// The fields whose values made `new` run more substeps per frame than the scene asked for,
+    /// The substeps per frame the scene gives (after the mass ratio's, `World::new`): what the
+    /// world runs when no value asks for more.
+    own_substeps: u32,
+    /// The fields whose values make the world run more substeps per frame than `own_substeps`,
     /// with the substeps each needs (`stability::substeps_needed`); empty for a calm scene.
     stability_substeps: Vec<(&'static str, u32)>,
 }
@@ -124,16 +127,18 @@ impl World {
     /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
     pub fn new(scene: Scene, seed: u64) -> Self {
         let contrast = contrast_substep_factor(&scene.materials);
-        let scene = scene.with_substeps(scene.params.substeps * contrast);
+        let mut scene = scene.with_substeps(scene.params.substeps * contrast);
+        let own_substeps = scene.params.substeps;
         // Values that would make the liquid boil at these substeps take the substeps they need.
-        let stability_substeps = stability::substeps_needed(&scene.params, &scene.materials);
-        let mut scene = match stability_substeps.first() {
-            Some(&(_, needed)) => scene.with_substeps(needed),
-            None => scene,
-        };
+        let stability_substeps =
+            stability::substeps_needed(&scene.params, &scene.materials, own_substeps);
+        if let Some(&(_, needed)) = stability_substeps.first() {
+            scene = scene.with_substeps(needed.min(stability::MAX_STABILITY_SUBSTEPS));
+        }
         let blocks = std::mem::take(&mut scene.blocks);
         let emission = Emission::new(std::mem::take(&mut scene.emitters));
         let mut world = Self::assembled(scene, Pcg32::seed_from_u64(seed), emission);
+        world.own_substeps = own_substeps;
         world.stability_substeps = stability_substeps;
         for block in &blocks {
             let jitter = 0.01 * block.spacing;
@@ -176,6 +181,7 @@ impl World {
             emission,
             dt: params.dt(),
             wall_density: wall_density(&domain, &params),
+            own_substeps: params.substeps,
             params,
             materials,
             domain,
@@ -189,10 +195,10 @@ impl World {
         }
     }
 
-    /// The fields whose values made this world run more substeps per frame than its scene asked
-    /// for, each with the substeps it needs, largest first (`stability::substeps_needed`); empty
-    /// when the scene is calm at its own substeps. A world restored from a snapshot runs the
-    /// substeps it was saved with and lists none.
+    /// The fields whose values make this world run more substeps per frame than its scene gives,
+    /// each with the substeps it needs, largest first (`stability::substeps_needed`); empty when
+    /// the scene is calm at its own substeps. A world restored from a snapshot counts the
+    /// substeps it was saved with as its own, and lists none until an edit asks for more.
     pub fn stability_substeps(&self) -> &[(&'static str, u32)] {
         &self.stability_substeps
     }

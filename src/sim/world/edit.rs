@@ -7,7 +7,9 @@ use super::World;
 use crate::sim::contact::collide;
 use crate::sim::liquid::{Liquid, MaterialConstants};
 use crate::sim::obstacles::{gap_problem, way_out};
+use crate::sim::params::SimParams;
 use crate::sim::ranges::{self, Field, Scale};
+use crate::sim::resolution::rescale_substeps;
 use crate::sim::scene::{Material, Obstacle};
 use crate::sim::stability;
 use glam::Vec2;
@@ -36,17 +38,15 @@ pub enum EditError {
         /// Largest accepted.
         high: f32,
     },
-    /// A value the running world's substeps cannot hold calm (`sim::stability`): a preset with
-    /// it runs the substeps it needs, a world cannot change its substeps while it runs.
+    /// A value no world holds calm, even at `stability::MAX_STABILITY_SUBSTEPS` substeps per
+    /// frame (values inside the preset files' ranges never are).
     Boils {
         /// Which value.
         field: &'static str,
         /// What was asked for.
         value: f32,
-        /// The largest calm value at these substeps.
+        /// The largest calm value at the most substeps.
         limit: f32,
-        /// The world's substeps per frame.
-        substeps: u32,
     },
     /// An obstacle that leaves too narrow a gap to a wall or another obstacle.
     Gap(String),
@@ -71,11 +71,10 @@ impl fmt::Display for EditError {
                 field,
                 value,
                 limit,
-                substeps,
             } => write!(
                 f,
-                "{field} {value} would boil at {substeps} substeps per frame: at most {limit} \
-                 here (a preset with it runs the substeps it needs)"
+                "{field} {value} would boil even at {} substeps per frame: at most {limit}",
+                stability::MAX_STABILITY_SUBSTEPS
             ),
             Self::Gap(problem) => write!(f, "the obstacle {problem}"),
             Self::Unsupported(what) => write!(f, "{what}"),
@@ -392,22 +391,51 @@ impl World {
         Ok(())
     }
 
-    /// Sets gravity (each component within `ranges::GRAVITY`, its strength within what this
-    /// world's substeps hold calm, `stability::calm_gravity`); the next substep feels it.
+    /// Sets gravity (each component within `ranges::GRAVITY`); the next substep feels it. A
+    /// gravity stronger than the world's substeps hold calm makes it run the substeps it needs
+    /// (`settle_substeps`).
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), EditError> {
         check("gravity x", &ranges::GRAVITY, gravity.x, &Scale::default())?;
         check("gravity y", &ranges::GRAVITY, gravity.y, &Scale::default())?;
-        let limit = stability::calm_gravity(&self.params);
-        if gravity.length() > limit {
+        let candidate = SimParams {
+            gravity,
+            ..self.params.clone()
+        };
+        let most = stability::calm_gravity(
+            &candidate,
+            &self.materials,
+            stability::MAX_STABILITY_SUBSTEPS,
+        );
+        if gravity.length() > most {
             return Err(EditError::Boils {
                 field: "gravity",
                 value: gravity.length(),
-                limit,
-                substeps: self.params.substeps,
+                limit: most,
             });
         }
         self.params.gravity = gravity;
+        self.settle_substeps();
         Ok(())
+    }
+
+    /// Runs the substeps the world's values need: its own (the scene's), or more where a
+    /// stiffness, near stiffness or gravity asks for them (`stability::substeps_needed`), with
+    /// the surface tension rescaled as `Scene::with_substeps` does, so the liquid stays the same
+    /// liquid. An edit that lowers the value gives the substeps back.
+    fn settle_substeps(&mut self) {
+        let needs = stability::substeps_needed(&self.params, &self.materials, self.own_substeps);
+        let target = needs.first().map_or(self.own_substeps, |&(_, needed)| {
+            needed.min(stability::MAX_STABILITY_SUBSTEPS)
+        });
+        if target != self.params.substeps {
+            rescale_substeps(&mut self.params, &mut self.materials, target);
+            self.dt = self.params.dt();
+            let h = self.params.interaction_radius;
+            self.liquid = Liquid::new(&self.materials, &self.params);
+            self.subsystems.springs.set_materials(&self.materials, h);
+            self.subsystems.contacts.set_materials(&self.materials, h);
+        }
+        self.stability_substeps = needs;
     }
 
     /// Replaces material `index` with `material`, in the units `World::materials` gives (the
@@ -438,13 +466,13 @@ impl World {
             ("stiffness", material.stiffness, false),
             ("near_stiffness", material.near_stiffness, true),
         ] {
-            let limit = stability::calm_stiffness(&self.params, &material, near);
+            let most = stability::MAX_STABILITY_SUBSTEPS;
+            let limit = stability::calm_stiffness(&self.params, &material, near, most);
             if let Some(value) = value.filter(|&value| value > limit) {
                 return Err(EditError::Boils {
                     field,
                     value,
                     limit,
-                    substeps: self.params.substeps,
                 });
             }
         }
@@ -499,6 +527,7 @@ impl World {
         self.liquid = Liquid::new(&self.materials, &self.params);
         self.subsystems.springs.set_materials(&self.materials, h);
         self.subsystems.contacts.set_materials(&self.materials, h);
+        self.settle_substeps();
         Ok(())
     }
 
@@ -621,9 +650,10 @@ impl Tunable {
     /// The top of the range where a stirred liquid stays calm, in preset file units, for the
     /// constants no stability rule bounds: the viscosities, measured on `dam` under random
     /// stirring (the seed's 0.5 and 1 sit well inside; at 100 the stirred pool boils, though a
-    /// pool left alone stays calm). `None` for the others: the stiffnesses' calm tops follow
-    /// from the world's substeps (`stability::calm_stiffness`), the tension's is its accepted
-    /// range (30 Δt²), and springs' and stickiness's depend on the material.
+    /// pool left alone stays calm). `None` for the others, calm over their whole accepted range:
+    /// the world runs the substeps a stiffness needs (`stability`), the tension's range is its
+    /// calm one (30 Δt²), and springs and stickiness are calm up to their tops
+    /// (`tests/ranges_sweep.rs`).
     pub fn calm_limit(self) -> Option<f32> {
         match self {
             Self::LinearViscosity | Self::QuadraticViscosity => Some(20.0),
