@@ -1050,7 +1050,11 @@ fn bad_material_behaviour_fields_are_refused_with_their_lines() {
         ("stick_distance = 2.0", "stick_distance", &["at most 1"][..]),
         ("linear_viscosity = inf", "linear_viscosity", &["inf"][..]),
         ("stiffness = -0.1", "stiffness", &["from 0"][..]),
-        ("surface_tension = 3.0", "surface_tension", &["0 to 1"][..]),
+        (
+            "surface_tension = 3.0",
+            "surface_tension",
+            &["0 to 0.0015306", "dt²"][..],
+        ),
     ] {
         assert_refused_at_new_line(
             "mass = 0.8\n",

@@ -957,6 +957,7 @@ struct PresetSpec {
     interaction: Option<f32>,
     log_rest_density: f32,
     stiffness: (f32, f32),
+    /// Surface tension as a fraction of its accepted 30 dt².
     surface_tension: f32,
     viscosity: (f32, f32),
     gravity: (f32, f32),
@@ -1047,7 +1048,8 @@ fn preset_block() -> impl Strategy<Value = PresetBlock> {
 fn preset_spec() -> impl Strategy<Value = PresetSpec> {
     (
         (wall_spec(), -3.0f32..1.0, 20.0f32..60.0),
-        (prop::option::of(2.0f32..=20.0), -3.0f32..4.0),
+        // Rest density 5 to 1000 (10^0.7 to 10^3).
+        (prop::option::of(2.0f32..=20.0), 0.7f32..3.0),
         (
             (0.0f32..=10.0, 0.0f32..=10.0),
             0.0f32..=1.0,
@@ -1156,7 +1158,10 @@ impl PresetSpec {
         ));
         line(format!("stiffness = {:?}", self.stiffness.0));
         line(format!("near_stiffness = {:?}", self.stiffness.1));
-        line(format!("surface_tension = {:?}", self.surface_tension));
+        // A fraction of the accepted 30 dt².
+        let dt = 1.0 / (self.frame_rate * self.substeps as f32);
+        let tension = self.surface_tension * 30.0 * dt * dt * 0.999;
+        line(format!("surface_tension = {tension:?}"));
         line(format!("linear_viscosity = {:?}", self.viscosity.0));
         line(format!("quadratic_viscosity = {:?}", self.viscosity.1));
         line(format!(
