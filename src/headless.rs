@@ -117,6 +117,9 @@ pub struct Report {
     /// The air grid at the end, in scenes with air.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub air: Option<AirReport>,
+    /// The particles' heat (scenes with heat only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat: Option<HeatReport>,
     /// Every rigid body at the end, in scenes with bodies.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodyReport>,
@@ -171,6 +174,19 @@ pub struct MaterialReport {
     pub centroid: [f32; 2],
     /// The 95th percentile of their heights (the top of a settled pool).
     pub top: f32,
+    /// Their mean temperature, in degrees above the ambient air.
+    pub temperature: f32,
+}
+
+/// The particles' heat at the end of a run, in scenes with heat.
+#[derive(Clone, Debug, Serialize)]
+pub struct HeatReport {
+    /// Σ m c T: the particles' mass × heat capacity × temperature.
+    pub total: f64,
+    /// The lowest temperature, in degrees above the ambient air.
+    pub min: f32,
+    /// The highest temperature.
+    pub max: f32,
 }
 
 impl Report {
@@ -415,8 +431,14 @@ fn report(
                 particles: stats.particles,
                 centroid: stats.centroid.to_array(),
                 top: stats.top,
+                temperature: stats.temperature,
             })
             .collect(),
+        heat: world.heat().map(|heat| HeatReport {
+            total: heat.total,
+            min: heat.min,
+            max: heat.max,
+        }),
         stage_ms: stage_ms_per_substep(world, before),
         air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),

@@ -328,6 +328,8 @@ mod tests {
             && close(a.stickiness, b.stickiness, tolerance)
             && a.stick_distance == b.stick_distance
             && a.temperature == b.temperature
+            && a.conductivity == b.conductivity
+            && a.heat_capacity == b.heat_capacity
             && a.smoke == b.smoke;
         assert!(fine, "{what}:\n{a:?}\n{b:?}");
     }

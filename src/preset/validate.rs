@@ -197,6 +197,8 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
             stickiness: value(&field::STICKINESS, material.stickiness)?,
             stick_distance: value(&field::STICK_DISTANCE, material.stick_distance)?,
             temperature: value(&field::TEMPERATURE, material.temperature)?,
+            conductivity: value(&field::CONDUCTIVITY, material.conductivity)?,
+            heat_capacity: value(&field::HEAT_CAPACITY, material.heat_capacity)?,
             smoke: value(&field::SMOKE, material.smoke)?,
             mass: value(&field::MASS, material.mass)?,
             pressure_scale: value(&field::PRESSURE_SCALE, material.pressure_scale)?,

@@ -14,6 +14,7 @@ mod contact;
 pub mod domain;
 mod emission;
 pub mod grid;
+pub mod heat;
 mod liquid;
 mod motion;
 mod neighbours;

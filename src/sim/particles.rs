@@ -32,6 +32,10 @@ macro_rules! particle_columns {
                 position: Vec2 [checksum],
                 /// Velocity.
                 velocity: Vec2 [checksum],
+                /// Temperature, in degrees above the ambient air: its material's `temperature`
+                /// when it is made, then conducted by the heat subsystem (`sim::heat`), which
+                /// folds it into the checksum in scenes with heat (so scenes without keep theirs).
+                temperature: f32,
             }
             derived {
                 /// Mass, copied from the material (the neighbour stages read it per pair).
@@ -266,13 +270,13 @@ impl Births {
         self.cap_reached
     }
 
-    /// Adds a particle of `material` and `mass` to `particles` unless the cap is reached (then
-    /// records that); returns whether it was added.
+    /// Adds a particle of `material` (its `mass` and initial `temperature`) to `particles`
+    /// unless the cap is reached (then records that); returns whether it was added.
     pub fn spawn(
         &mut self,
         particles: &mut Particles,
         material: usize,
-        mass: f32,
+        (mass, temperature): (f32, f32),
         position: Vec2,
         velocity: Vec2,
     ) -> bool {
@@ -280,7 +284,15 @@ impl Births {
             self.cap_reached = true;
             return false;
         }
-        particles.push(self.next_id, material as u16, position, velocity, mass);
+        let material = material as u16;
+        particles.push(
+            self.next_id,
+            material,
+            position,
+            velocity,
+            temperature,
+            mass,
+        );
         self.next_id += 1;
         true
     }
@@ -311,6 +323,8 @@ pub struct MaterialStats {
     /// The 95th percentile of their heights: the top of a settled pool, spray left out (zero
     /// without particles).
     pub top: f32,
+    /// Their mean temperature (zero without particles).
+    pub temperature: f32,
 }
 
 impl Particles {
@@ -345,21 +359,25 @@ impl Particles {
         stats
     }
 
-    /// Count, centroid and top of each of `materials` materials (finite positions only).
+    /// Count, centroid, top and mean temperature of each of `materials` materials (finite
+    /// positions only).
     pub fn material_stats(&self, materials: usize) -> Vec<MaterialStats> {
         let mut heights = vec![Vec::new(); materials];
         let mut sums = vec![glam::DVec2::ZERO; materials];
-        for (&material, position) in self.material.iter().zip(&self.position) {
-            let material = material as usize;
+        let mut temperatures = vec![0.0_f64; materials];
+        for i in 0..self.len() {
+            let (material, position) = (self.material[i] as usize, self.position[i]);
             if material < materials && position.is_finite() {
                 heights[material].push(position.y);
                 sums[material] += position.as_dvec2();
+                temperatures[material] += f64::from(self.temperature[i]);
             }
         }
         heights
             .iter_mut()
             .zip(sums)
-            .map(|(heights, sum)| {
+            .zip(temperatures)
+            .map(|((heights, sum), temperature)| {
                 let count = heights.len();
                 if count == 0 {
                     return MaterialStats::default();
@@ -370,6 +388,7 @@ impl Particles {
                     particles: count,
                     centroid: (sum / count as f64).as_vec2(),
                     top: heights[rank],
+                    temperature: (temperature / count as f64) as f32,
                 }
             })
             .collect()
@@ -380,22 +399,33 @@ impl Particles {
 mod tests {
     use crate::sim::ParticleState;
 
-    /// The array a snapshot held before `ParticleState` was written from `particle_columns!`.
-    type Tuple = (u32, u16, u32, u32, u32, u32);
+    /// The array a snapshot holds, as plain numbers: `[id, material, x, y, vx, vy,
+    /// temperature]`, the floats as bits (`ParticleState` is written from `particle_columns!`).
+    type Tuple = (u32, u16, u32, u32, u32, u32, u32);
 
     #[test]
     fn a_saved_particle_is_written_and_refused_as_its_old_tuple() {
-        let tuple: Tuple = (7, 1, 0x3f80_0000, 0x7fc0_0001, 0xbf00_0000, 0xff80_0000);
+        let tuple: Tuple = (
+            7,
+            1,
+            0x3f80_0000,
+            0x7fc0_0001,
+            0xbf00_0000,
+            0xff80_0000,
+            0x4120_0000,
+        );
         let written = serde_json::to_string(&tuple).unwrap();
         let particle: ParticleState = serde_json::from_str(&written).unwrap();
         assert_eq!(serde_json::to_string(&particle).unwrap(), written);
         assert_eq!(particle.position.y.to_bits(), 0x7fc0_0001);
+        assert_eq!(particle.temperature, 10.0);
         for text in [
-            "[7, 1, 2, 3, 4]",
-            "[7, 1, 2, 3, 4, 5, 6]",
-            "[7, 70000, 2, 3, 4, 5]",
-            "[7, 1, 2, 3, -4, 5]",
-            "[7, 1, 2, 3, 4.5, 5]",
+            "[7, 1, 2, 3, 4, 5]",
+            "[7, 1, 2, 3, 4, 5, 6, 7]",
+            "[7, 70000, 2, 3, 4, 5, 6]",
+            "[7, 1, 2, 3, -4, 5, 6]",
+            "[7, 1, 2, 3, 4.5, 5, 6]",
+            "[7, 1, 2, 3, 4, 5, -6]",
             "{\"id\": 7}",
             "7",
             "[]",

@@ -401,6 +401,10 @@ fields! {
     STICK_DISTANCE = "materials[i].stick_distance" in "h, from the particle centre", Above(N(0.0), N(1.0)), "0.5";
     /// Temperature above the ambient air.
     TEMPERATURE = "materials[i].temperature" in "degrees above the ambient air", Range(N(-1000.0), N(1000.0)), "0";
+    /// Thermal diffusivity, in m²/s.
+    CONDUCTIVITY = "materials[i].conductivity" in "m²/s (thermal diffusivity)", Range(N(0.0), N(10.0)), "0: does not conduct";
+    /// Heat capacity per unit mass, relative to water.
+    HEAT_CAPACITY = "materials[i].heat_capacity" in "relative to water", Above(N(0.0), N(100.0)), "1";
     /// Smoke per metre of surface per second.
     SMOKE = "materials[i].smoke" in "per metre of surface per second", Range(N(0.0), N(1.0e4)), "0";
     /// An obstacle's kind.
@@ -614,6 +618,7 @@ mod tests {
         said(&STICK_DISTANCE, material.stick_distance);
         said(&TEMPERATURE, material.temperature);
         said(&SMOKE, material.smoke);
+        said(&HEAT_CAPACITY, material.heat_capacity);
         said(&AIR_COLUMNS, air.columns as f32);
         said(&AIR_DENSITY, air.density);
         said(&AIR_SMOKE_WEIGHT, air.smoke_weight);

@@ -92,10 +92,20 @@ pub struct Material {
     /// surface (a particle resting on a surface is one particle radius from it).
     #[serde(default = "defaults::half")]
     pub stick_distance: f32,
-    /// Temperature in degrees above the ambient air (0): a hot liquid heats the air beside it,
-    /// which rises. Only felt in scenes with air.
+    /// Temperature in degrees above the ambient air (0): the temperature its particles start at
+    /// (conducted from there in scenes with heat, `conductivity`). A hot liquid heats the air
+    /// beside it, which rises (only in scenes with air).
     #[serde(default)]
     pub temperature: f32,
+    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::heat`). 0 (the
+    /// default): it does not conduct; 0.5 evens out a metre in a second or two. A scene conducts
+    /// heat when any material has some.
+    #[serde(default)]
+    pub conductivity: f32,
+    /// Heat capacity per unit mass, relative to water (1): the heat a particle holds is
+    /// mass × heat capacity × temperature.
+    #[serde(default = "defaults::one")]
+    pub heat_capacity: f32,
     /// Smoke (steam, fumes) given off into the air at the liquid's surface, per metre of surface
     /// per second (0). Only in scenes with air.
     #[serde(default)]
@@ -137,6 +147,8 @@ impl Default for Material {
             stickiness: 0.0,
             stick_distance: defaults::half(),
             temperature: 0.0,
+            conductivity: 0.0,
+            heat_capacity: defaults::one(),
             smoke: 0.0,
         }
     }

@@ -129,6 +129,14 @@ pub struct Frozen<'a> {
     pub dt: f32,
 }
 
+/// The particle columns subsystems change along pairs in `Subsystem::contacts`, indexed like
+/// `Frozen::particles`, lent apart from them for the stage (the frozen particles' own columns of
+/// these are empty meanwhile).
+pub struct Exchanged<'a> {
+    /// Temperatures (`sim::heat`).
+    pub temperature: &'a mut [f32],
+}
+
 /// A particle in the move stage after its move: where it is now, where it started the substep,
 /// its velocity and its material. Subsystems with solids change position and velocity.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,7 +168,8 @@ pub struct AfterFrame<'a> {
 }
 
 impl AfterFrame<'_> {
-    /// Turns particle `index` into `material`, its mass with it (a phase change: water to ice).
+    /// Turns particle `index` into `material`, its mass with it (a phase change: water to ice);
+    /// it keeps its temperature.
     ///
     /// # Panics
     ///
@@ -178,9 +187,10 @@ impl AfterFrame<'_> {
     ///
     /// When there is no such material.
     pub fn spawn(&mut self, material: usize, position: Vec2, velocity: Vec2) -> bool {
-        let mass = self.materials[material].mass;
+        let made = &self.materials[material];
+        let made = (made.mass, made.temperature);
         self.births
-            .spawn(self.particles, material, mass, position, velocity)
+            .spawn(self.particles, material, made, position, velocity)
     }
 
     /// Removes the particles whose `keep` entry is false, as the eraser does (their ids are not
@@ -229,8 +239,8 @@ pub trait Subsystem: Send + Sync {
 
     /// The springs stage, before `displace`: every pair of particles closer than h, once, in a
     /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`). What it exchanges
-    /// along a pair it adds to both ends, so that what one gains the other loses.
-    fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact]) {}
+    /// along a pair it adds to both ends of `exchanged`, so that what one gains the other loses.
+    fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact], _exchanged: &mut Exchanged) {}
 
     /// The springs stage, after the relaxation: adds this subsystem's displacement of every
     /// particle (indexed like `frozen.particles`) to `displacement`, reading only `frozen`
@@ -294,9 +304,10 @@ pub trait Subsystem: Send + Sync {
         Err(StateError::at(&[], "keeps no state"))
     }
 
-    /// A hash of its state (`sim::checksum`), folded into the world's checksum; `None` when its
-    /// state follows from the particles'.
-    fn checksum(&self) -> Option<u64> {
+    /// A hash of its state (`sim::checksum`), and of the particle columns it owns in
+    /// `particles` (the heat's temperatures), folded into the world's checksum; `None` when it
+    /// adds nothing to the particles' own checksum.
+    fn checksum(&self, _particles: &Particles) -> Option<u64> {
         None
     }
 }

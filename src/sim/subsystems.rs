@@ -4,6 +4,7 @@ use super::air::Air;
 use super::bodies::Bodies;
 use super::clock::Instant;
 use super::domain::Domain;
+use super::heat::Heat;
 use super::obstacles::Contacts;
 use super::pairs;
 use super::particles::Particles;
@@ -12,7 +13,8 @@ use super::scene::Scene;
 use super::springs::Springs;
 use super::stir::Stir;
 use super::subsystem::{
-    AfterFrame, AfterMove, FromScene, Frozen, Moving, Restoring, SavedState, StateError, Subsystem,
+    AfterFrame, AfterMove, Exchanged, FromScene, Frozen, Moving, Restoring, SavedState, StateError,
+    Subsystem,
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
@@ -77,6 +79,8 @@ register! {
     /// Rigid bodies (rapier2d) coupled with the particles after every move (`None` in scenes
     /// without bodies).
     bodies: Option<Bodies>,
+    /// Heat conducted between neighbouring particles (`None` in scenes without conduction).
+    heat: Option<Heat>,
 }
 
 /// A field of `Subsystems`: a subsystem every world has, or one some scenes have.
@@ -161,14 +165,20 @@ impl Subsystems {
         }
     }
 
-    /// The springs stage: every active subsystem's displacement.
-    pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
+    /// The springs stage: every active subsystem's exchanges along pairs (`exchanged`), then
+    /// its displacement.
+    pub fn displace(
+        &mut self,
+        frozen: &Frozen,
+        exchanged: &mut Exchanged,
+        displacement: (&mut [f32], &mut [f32]),
+    ) {
         if self.all().any(|s| s.is_active() && s.wants_contacts()) {
             let contacts = pairs::gather(&frozen.particles.position, frozen.grid, frozen.h);
             for (subsystem, time) in self.active_timed() {
                 if subsystem.wants_contacts() {
                     let start = Instant::now();
-                    subsystem.contacts(frozen, &contacts);
+                    subsystem.contacts(frozen, &contacts, exchanged);
                     *time += Instant::now() - start;
                 }
             }
@@ -236,8 +246,8 @@ impl Subsystems {
     }
 
     /// The checksums of the subsystems that keep one (`Subsystem::checksum`), in order.
-    pub fn checksums(&self) -> impl Iterator<Item = u64> + '_ {
-        self.all().filter_map(|s| s.checksum())
+    pub fn checksums<'a>(&'a self, particles: &'a Particles) -> impl Iterator<Item = u64> + 'a {
+        self.all().filter_map(|s| s.checksum(particles))
     }
 
     /// True when some subsystem's solid takes up `point`.

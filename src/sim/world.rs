@@ -19,6 +19,7 @@ use super::clock::Instant;
 use super::domain::Domain;
 use super::emission::Emission;
 use super::grid::Bounds;
+use super::heat::{self, HeatTotals};
 use super::liquid::{contrast_substep_factor, Liquid};
 use super::motion::{advance_from, move_and_collide, MoveConstants};
 use super::neighbours::{Folding, Neighbours};
@@ -28,7 +29,7 @@ use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stability;
 use super::stir::{self, Stir};
-use super::subsystem::{AfterFrame, AfterMove, Frozen};
+use super::subsystem::{AfterFrame, AfterMove, Exchanged, Frozen};
 use super::subsystems::{Subsystems, SUBSYSTEMS};
 use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
@@ -361,9 +362,10 @@ impl World {
     /// Adds one particle at `position` (clamped into the walls) unless the cap is reached;
     /// returns whether it was added.
     fn spawn(&mut self, material: usize, position: Vec2, velocity: Vec2) -> bool {
-        let mass = self.materials[material].mass;
+        let made = &self.materials[material];
+        let made = (made.mass, made.temperature);
         let position = self.domain.clamp(position);
-        (self.births).spawn(&mut self.particles, material, mass, position, velocity)
+        (self.births).spawn(&mut self.particles, material, made, position, velocity)
     }
 
     /// The emit stage: the rows that are due.
@@ -375,8 +377,8 @@ impl World {
             self.params.particle_radius,
             &mut self.rng,
             |material, position, velocity| {
-                let mass = materials[material].mass;
-                births.spawn(particles, material, mass, domain.clamp(position), velocity)
+                let made = (materials[material].mass, materials[material].temperature);
+                births.spawn(particles, material, made, domain.clamp(position), velocity)
             },
         );
     }
@@ -440,13 +442,20 @@ impl World {
     /// The springs stage: the active subsystems add their displacements to the relaxation's.
     fn displace_by_subsystems(&mut self) {
         let (grid, displacement) = self.neighbours.grid_and_displacement();
+        // The columns subsystems change along pairs are lent apart from the frozen particles.
+        let mut temperature = std::mem::take(&mut self.particles.temperature);
+        let mut exchanged = Exchanged {
+            temperature: &mut temperature,
+        };
         let frozen = Frozen {
             particles: &self.particles,
             grid,
             h: self.params.interaction_radius,
             dt: self.dt,
         };
-        self.subsystems.displace(&frozen, displacement);
+        self.subsystems
+            .displace(&frozen, &mut exchanged, displacement);
+        self.particles.temperature = temperature;
     }
 
     /// The move stage (see `motion::move_and_collide`); returns the bounds of the positions.
@@ -531,12 +540,21 @@ impl World {
         self.particles.material_stats(self.materials.len())
     }
 
+    /// The particles' heat and extreme temperatures, in scenes with heat (`None` without).
+    pub fn heat(&self) -> Option<HeatTotals> {
+        self.subsystems
+            .heat
+            .as_ref()
+            .map(|_| heat::totals(&self.particles, &self.materials))
+    }
+
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums
     /// mean bit-identical states.
-    /// In scenes with air or bodies, their state is hashed in too.
+    /// In scenes with air or bodies, their state is hashed in too; in scenes with heat, the
+    /// particles' temperatures.
     pub fn checksum(&self) -> u64 {
         self.subsystems
-            .checksums()
+            .checksums(&self.particles)
             .fold(self.particles.checksum(), checksum::join)
     }
 }

@@ -460,7 +460,7 @@ impl Subsystem for Air {
         self.restore_saved(from_state(&state)?)
     }
 
-    fn checksum(&self) -> Option<u64> {
+    fn checksum(&self, _particles: &Particles) -> Option<u64> {
         Some(Air::checksum(self))
     }
 

@@ -544,7 +544,7 @@ impl Subsystem for Bodies {
         Ok(())
     }
 
-    fn checksum(&self) -> Option<u64> {
+    fn checksum(&self, _particles: &Particles) -> Option<u64> {
         Some(Bodies::checksum(self))
     }
 

@@ -406,6 +406,7 @@ mod tests {
                 (id % 2) as u16,
                 position,
                 velocity,
+                id as f32 * 0.125 - 3.0,
                 1.0 + id as f32 / 64.0,
             );
         }

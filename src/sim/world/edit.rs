@@ -5,6 +5,7 @@
 
 use super::World;
 use crate::sim::contact::collide;
+use crate::sim::heat::Heat;
 use crate::sim::liquid::{Liquid, MaterialConstants};
 use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::params::SimParams;
@@ -504,6 +505,12 @@ impl World {
                 material.stick_distance,
             ),
             ("temperature", &ranges::TEMPERATURE, material.temperature),
+            ("conductivity", &ranges::CONDUCTIVITY, material.conductivity),
+            (
+                "heat_capacity",
+                &ranges::HEAT_CAPACITY,
+                material.heat_capacity,
+            ),
             ("smoke", &ranges::SMOKE, material.smoke),
             (
                 "pressure_scale",
@@ -527,6 +534,12 @@ impl World {
         self.liquid = Liquid::new(&self.materials, &self.params);
         self.subsystems.springs.set_materials(&self.materials, h);
         self.subsystems.contacts.set_materials(&self.materials, h);
+        // Conduction starts and stops with the materials' conductivities; the temperatures are
+        // the particles' and stay.
+        match (&mut self.subsystems.heat, Heat::new(&self.materials)) {
+            (Some(heat), Some(_)) => heat.set_materials(&self.materials),
+            (heat, built) => *heat = built,
+        }
         self.settle_substeps();
         Ok(())
     }

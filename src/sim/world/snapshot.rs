@@ -105,7 +105,7 @@ macro_rules! particle_state {
     ) => {
         /// One particle: its saved columns (`particle_columns!`; its mass is its material's).
         /// Serialized as one array of them in their order, a vector as x then y, the floats as
-        /// bits: `[id, material, x, y, vx, vy]`.
+        /// bits: `[id, material, x, y, vx, vy, temperature]`.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct ParticleState {
             $( $(#[doc = $doc])* pub $saved: $saved_type, )*
@@ -212,6 +212,20 @@ macro_rules! saved_integer {
 }
 
 saved_integer!(u16, u32);
+
+impl SavedColumn for f32 {
+    const WIDTH: usize = 1;
+    fn write<S: serde::ser::SerializeTuple>(&self, tuple: &mut S) -> Result<(), S::Error> {
+        tuple.serialize_element(&self.to_bits())
+    }
+    fn read<'de, A: serde::de::SeqAccess<'de>>(
+        seq: &mut A,
+        read: &mut usize,
+        expected: &dyn serde::de::Expected,
+    ) -> Result<Self, A::Error> {
+        Ok(f32::from_bits(next_number(seq, read, expected)?))
+    }
+}
 
 impl SavedColumn for Vec2 {
     const WIDTH: usize = 2;
@@ -450,6 +464,8 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
             (&ranges::STICK_DISTANCE, Some(m.stick_distance)),
             (&ranges::TEMPERATURE, Some(m.temperature)),
             (&ranges::SMOKE, Some(m.smoke)),
+            (&ranges::CONDUCTIVITY, Some(m.conductivity)),
+            (&ranges::HEAT_CAPACITY, Some(m.heat_capacity)),
         ];
         let colour = m.colour.map(|channel| (&ranges::COLOUR, Some(channel)));
         for (entry, value) in fields.into_iter().chain(colour) {
@@ -536,6 +552,12 @@ fn check_particles(
         }
         if !p.position.is_finite() || !p.velocity.is_finite() {
             return refuse(&path, "position and velocity must be finite");
+        }
+        if !p.temperature.is_finite() {
+            return refuse(
+                &path,
+                format!("temperature must be finite, got {}", p.temperature),
+            );
         }
         if !domain.contains(p.position) {
             return refuse(
