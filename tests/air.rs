@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::box_walls;
+use common::{box_walls, in_pool};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
@@ -14,14 +14,6 @@ use slosh::sim::{Domain, Stir, Wall, World};
 
 fn world(preset: &str) -> World {
     World::new(Preset::load(preset).expect("embedded preset").scene, 3)
-}
-
-fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool")
-        .install(run)
 }
 
 fn air_is_finite(grid: &MacGrid) -> bool {

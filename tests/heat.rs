@@ -4,19 +4,11 @@
 
 mod common;
 
-use common::box_walls;
+use common::{box_walls, in_pool};
 use slosh::preset::Preset;
 use slosh::sim::heat;
 use slosh::sim::portable::Ordered;
 use slosh::sim::World;
-
-fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("a thread pool")
-        .install(run)
-}
 
 fn world_from(text: &str) -> World {
     Preset::parse("test.toml", text).unwrap().build_world(1)

@@ -4,6 +4,15 @@
 use slosh::sim::{SpringList, World};
 use std::collections::HashSet;
 
+/// `run` on a rayon pool of `threads` threads (the results must not depend on the count).
+pub fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
+        .install(run)
+}
+
 /// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text.
 pub fn box_walls(width: f32, height: f32) -> String {
     format!(
