@@ -8,6 +8,7 @@ use crate::sim::clock::Instant;
 use crate::sim::{RandomStirrer, StageTimes, World, WorldStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// Frames a headless run takes when none are asked for.
@@ -120,6 +121,9 @@ pub struct Report {
     /// The particles' heat (scenes with heat only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heat: Option<HeatReport>,
+    /// How many times each reaction happened, by name (scenes with reactions only).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub reactions: BTreeMap<String, u64>,
     /// Every rigid body at the end, in scenes with bodies.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodyReport>,
@@ -161,6 +165,9 @@ pub struct AirReport {
     pub smoke_total: f64,
     /// Centre of mass of the smoke.
     pub smoke_centroid: [f32; 2],
+    /// Mass of the vapour the air carries, in scenes where a material boils.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vapour: Option<f64>,
 }
 
 /// One material's particles at the end of a run.
@@ -174,18 +181,18 @@ pub struct MaterialReport {
     pub centroid: [f32; 2],
     /// The 95th percentile of their heights (the top of a settled pool).
     pub top: f32,
-    /// Their mean temperature, in degrees above the ambient air.
+    /// Their mean temperature, in °C.
     pub temperature: f32,
 }
 
 /// The particles' heat at the end of a run, in scenes with heat.
 #[derive(Clone, Debug, Serialize)]
 pub struct HeatReport {
-    /// Σ m c T: the particles' mass × heat capacity × temperature.
+    /// The particles' enthalpy Σ m (c T + latent + offset) (`sim::heat::HeatTotals`).
     pub total: f64,
-    /// The lowest temperature, in degrees above the ambient air.
+    /// The lowest temperature, in °C.
     pub min: f32,
-    /// The highest temperature.
+    /// The highest temperature, in °C.
     pub max: f32,
 }
 
@@ -439,6 +446,11 @@ fn report(
             min: heat.min,
             max: heat.max,
         }),
+        reactions: world
+            .reaction_counts()
+            .into_iter()
+            .map(|(name, count)| (name.to_string(), count))
+            .collect(),
         stage_ms: stage_ms_per_substep(world, before),
         air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),
@@ -529,6 +541,7 @@ fn air_report(air: &Air, before: &Counted) -> AirReport {
         divergence_max: last.divergence_max,
         smoke_total: grid.smoke_total(),
         smoke_centroid: grid.smoke_centroid().to_array(),
+        vapour: air.boils().then(|| air.vapour_total()),
     }
 }
 

@@ -576,6 +576,7 @@ impl Scene {
                 air: None,
                 bodies: Vec::new(),
                 hinges: Vec::new(),
+                reactions: Vec::new(),
             },
             self.seed,
         )
@@ -1567,6 +1568,7 @@ impl ObstacleSpec {
                 air: None,
                 bodies: Vec::new(),
                 hinges: Vec::new(),
+                reactions: Vec::new(),
             },
             self.seed,
         )

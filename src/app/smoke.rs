@@ -14,8 +14,8 @@ use macroquad::prelude::{draw_texture_ex, Color, DrawTextureParams, FilterMode, 
 const OPACITY_PER_SMOKE: f32 = 1.2;
 /// Most opacity smoke may reach (the liquid and walls behind stay visible).
 const MAX_OPACITY: f32 = 0.85;
-/// Temperature (degrees above ambient) at which hot air glows at about two thirds of its tint.
-const GLOW_TEMPERATURE: f32 = 4.0;
+/// Temperature (°C) at which hot air glows at about two thirds of its tint.
+const GLOW_TEMPERATURE: f32 = 300.0;
 /// The tint of hot air.
 const GLOW: [f32; 3] = [1.0, 0.55, 0.2];
 /// How far hot smoke's colour moves toward the glow.
@@ -84,13 +84,21 @@ impl SmokeLayer {
     }
 }
 
+/// Smoke shown per unit of vapour and dew (mass per cell): steam is drawn as smoke.
+const SMOKE_PER_VAPOUR: f32 = 1.5;
+
+/// What cell `c` holds to show as smoke: its smoke, and its vapour and dew as steam.
+fn smoke_in(grid: &crate::sim::air::MacGrid, c: usize) -> f32 {
+    grid.smoke[c].max(0.0) + SMOKE_PER_VAPOUR * (grid.vapour[c] + grid.dew[c]).max(0.0)
+}
+
 /// Smoke and temperature to show in cell `c`: its own in open air; in a solid cell (obstacle or
 /// liquid, where the air holds nothing) the mean of its open neighbours, so the texture's
 /// filtering does not draw dark rims around solids.
 fn shown_values(air: &Air, c: usize) -> (f32, f32) {
     let grid = air.grid();
     if !grid.solid[c] {
-        return (grid.smoke[c].max(0.0), grid.temperature[c].max(0.0));
+        return (smoke_in(grid, c), grid.temperature[c].max(0.0));
     }
     let (i, j) = ((c % grid.nx) as isize, (c / grid.nx) as isize);
     let mut sum = (0.0, 0.0);
@@ -98,7 +106,7 @@ fn shown_values(air: &Air, c: usize) -> (f32, f32) {
     for (di, dj) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
         if grid.is_open(i + di, j + dj) {
             let n = grid.cell((i + di) as usize, (j + dj) as usize);
-            sum.0 += grid.smoke[n].max(0.0);
+            sum.0 += smoke_in(grid, n);
             sum.1 += grid.temperature[n].max(0.0);
             count += 1.0;
         }

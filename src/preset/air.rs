@@ -33,6 +33,8 @@ pub(super) fn air(file: &AirSettings, domain: &Domain) -> Result<AirSettings, In
         smoke_decay: value(&field::AIR_SMOKE_DECAY, file.smoke_decay)?,
         drag: value(&field::AIR_DRAG, file.drag)?,
         heating: value(&field::AIR_HEATING, file.heating)?,
+        surface_exchange: value(&field::AIR_SURFACE_EXCHANGE, file.surface_exchange)?,
+        condensation: value(&field::AIR_CONDENSATION, file.condensation)?,
         advection: file.advection,
         solver: file.solver,
         tolerance: value(&field::AIR_TOLERANCE, file.tolerance)?,

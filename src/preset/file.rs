@@ -33,6 +33,21 @@ pub(super) struct PresetFile {
     pub bodies: Vec<BodyFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hinges: Vec<HingeFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<ReactionFile>,
+}
+
+/// A `[[reactions]]` entry as written: materials by name, and each product a material's name,
+/// `"vapour"` or `"nothing"` (a view of `Reaction`, as obstacles' kinds are of theirs).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ReactionFile {
+    pub name: String,
+    pub between: [String; 2],
+    pub into: [String; 2],
+    pub rate: f32,
+    #[serde(default)]
+    pub heat: f32,
 }
 
 impl PresetFile {
@@ -68,6 +83,8 @@ pub(super) struct ObstacleFile {
     pub radius: f32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub friction: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
 }
 
 /// `[[bodies]]`.

@@ -58,6 +58,9 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "collapse",
         include_str!("../../assets/presets/collapse.toml"),
     ),
+    ("volcano", include_str!("../../assets/presets/volcano.toml")),
+    ("ice", include_str!("../../assets/presets/ice.toml")),
+    ("kettle", include_str!("../../assets/presets/kettle.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 

@@ -238,6 +238,7 @@ fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
         b,
         radius,
         friction: Some(obstacle.friction),
+        temperature: obstacle.temperature,
     }
 }
 
@@ -330,7 +331,13 @@ mod tests {
             && a.temperature == b.temperature
             && a.conductivity == b.conductivity
             && a.heat_capacity == b.heat_capacity
-            && a.smoke == b.smoke;
+            && a.smoke == b.smoke
+            && a.melts_into == b.melts_into
+            && a.melting_point == b.melting_point
+            && a.melting_heat == b.melting_heat
+            && a.boiling_point == b.boiling_point
+            && a.boiling_heat == b.boiling_heat
+            && a.fixed == b.fixed;
         assert!(fine, "{what}:\n{a:?}\n{b:?}");
     }
 

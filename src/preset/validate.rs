@@ -2,10 +2,11 @@
 //! documentation of `preset`), one function per section, and building the scene from it.
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
-use super::file::{ObstacleFile, PresetFile};
+use super::file::{ObstacleFile, PresetFile, ReactionFile};
 use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
+use crate::sim::{Product, Reaction};
 use glam::Vec2;
 use Step::{Index, Key};
 
@@ -52,6 +53,15 @@ impl PresetFile {
             .transpose()?;
         let (bodies, hinges) =
             super::bodies::bodies(&self.bodies, &self.hinges, &domain, &obstacles, radius)?;
+        let reactions = reactions(&self.reactions, &materials)?;
+        if let Some(boiling) = materials.iter().position(|m| m.boiling_point.is_some()) {
+            if air.is_none() {
+                return Err(invalid(
+                    &[Key("materials"), Index(boiling), Key("boiling_point")],
+                    "boiling needs `[air]`: the vapour is carried by the air",
+                ));
+            }
+        }
         Ok(Checked {
             name: self.name,
             description: self.description,
@@ -66,6 +76,7 @@ impl PresetFile {
                 air,
                 bodies,
                 hinges,
+                reactions,
             },
             base_particles,
         })
@@ -156,6 +167,12 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
     for (index, material) in list.iter().enumerate() {
         let at = |field| [Key("materials"), Index(index), Key(field)];
         check_text(&at("name"), &material.name)?;
+        if PRODUCT_WORDS.contains(&material.name.as_str()) {
+            return Err(invalid(
+                &at("name"),
+                format!("`{}` is a reaction's word for no material", material.name),
+            ));
+        }
         if materials.iter().any(|m: &Material| m.name == material.name) {
             return Err(invalid(
                 &at("name"),
@@ -200,12 +217,99 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
             conductivity: value(&field::CONDUCTIVITY, material.conductivity)?,
             heat_capacity: value(&field::HEAT_CAPACITY, material.heat_capacity)?,
             smoke: value(&field::SMOKE, material.smoke)?,
+            melts_into: material.melts_into.clone(),
+            melting_point: value(&field::MELTING_POINT, material.melting_point)?,
+            melting_heat: value(&field::MELTING_HEAT, material.melting_heat)?,
+            boiling_point: optional(&field::BOILING_POINT, material.boiling_point)?,
+            boiling_heat: value(&field::BOILING_HEAT, material.boiling_heat)?,
+            fixed: material.fixed,
             mass: value(&field::MASS, material.mass)?,
             pressure_scale: value(&field::PRESSURE_SCALE, material.pressure_scale)?,
             pressure_bias: value(&field::PRESSURE_BIAS, material.pressure_bias)?,
         });
     }
+    phases(&materials)?;
     Ok(materials)
+}
+
+/// `[[reactions]]`: their materials and products by name, their rates and heats.
+fn reactions(list: &[ReactionFile], materials: &[Material]) -> Result<Vec<Reaction>, Invalid> {
+    let fixed = Scale::default();
+    let mut reactions = Vec::with_capacity(list.len());
+    for (index, file) in list.iter().enumerate() {
+        let at = |field| [Key("reactions"), Index(index), Key(field)];
+        check_text(&at("name"), &file.name)?;
+        let material = |name: &str| material_index(materials, &at("between"), name);
+        let between = [material(&file.between[0])?, material(&file.between[1])?];
+        let product = |name: &str| match name {
+            "vapour" => match materials.iter().any(|m| m.boiling_point.is_some()) {
+                true => Ok(Product::Vapour),
+                false => Err(invalid(
+                    &at("into"),
+                    "`vapour` needs a material with a `boiling_point`, whose vapour it is",
+                )),
+            },
+            "nothing" => Ok(Product::Nothing),
+            name => material_index(materials, &at("into"), name).map(Product::Material),
+        };
+        let into = [product(&file.into[0])?, product(&file.into[1])?];
+        reactions.push(Reaction {
+            name: file.name.clone(),
+            between,
+            into,
+            rate: check(&at("rate"), &field::REACTION_RATE, file.rate, &fixed)?,
+            heat: check(&at("heat"), &field::REACTION_HEAT, file.heat, &fixed)?,
+        });
+    }
+    Ok(reactions)
+}
+
+/// The words a reaction's `into` uses for products that are no material.
+const PRODUCT_WORDS: [&str; 2] = ["vapour", "nothing"];
+
+/// The materials' phase changes: each `melts_into` names another material, no two melt into
+/// the same one (freezing must know what it turns into), and at most one material boils (the
+/// air's vapour condenses into it).
+fn phases(materials: &[Material]) -> Result<(), Invalid> {
+    let mut boiling = None;
+    for (index, material) in materials.iter().enumerate() {
+        let at = |field| [Key("materials"), Index(index), Key(field)];
+        if let Some(into) = &material.melts_into {
+            let target = material_index(materials, &at("melts_into"), into)?;
+            if target == index {
+                return Err(invalid(
+                    &at("melts_into"),
+                    "a material cannot melt into itself",
+                ));
+            }
+            let first = materials
+                .iter()
+                .position(|m| m.melts_into.as_deref() == Some(into.as_str()));
+            if first != Some(index) {
+                return Err(invalid(
+                    &at("melts_into"),
+                    format!(
+                        "`{into}` is what `{}` melts into already; at most one material melts \
+                         into each",
+                        materials[first.unwrap_or(index)].name
+                    ),
+                ));
+            }
+        }
+        if material.boiling_point.is_some() {
+            if let Some(first) = boiling.replace(index) {
+                return Err(invalid(
+                    &at("boiling_point"),
+                    format!(
+                        "`{}` boils already; at most one material boils (the air's vapour \
+                         condenses into it)",
+                        materials[first].name
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The index of the material called `name`, for the field at `path`.
@@ -238,8 +342,15 @@ fn domain(list: &[Wall], particle_radius: f32) -> Result<Domain, Invalid> {
             return Err(invalid(&at("normal"), "must not be zero"));
         }
         let offset = check(&at("offset"), &field::WALL_OFFSET, wall.offset, &fixed)?;
+        let temperature = wall
+            .temperature
+            .map(|t| check(&at("temperature"), &field::WALL_TEMPERATURE, t, &fixed))
+            .transpose()?;
         // `normal · x > offset` as written: `Wall::new` scales both to a unit normal.
-        walls.push(Wall::new(normal, offset));
+        walls.push(Wall {
+            temperature,
+            ..Wall::new(normal, offset)
+        });
     }
     let domain = Domain::new(walls, particle_radius).map_err(|error| {
         let hint = match error {
@@ -313,11 +424,15 @@ fn obstacles(
             Some(friction) => check(&at("friction"), &field::OBSTACLE_FRICTION, friction, &fixed)?,
             None => params.wall_friction,
         };
-        let built = match (centre, a, b) {
+        let mut built = match (centre, a, b) {
             (Some(centre), _, _) => Obstacle::circle(centre, radius, friction),
             (None, Some(a), Some(b)) => Obstacle::capsule(a, b, radius, friction),
             _ => unreachable!("`point` demanded the fields of the kind"),
         };
+        built.temperature = obstacle
+            .temperature
+            .map(|t| check(&at("temperature"), &field::OBSTACLE_TEMPERATURE, t, &fixed))
+            .transpose()?;
         for end in [built.core().0, built.core().1] {
             if !domain.contains(end) {
                 let field = if is_circle {

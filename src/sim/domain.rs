@@ -19,6 +19,10 @@ pub struct Wall {
     pub normal: Vec2,
     /// Plane offset c along the normal.
     pub offset: f32,
+    /// A heater or cooler plate: the particles beside it (and the air, in scenes with air) are
+    /// brought toward this temperature, in °C (`sim::heat`). `None` (the default): adiabatic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
 }
 
 impl Wall {
@@ -28,6 +32,7 @@ impl Wall {
         Self {
             normal: normal / length,
             offset: offset / length,
+            temperature: None,
         }
     }
 

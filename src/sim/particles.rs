@@ -32,10 +32,15 @@ macro_rules! particle_columns {
                 position: Vec2 [checksum],
                 /// Velocity.
                 velocity: Vec2 [checksum],
-                /// Temperature, in degrees above the ambient air: its material's `temperature`
-                /// when it is made, then conducted by the heat subsystem (`sim::heat`), which
-                /// folds it into the checksum in scenes with heat (so scenes without keep theirs).
+                /// Temperature, in °C: its material's `temperature` when it is made, then
+                /// conducted by the heat subsystem (`sim::heat`), which folds it into the
+                /// checksum in scenes with heat (so scenes without keep theirs).
                 temperature: f32,
+                /// Latent heat held at a phase change, per unit mass, in degrees of water: taken
+                /// up toward melting or boiling (positive) or given off toward freezing
+                /// (negative) while the temperature stays at the change's point (`sim::heat`).
+                /// Zero away from one.
+                latent: f32,
             }
             derived {
                 /// Mass, copied from the material (the neighbour stages read it per pair).
@@ -291,6 +296,7 @@ impl Births {
             position,
             velocity,
             temperature,
+            0.0,
             mass,
         );
         self.next_id += 1;
@@ -400,8 +406,8 @@ mod tests {
     use crate::sim::ParticleState;
 
     /// The array a snapshot holds, as plain numbers: `[id, material, x, y, vx, vy,
-    /// temperature]`, the floats as bits (`ParticleState` is written from `particle_columns!`).
-    type Tuple = (u32, u16, u32, u32, u32, u32, u32);
+    /// temperature, latent]`, the floats as bits (`ParticleState` is written from `particle_columns!`).
+    type Tuple = (u32, u16, u32, u32, u32, u32, u32, u32);
 
     #[test]
     fn a_saved_particle_is_written_and_refused_as_its_old_tuple() {
@@ -413,19 +419,21 @@ mod tests {
             0xbf00_0000,
             0xff80_0000,
             0x4120_0000,
+            0xc2a0_0000,
         );
         let written = serde_json::to_string(&tuple).unwrap();
         let particle: ParticleState = serde_json::from_str(&written).unwrap();
         assert_eq!(serde_json::to_string(&particle).unwrap(), written);
         assert_eq!(particle.position.y.to_bits(), 0x7fc0_0001);
         assert_eq!(particle.temperature, 10.0);
+        assert_eq!(particle.latent, -80.0);
         for text in [
-            "[7, 1, 2, 3, 4, 5]",
-            "[7, 1, 2, 3, 4, 5, 6, 7]",
-            "[7, 70000, 2, 3, 4, 5, 6]",
-            "[7, 1, 2, 3, -4, 5, 6]",
-            "[7, 1, 2, 3, 4.5, 5, 6]",
-            "[7, 1, 2, 3, 4, 5, -6]",
+            "[7, 1, 2, 3, 4, 5, 6]",
+            "[7, 1, 2, 3, 4, 5, 6, 7, 8]",
+            "[7, 70000, 2, 3, 4, 5, 6, 7]",
+            "[7, 1, 2, 3, -4, 5, 6, 7]",
+            "[7, 1, 2, 3, 4.5, 5, 6, 7]",
+            "[7, 1, 2, 3, 4, 5, -6, 7]",
             "{\"id\": 7}",
             "7",
             "[]",

@@ -358,6 +358,8 @@ fields! {
     WALL_NORMAL = "walls[i].normal", Components(MAX_COORDINATE), "";
     /// A wall's offset.
     WALL_OFFSET = "walls[i].offset", Range(N(-MAX_COORDINATE), N(MAX_COORDINATE)), "";
+    /// A heater or cooler wall's temperature.
+    WALL_TEMPERATURE = "walls[i].temperature" in "°C", Range(N(-1000.0), N(1000.0)), "none: adiabatic";
     /// The walls together.
     WALLS = "walls", Rule("at least three, enclosing a bounded region at least 2 r across; \
         fluid lives where `normal · x > offset`"), "";
@@ -399,8 +401,8 @@ fields! {
     STICKINESS = "materials[i].stickiness", Range(N(0.0), N(1.0e4)), "0: not sticky";
     /// Reach of the stickiness, in h from the particle's centre.
     STICK_DISTANCE = "materials[i].stick_distance" in "h, from the particle centre", Above(N(0.0), N(1.0)), "0.5";
-    /// Temperature above the ambient air.
-    TEMPERATURE = "materials[i].temperature" in "degrees above the ambient air", Range(N(-1000.0), N(1000.0)), "0";
+    /// The temperature its particles start at.
+    TEMPERATURE = "materials[i].temperature" in "°C (the air starts at 0)", Range(N(-1000.0), N(1000.0)), "0";
     /// Thermal diffusivity, in m²/s. Calm to the top: the exchange's cycles and its limit keep
     /// every temperature between its neighbours' (10 with heat capacities 100 and 0.01, at
     /// particle radii 0.05 and 0.02, stayed within the starting temperatures), at a cost: 16
@@ -411,6 +413,18 @@ fields! {
     /// Heat capacity per unit mass, relative to water (the heat m c T; a ratio of 10⁴ between
     /// two materials conducts calmly).
     HEAT_CAPACITY = "materials[i].heat_capacity" in "relative to water", Above(N(0.0), N(100.0)), "1";
+    /// What a material melts into.
+    MELTS_INTO = "materials[i].melts_into", Rule("a name from `materials`, another than its \
+        own; at most one material melts into each"), "none: does not melt";
+    /// Melting point.
+    MELTING_POINT = "materials[i].melting_point" in "°C", Range(N(-1000.0), N(1000.0)), "0";
+    /// Latent heat of melting.
+    MELTING_HEAT = "materials[i].melting_heat" in "degrees of water", Range(N(0.0), N(10000.0)), "0";
+    /// Boiling point.
+    BOILING_POINT = "materials[i].boiling_point" in "°C, at most one material per scene, with `[air]`",
+        Range(N(-1000.0), N(1000.0)), "none: never boils";
+    /// Latent heat of boiling.
+    BOILING_HEAT = "materials[i].boiling_heat" in "degrees of water", Range(N(0.0), N(10000.0)), "0";
     /// Smoke per metre of surface per second.
     SMOKE = "materials[i].smoke" in "per metre of surface per second", Range(N(0.0), N(1.0e4)), "0";
     /// An obstacle's kind.
@@ -423,9 +437,20 @@ fields! {
     /// An obstacle's friction.
     OBSTACLE_FRICTION = "obstacles[i].friction", Range(N(0.0), N(10.0)),
         "`params.wall_friction`";
+    /// A heater or cooler obstacle's temperature.
+    OBSTACLE_TEMPERATURE = "obstacles[i].temperature" in "°C", Range(N(-1000.0), N(1000.0)), "none: adiabatic";
     /// The obstacles together.
     OBSTACLES = "obstacles", Rule("each at least 2 r from every wall and from every other \
         obstacle (surface to surface)"), "";
+    /// A reaction's two materials.
+    REACTION_BETWEEN = "reactions[i].between", Rule("two names from `materials`"), "";
+    /// What a reaction's materials become.
+    REACTION_INTO = "reactions[i].into", Rule("two names from `materials`, or `\"vapour\"` \
+        (with a boiling material) or `\"nothing\"`"), "";
+    /// Reactions per second of each touching particle.
+    REACTION_RATE = "reactions[i].rate" in "per second", Range(N(0.0), N(1000.0)), "";
+    /// Heat each product gains per unit mass.
+    REACTION_HEAT = "reactions[i].heat" in "degrees of water", Range(N(-10000.0), N(10000.0)), "0";
     /// Which material an emitter or block holds.
     MATERIAL_REFERENCE = "emitters[i].material, blocks[i].material",
         Rule("a name from `materials`"), "";
@@ -473,6 +498,10 @@ fields! {
     AIR_DRAG = "air.drag" in "per second", Range(N(0.0), N(1000.0)), "3";
     /// Heating of the air by the liquid, per second.
     AIR_HEATING = "air.heating" in "per second", Range(N(0.0), N(1000.0)), "4";
+    /// How fast the liquid's surface takes the air's temperature, in scenes with heat.
+    AIR_SURFACE_EXCHANGE = "air.surface_exchange" in "per second", Range(N(0.0), N(100.0)), "0.2";
+    /// How far below the boiling point vapour condenses.
+    AIR_CONDENSATION = "air.condensation" in "degrees below the boiling point", Range(N(0.0), N(1000.0)), "50";
     /// How smoke and heat are carried.
     AIR_ADVECTION = "air.advection", Rule("`\"conservative\"` or `\"semi-lagrangian\"`"),
         "`\"conservative\"`";
@@ -634,6 +663,11 @@ mod tests {
         said(&AIR_SMOKE_DECAY, air.smoke_decay);
         said(&AIR_DRAG, air.drag);
         said(&AIR_HEATING, air.heating);
+        said(&AIR_SURFACE_EXCHANGE, air.surface_exchange);
+        said(&AIR_CONDENSATION, air.condensation);
+        said(&MELTING_POINT, material.melting_point);
+        said(&MELTING_HEAT, material.melting_heat);
+        said(&BOILING_HEAT, material.boiling_heat);
         said(&AIR_TOLERANCE, air.tolerance);
         said(&AIR_MAX_ITERATIONS, air.max_iterations as f32);
         assert_eq!(params.interaction_radius, 6.0 * params.particle_radius);

@@ -231,6 +231,7 @@ mod tests {
             air: None,
             bodies: Vec::new(),
             hinges: Vec::new(),
+            reactions: Vec::new(),
         }
     }
 

@@ -30,6 +30,39 @@ pub struct Scene {
     pub bodies: Vec<Body>,
     /// Hinges between a body and the world or another body.
     pub hinges: Vec<Hinge>,
+    /// What two materials in contact turn into (`sim::heat`), applied in this order.
+    pub reactions: Vec<Reaction>,
+}
+
+/// A rule for two materials in contact: lava and water make rock and steam. Each frame, every
+/// particle of the first material that touches one of the second (closer than h) reacts with
+/// the nearest in the contacts' order that has not reacted yet, with the chance
+/// 1 − e^(−rate Δt) drawn from the world's seeded generator; both become their products, and
+/// each product gains `heat`. Reactions run in the order the scene lists them, each particle at
+/// most once a frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reaction {
+    /// Its name, in reports.
+    pub name: String,
+    /// The two materials, by index.
+    pub between: [usize; 2],
+    /// What each of them becomes.
+    pub into: [Product; 2],
+    /// Reactions per second of each particle of the first material touching the second.
+    pub rate: f32,
+    /// The heat each product gains, per unit mass, in degrees of water (negative: absorbed).
+    pub heat: f32,
+}
+
+/// What a particle becomes in a reaction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Product {
+    /// This material (by index), keeping its place, its velocity and its heat.
+    Material(usize),
+    /// Vapour of the scene's boiling material: it leaves the liquid at once, with its mass.
+    Vapour,
+    /// Nothing: the particle is gone.
+    Nothing,
 }
 
 /// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain
@@ -110,6 +143,32 @@ pub struct Material {
     /// per second (0). Only in scenes with air.
     #[serde(default)]
     pub smoke: f32,
+    /// The material it becomes when it melts (ice into water, rock into lava), by name: heated
+    /// to `melting_point`, a particle takes up `melting_heat` and then turns into it; that
+    /// material cooled below the same point gives the heat back and turns into this one
+    /// (`sim::heat`). `None` (the default): it neither melts nor is frozen out of anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub melts_into: Option<String>,
+    /// The temperature in °C at which it melts into `melts_into` (and that freezes back).
+    #[serde(default)]
+    pub melting_point: f32,
+    /// The latent heat of melting, per unit mass, in degrees of water: the heat that would warm
+    /// the same mass of water by that many degrees (ice: 80).
+    #[serde(default)]
+    pub melting_heat: f32,
+    /// The temperature in °C at which it boils: past it a particle takes up `boiling_heat`, and
+    /// a particle at the surface that holds all of it leaves the liquid as vapour on the air
+    /// grid, which condenses back into drops of this material where the air is cooler
+    /// (`sim::air`). `None` (the default): it never boils. Needs `[air]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boiling_point: Option<f32>,
+    /// The latent heat of boiling, per unit mass, in degrees of water (water: 540).
+    #[serde(default)]
+    pub boiling_heat: f32,
+    /// Its particles hold still where they are (a solid formed in place: rock); the liquid
+    /// rests on them and flows around them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fixed: bool,
 }
 
 /// The defaults a preset file's material takes for the fields it leaves out (`Material::default`'s).
@@ -150,6 +209,12 @@ impl Default for Material {
             conductivity: 0.0,
             heat_capacity: defaults::one(),
             smoke: 0.0,
+            melts_into: None,
+            melting_point: 0.0,
+            melting_heat: 0.0,
+            boiling_point: None,
+            boiling_heat: 0.0,
+            fixed: false,
         }
     }
 }
@@ -274,6 +339,10 @@ pub struct Obstacle {
     pub shape: Shape,
     /// Coulomb friction of its surface, like `SimParams::wall_friction`.
     pub friction: f32,
+    /// A heater or cooler: the particles beside it are brought toward this temperature, in °C
+    /// (`sim::heat`). `None` (the default): adiabatic.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f32>,
 }
 
 impl Obstacle {
@@ -282,6 +351,7 @@ impl Obstacle {
         Self {
             shape: Shape::Circle { centre, radius },
             friction,
+            temperature: None,
         }
     }
 
@@ -290,6 +360,7 @@ impl Obstacle {
         Self {
             shape: Shape::Capsule { a, b, radius },
             friction,
+            temperature: None,
         }
     }
 

@@ -18,6 +18,7 @@ use super::ranges::Step;
 use super::scene::{Material, Scene};
 use super::stir::Stir;
 use glam::Vec2;
+use rand_pcg::Pcg32;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -165,6 +166,8 @@ pub struct AfterFrame<'a> {
     pub dt: f32,
     /// The world's particle ids and cap, which emitters and pours go through too.
     pub(crate) births: &'a mut Births,
+    /// The world's seeded generator (reactions draw from it, in a fixed order).
+    pub rng: &'a mut Pcg32,
 }
 
 impl AfterFrame<'_> {
@@ -335,12 +338,14 @@ mod tests {
         let params = SimParams::default();
         let mut particles = Particles::default();
         let mut births = Births::new(3);
+        let mut rng = rand::SeedableRng::seed_from_u64(1);
         let mut frame = AfterFrame {
             particles: &mut particles,
             materials: &materials,
             params: &params,
             dt: 0.05,
             births: &mut births,
+            rng: &mut rng,
         };
         assert!(frame.spawn(0, Vec2::new(1.0, 1.0), Vec2::ZERO));
         assert!(frame.spawn(0, Vec2::new(2.0, 1.0), Vec2::ZERO));

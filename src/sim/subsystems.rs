@@ -4,6 +4,7 @@ use super::air::Air;
 use super::bodies::Bodies;
 use super::clock::Instant;
 use super::domain::Domain;
+use super::fixed::Fixed;
 use super::heat::Heat;
 use super::obstacles::Contacts;
 use super::pairs;
@@ -74,13 +75,16 @@ register! {
     springs: Springs,
     /// Static obstacles and the stickiness of materials (Clavet et al. section 6).
     contacts: Contacts,
+    /// Materials that hold still (rock): put back where they started every move.
+    fixed: Fixed,
+    /// Heat: conduction between neighbouring particles, plates, reactions and phase changes
+    /// (`None` in scenes without any); before the air, which takes the particles ready to boil.
+    heat: Option<Heat>,
     /// Air and smoke on a grid, stepped once per frame (`None` in scenes without air).
     air: Option<Air>,
     /// Rigid bodies (rapier2d) coupled with the particles after every move (`None` in scenes
     /// without bodies).
     bodies: Option<Bodies>,
-    /// Heat conducted between neighbouring particles (`None` in scenes without conduction).
-    heat: Option<Heat>,
 }
 
 /// A field of `Subsystems`: a subsystem every world has, or one some scenes have.

@@ -312,6 +312,7 @@ impl World {
             params: &self.params,
             dt: frame_time,
             births: &mut self.births,
+            rng: &mut self.rng,
         });
     }
 
@@ -546,6 +547,13 @@ impl World {
             .heat
             .as_ref()
             .map(|_| heat::totals(&self.particles, &self.materials))
+    }
+
+    /// How many times each of the scene's reactions has happened, by name, in the scene's order
+    /// (empty without reactions).
+    pub fn reaction_counts(&self) -> Vec<(&str, u64)> {
+        let heat = self.subsystems.heat.as_ref();
+        heat.map_or_else(Vec::new, |heat| heat.reaction_counts().collect())
     }
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums

@@ -123,6 +123,18 @@ impl Advection {
         std::mem::swap(heat, &mut self.heat);
     }
 
+    /// Advects one more conserved cell field (the vapour) by `dt`, conservatively, after
+    /// `scalars` of the same step: with its traces when that step's smoke was conservative
+    /// (`traced`), else tracing afresh.
+    pub fn carry(&mut self, grid: &MacGrid, field: &mut [f32], dt: f32, traced: bool) {
+        if !traced {
+            // The trace also writes a semi-Lagrangian heat into the scratch, unused here.
+            self.trace(grid, &grid.temperature, dt);
+        }
+        self.forward_and_count(field);
+        self.backward(field);
+    }
+
     /// For every open cell, the shares of the open cells around where its content goes in `dt`
     /// (forward) and around where it came from (backward): the geometry of both accounting
     /// passes; and, from the same trace back, the semi-Lagrangian `heat`. In parallel over rows.

@@ -8,6 +8,7 @@
 
 use super::field::MacGrid;
 use super::settings::AirSettings;
+use super::vapour::open_around;
 use crate::sim::params::SimParams;
 use crate::sim::particles::Particles;
 use crate::sim::portable;
@@ -102,10 +103,7 @@ fn heat_and_fumes(
     settings: &AirSettings,
     dt: f32,
 ) {
-    if materials
-        .iter()
-        .all(|m| m.temperature == 0.0 && m.smoke == 0.0)
-    {
+    if materials.iter().all(|m| m.smoke == 0.0) && particles.temperature.iter().all(|&t| t == 0.0) {
         return;
     }
     let approach = 1.0 - portable::exp(-settings.heating * dt);
@@ -113,36 +111,63 @@ fn heat_and_fumes(
     // particle stands for one particle diameter of it, spread over the open cells around it.
     let diameter = 2.0 * params.particle_radius;
     let cell_area = grid.dx * grid.dx;
-    for (position, &material) in particles.position.iter().zip(&particles.material) {
+    let p = particles;
+    for ((position, &material), &temperature) in
+        p.position.iter().zip(&p.material).zip(&p.temperature)
+    {
         let m = &materials[material as usize];
-        if m.temperature == 0.0 && m.smoke == 0.0 {
+        if temperature == 0.0 && m.smoke == 0.0 {
             continue;
         }
         let Some((ci, cj)) = grid.cell_at(*position) else {
             continue;
         };
-        let mut open = [usize::MAX; 9];
-        let mut count = 0;
-        for dj in -1..=1isize {
-            for di in -1..=1isize {
-                let (i, j) = (ci as isize + di, cj as isize + dj);
-                if grid.is_open(i, j) {
-                    open[count] = i as usize + grid.nx * j as usize;
-                    count += 1;
-                }
-            }
-        }
+        let (open, count) = open_around(grid, ci, cj);
         if count == 0 {
             continue;
         }
         let smoke = m.smoke * diameter * dt / (cell_area * count as f32);
         for &c in &open[..count] {
-            if m.temperature != 0.0 {
-                grid.temperature[c] += (m.temperature - grid.temperature[c]) * approach;
+            if temperature != 0.0 {
+                grid.temperature[c] += (temperature - grid.temperature[c]) * approach;
             }
             grid.smoke[c] += smoke;
         }
     }
+}
+
+/// In scenes with heat, every particle with open air beside it (at the liquid's surface) takes
+/// the mean temperature of those cells at `rate` per second, over its heat capacity (a particle
+/// of water's capacity at 0.2 per second keeps 82% of its difference from the air after a
+/// second). The air is not a heat store (`vapour.rs`): it is not cooled in return.
+pub fn exchange_at_surface(
+    grid: &MacGrid,
+    particles: &mut Particles,
+    materials: &[Material],
+    rate: f32,
+    dt: f32,
+) {
+    if rate <= 0.0 {
+        return;
+    }
+    let p = particles;
+    (&p.position, &p.material, &mut p.temperature)
+        .into_par_iter()
+        .with_min_len(CHUNK)
+        .for_each(|(position, &material, temperature)| {
+            let Some((ci, cj)) = grid.cell_at(*position) else {
+                return;
+            };
+            let (open, count) = open_around(grid, ci, cj);
+            if count == 0 {
+                return;
+            }
+            let air: f32 = open[..count].iter().map(|&c| grid.temperature[c]).sum();
+            let air = air / count as f32;
+            let c = materials[material as usize].heat_capacity;
+            let share = 1.0 - portable::exp(-rate * dt / c);
+            *temperature += (air - *temperature) * share;
+        });
 }
 
 /// Drags spray toward the air's velocity: v += (u_air − v)(1 − e^(−drag Δt)) for every particle

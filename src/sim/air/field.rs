@@ -25,8 +25,14 @@ pub struct MacGrid {
     pub v: Vec<f32>,
     /// Smoke density per cell (arbitrary units, 0 = clear air).
     pub smoke: Vec<f32>,
-    /// Temperature per cell, in degrees above the ambient air.
+    /// Temperature per cell, in °C (the air starts at 0 and cools back toward it).
     pub temperature: Vec<f32>,
+    /// Vapour of the scene's boiling material per cell, as mass (`vapour.rs`; all zero in
+    /// scenes where nothing boils).
+    pub vapour: Vec<f32>,
+    /// Vapour condensed in each cell into droplets too small to fall yet, as mass: it stays
+    /// where it formed until a drop's worth has gathered (`vapour.rs`).
+    pub dew: Vec<f32>,
     /// True for a cell the air cannot enter: outside the walls, inside an obstacle, or (this
     /// frame) filled with liquid.
     pub solid: Vec<bool>,
@@ -48,6 +54,8 @@ impl MacGrid {
             v: vec![0.0; nx * (ny + 1)],
             smoke: vec![0.0; cells],
             temperature: vec![0.0; cells],
+            vapour: vec![0.0; cells],
+            dew: vec![0.0; cells],
             solid: vec![false; cells],
             solid_velocity: vec![Vec2::ZERO; cells],
         }

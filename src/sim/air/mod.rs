@@ -28,6 +28,7 @@ pub mod pressure;
 mod projection;
 mod saved;
 pub(crate) mod settings;
+pub mod vapour;
 
 use crate::sim::portable::Ordered;
 pub use field::MacGrid;
@@ -113,6 +114,13 @@ pub struct Air {
     iterations: u64,
     last: AirStep,
     times: AirTimes,
+    /// The scene's boiling material, whose vapour the air carries (`None`: nothing boils).
+    boiling: Option<vapour::Boiling>,
+    /// True in scenes with heat: the liquid's surface takes the air's temperature.
+    exchanges: bool,
+    /// The open cells beside a wall with a temperature (within 1.5 cells of it), and that
+    /// temperature: the air there is brought toward it at `AirSettings::heating`.
+    plates: Vec<(usize, f32)>,
 }
 
 impl Clone for Air {
@@ -134,6 +142,9 @@ impl Clone for Air {
             iterations: self.iterations,
             last: self.last,
             times: self.times,
+            boiling: self.boiling,
+            exchanges: self.exchanges,
+            plates: self.plates.clone(),
         }
     }
 }
@@ -160,9 +171,46 @@ impl Air {
             iterations: 0,
             last: AirStep::default(),
             times: AirTimes::default(),
+            boiling: None,
+            exchanges: false,
+            plates: Vec::new(),
         };
         air.set_solids(domain, obstacles);
         air
+    }
+
+    /// The air of `scene`: its settings, walls and obstacles, the material whose vapour it
+    /// carries, and whether the liquid's surface exchanges heat with it (in scenes with heat).
+    pub fn of_scene(scene: &Scene) -> Option<Self> {
+        let mut air = Air::new(scene.air.clone()?, &scene.domain, &scene.obstacles);
+        air.boiling = vapour::Boiling::of(&scene.materials);
+        air.exchanges = crate::sim::heat::Heat::new(scene).is_some();
+        let grid = &air.grid;
+        for wall in scene.domain.walls() {
+            let Some(temperature) = wall.temperature else {
+                continue;
+            };
+            for j in 0..grid.ny {
+                for i in 0..grid.nx {
+                    let c = grid.cell(i, j);
+                    let beside = wall.distance(grid.cell_centre(i, j)) < 1.5 * grid.dx;
+                    if beside && !air.static_solid[c] {
+                        air.plates.push((c, temperature));
+                    }
+                }
+            }
+        }
+        Some(air)
+    }
+
+    /// True when a material of the scene boils: then the air carries its vapour.
+    pub fn boils(&self) -> bool {
+        self.boiling.is_some()
+    }
+
+    /// The vapour's total mass on the grid.
+    pub fn vapour_total(&self) -> f64 {
+        vapour::total(&self.grid)
     }
 
     /// Marks the cells outside the walls or inside an obstacle as solid (at the start, and when
@@ -268,6 +316,11 @@ impl Air {
         };
         let times = &mut self.times;
         add_sources(&mut self.grid, &s.sources, self.time, dt);
+        let approach = 1.0 - crate::sim::portable::exp(-s.heating * dt);
+        for &(c, temperature) in &self.plates {
+            let t = &mut self.grid.temperature[c];
+            *t += (temperature - *t) * approach;
+        }
         lap(&mut times.sources);
         self.advection.velocities(&mut self.grid, dt);
         lap(&mut times.advect_velocity);
@@ -292,6 +345,12 @@ impl Air {
         forces::decay(&mut heat, s.cooling, dt);
         self.grid.smoke = smoke;
         self.grid.temperature = heat;
+        if self.boiling.is_some() {
+            let mut vapour = std::mem::take(&mut self.grid.vapour);
+            let traced = s.advection == ScalarAdvection::Conservative;
+            self.advection.carry(&self.grid, &mut vapour, dt, traced);
+            self.grid.vapour = vapour;
+        }
         clamp_speeds(&mut self.grid);
         self.last = AirStep {
             solve,
@@ -371,6 +430,12 @@ impl Air {
         for &x in g.u.iter().chain(&g.v).chain(&g.smoke).chain(&g.temperature) {
             hash.f32(x);
         }
+        // Only scenes where something boils have vapour (the others keep their checksums).
+        if self.boiling.is_some() {
+            for &x in g.vapour.iter().chain(&g.dew) {
+                hash.f32(x);
+            }
+        }
         hash.finish()
     }
 }
@@ -442,8 +507,7 @@ fn add_sources(grid: &mut MacGrid, sources: &[AirSource], time: f32, dt: f32) {
 
 impl FromScene for Option<Air> {
     fn from_scene(scene: &Scene) -> Self {
-        let air = scene.air.clone()?;
-        Some(Air::new(air, &scene.domain, &scene.obstacles))
+        Air::of_scene(scene)
     }
 }
 
@@ -471,6 +535,10 @@ impl Subsystem for Air {
     fn after_frame(&mut self, frame: &mut AfterFrame) {
         let up = (-frame.params.gravity).normalize_or_zero();
         let clock = Instant::now();
+        if let Some(boiling) = &self.boiling {
+            vapour::boil_off(&mut self.grid, frame, boiling);
+            vapour::out_of_the_liquid(&mut self.grid, &self.static_solid);
+        }
         self.coupling.liquid_to_air(
             &mut self.grid,
             &self.static_solid,
@@ -480,8 +548,21 @@ impl Subsystem for Air {
             &self.settings,
             frame.dt,
         );
+        if self.exchanges {
+            coupling::exchange_at_surface(
+                &self.grid,
+                frame.particles,
+                frame.materials,
+                self.settings.surface_exchange,
+                frame.dt,
+            );
+        }
         self.times.couple += clock.elapsed();
         self.advance(frame.dt, up);
+        if let Some(boiling) = &self.boiling {
+            let condensation = self.settings.condensation;
+            vapour::condense(&mut self.grid, frame, boiling, condensation, frame.dt);
+        }
         let clock = Instant::now();
         coupling::drag_spray(
             &self.grid,

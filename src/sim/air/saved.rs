@@ -28,6 +28,10 @@ pub struct AirState {
     pub smoke: Vec<f32>,
     /// Temperature per cell, nx × ny.
     pub temperature: Vec<f32>,
+    /// Vapour per cell, nx × ny.
+    pub vapour: Vec<f32>,
+    /// Dew per cell, nx × ny.
+    pub dew: Vec<f32>,
     /// Pressure per cell from the last projection, nx × ny.
     pub pressure: Vec<f32>,
     /// Solid cells of the last step (walls, obstacles, liquid), nx × ny; serialized as a string
@@ -52,6 +56,8 @@ impl Air {
             v: grid.v.clone(),
             smoke: grid.smoke.clone(),
             temperature: grid.temperature.clone(),
+            vapour: grid.vapour.clone(),
+            dew: grid.dew.clone(),
             pressure: self.pressure().to_vec(),
             solid: grid.solid.clone(),
             solid_velocity: grid.solid_velocity.clone(),
@@ -74,6 +80,8 @@ impl Air {
             ("v", saved.v.len(), nx * (ny + 1)),
             ("smoke", saved.smoke.len(), cells),
             ("temperature", saved.temperature.len(), cells),
+            ("vapour", saved.vapour.len(), cells),
+            ("dew", saved.dew.len(), cells),
             ("pressure", saved.pressure.len(), cells),
             ("solid", saved.solid.len(), cells),
             ("solid_velocity", saved.solid_velocity.len(), cells),
@@ -91,6 +99,8 @@ impl Air {
         grid.v = saved.v;
         grid.smoke = saved.smoke;
         grid.temperature = saved.temperature;
+        grid.vapour = saved.vapour;
+        grid.dew = saved.dew;
         grid.solid = saved.solid;
         grid.solid_velocity = saved.solid_velocity;
         self.restore(

@@ -33,6 +33,13 @@ pub struct AirSettings {
     pub drag: f32,
     /// Rate at which hot liquid brings the air beside it to its temperature, per second (4).
     pub heating: f32,
+    /// Rate at which the liquid's surface takes the air's temperature, per second, for a
+    /// material of water's heat capacity (0.2); only in scenes with heat, where particles have
+    /// temperatures of their own (`sim::heat`).
+    pub surface_exchange: f32,
+    /// How far below the boiling point the air must be for vapour to condense, in degrees (50):
+    /// steam leaves at the boiling point and rises until the air has cooled this much.
+    pub condensation: f32,
     /// How smoke is advected (conservative). Heat is always advected semi-Lagrangian: it cools
     /// anyway, and needs no accounting.
     pub advection: ScalarAdvection,
@@ -61,6 +68,8 @@ impl Default for AirSettings {
             smoke_decay: 0.0,
             drag: 3.0,
             heating: 4.0,
+            surface_exchange: 0.2,
+            condensation: 50.0,
             advection: ScalarAdvection::Conservative,
             solver: Method::MultigridPcg,
             tolerance: 1e-4,

@@ -1,13 +1,18 @@
-//! Heat: every particle's temperature (the `temperature` column, in degrees above the ambient
-//! air, starting at its material's `temperature`) conducted between neighbours by the SPH heat
-//! equation of Cleary and Monaghan 1999 (`physics::conductance`), with the conductivities
-//! averaged harmonically and the Laplacian corrected to be exact for quadratic temperatures
-//! (`physics::laplacian_correction`).
+//! Heat: every particle's temperature (the `temperature` column, in °C, starting at its
+//! material's `temperature`) conducted between neighbours by the SPH heat equation of Cleary
+//! and Monaghan 1999 (`physics::conductance`), with the conductivities averaged harmonically and
+//! the Laplacian corrected to be exact for quadratic temperatures
+//! (`physics::laplacian_correction`); phase changes with latent heat (`phase.rs`: ice and
+//! water, rock and lava, water ready to boil); reactions between materials in contact
+//! (`reactions.rs`); and walls and obstacles with a temperature, heater and cooler plates.
 //!
-//! A scene has it when any material conducts (`conductivity` > 0); a scene without pays nothing.
-//! It joins the substep at the pair hook (`Subsystem::contacts`): each pair closer than h gets
-//! its conductance once, from the frozen positions, and what one particle gains the other
-//! loses, so the heat Σ m c T is conserved to rounding. The walls are adiabatic.
+//! A scene has it when any material conducts (`conductivity` > 0) or changes phase, when it has
+//! reactions or plates; a scene without pays nothing. Conduction joins the substep at the pair
+//! hook (`Subsystem::contacts`): each pair closer than h gets its conductance once, from the
+//! frozen positions, and what one particle gains the other loses, so the heat is conserved to
+//! rounding. Walls and obstacles without a temperature are adiabatic. Once a frame
+//! (`Subsystem::after_frame`, before the air, which takes the particles ready to boil and
+//! exchanges heat with the surface): the plates, the reactions, the phase changes.
 //!
 //! The exchange is explicit, and a substep too long for it (a large diffusivity at a fine
 //! resolution) is cut into up to `MAX_CYCLES` cycles, each moving at most `MOST_PER_CYCLE` of
@@ -19,16 +24,26 @@
 //! the contacts' fixed order, so any thread count gives the same bits.
 
 mod conduction;
+mod phase;
+mod reactions;
 
 pub use conduction::MAX_CYCLES;
 
 use super::checksum::Fnv;
+use super::domain::Wall;
 use super::pairs::Contact;
+use super::params::SimParams;
 use super::particles::Particles;
-use super::scene::{Material, Scene};
-use super::subsystem::{Exchanged, FromScene, Frozen, Subsystem};
+use super::scene::{Material, Obstacle, Product, Scene};
+use super::subsystem::{from_state, to_state, AfterFrame, Exchanged, FromScene, Frozen};
+use super::subsystem::{Restoring, SavedState, StateError, Subsystem};
+use crate::sim::portable;
 use crate::sim::portable::Ordered;
 use conduction::Conduction;
+use glam::Vec2;
+use phase::Phases;
+use rayon::prelude::*;
+use reactions::{Reacted, Reactions};
 
 /// How a material holds and passes heat.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,30 +54,194 @@ pub(crate) struct Thermal {
     pub(crate) heat_capacity: f32,
 }
 
-/// The heat subsystem: the materials' thermal constants and the stage's scratch (the
-/// temperatures themselves are the particles').
+/// The heat subsystem: the materials' thermal constants, their phase changes, the scene's
+/// reactions and heater and cooler plates, and the stages' scratch (the temperatures and latent
+/// heats themselves are the particles').
 #[derive(Clone, Debug)]
 pub struct Heat {
     materials: Vec<Thermal>,
+    /// True when some material conducts.
+    conducts: bool,
     /// The conduction stage's scratch.
     conduction: Conduction,
+    phases: Phases,
+    reactions: Reactions,
+    plates: Vec<Plate>,
+    /// The interaction radius h, for the plates' reach.
+    h: f32,
 }
 
+/// A wall or obstacle with a temperature: the particles within h of its surface are brought
+/// toward that temperature.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Plate {
+    /// A wall plane.
+    Wall(Wall, f32),
+    /// An obstacle.
+    Obstacle(Obstacle, f32),
+}
+
+impl Plate {
+    /// Distance from `point` to its surface (negative inside), and its temperature.
+    fn distance_and_temperature(&self, point: Vec2) -> (f32, f32) {
+        match self {
+            Plate::Wall(wall, t) => (wall.distance(point), *t),
+            Plate::Obstacle(obstacle, t) => (obstacle.distance(point), *t),
+        }
+    }
+}
+
+/// How fast a plate brings a particle touching it to its temperature, per second, for each m²/s
+/// of the particle's diffusivity and over h²: a particle at the plate's surface, with the
+/// seed's h of 0.3 and a diffusivity of 0.5, takes its temperature at about 44 per second.
+const PLATE_RATE: f32 = 8.0;
+
 impl Heat {
-    /// Heat for `materials`, or `None` when none of them conducts.
-    pub fn new(materials: &[Material]) -> Option<Self> {
-        materials
-            .iter()
-            .any(|m| m.conductivity > 0.0)
-            .then(|| Self {
-                materials: thermal(materials),
-                conduction: Conduction::default(),
-            })
+    /// Heat for `scene`, or `None` when it has nothing to do: no material conducts or changes
+    /// phase, no reactions, no wall or obstacle with a temperature.
+    pub fn new(scene: &Scene) -> Option<Self> {
+        let walls = scene.domain.walls().iter();
+        let walls = walls.filter_map(|w| Some(Plate::Wall(*w, w.temperature?)));
+        let obstacles = scene.obstacles.iter();
+        let obstacles = obstacles.filter_map(|o| Some(Plate::Obstacle(*o, o.temperature?)));
+        let plates: Vec<Plate> = walls.chain(obstacles).collect();
+        let heat = Self {
+            materials: thermal(&scene.materials),
+            conducts: scene.materials.iter().any(|m| m.conductivity > 0.0),
+            conduction: Conduction::default(),
+            phases: Phases::new(&scene.materials),
+            reactions: Reactions::new(scene.reactions.clone()),
+            plates,
+            h: scene.params.interaction_radius,
+        };
+        let needed =
+            heat.conducts || heat.phases.any() || heat.reactions.any() || !heat.plates.is_empty();
+        needed.then_some(heat)
     }
 
-    /// Takes the thermal constants of `materials` (changed at run time).
+    /// Heat for a running world whose `materials` were edited to conduct or change phase, in a
+    /// scene that had none (so no reactions and no plates), or `None` when they still do not.
+    pub fn for_materials(materials: &[Material], params: &SimParams) -> Option<Self> {
+        let heat = Self {
+            materials: thermal(materials),
+            conducts: materials.iter().any(|m| m.conductivity > 0.0),
+            conduction: Conduction::default(),
+            phases: Phases::new(materials),
+            reactions: Reactions::default(),
+            plates: Vec::new(),
+            h: params.interaction_radius,
+        };
+        (heat.conducts || heat.phases.any()).then_some(heat)
+    }
+
+    /// Takes the thermal constants and phase changes of `materials` (changed at run time).
     pub fn set_materials(&mut self, materials: &[Material]) {
         self.materials = thermal(materials);
+        self.conducts = materials.iter().any(|m| m.conductivity > 0.0);
+        self.phases = Phases::new(materials);
+    }
+
+    /// How many times each of the scene's reactions has happened, by name, in the scene's order.
+    pub fn reaction_counts(&self) -> impl Iterator<Item = (&str, u64)> {
+        let names = self.reactions.list.iter().map(|r| r.name.as_str());
+        names.zip(self.reactions.counts.iter().copied())
+    }
+
+    /// True when a particle of `material` holding `latent` has taken up all its boiling heat:
+    /// at the surface, the air takes it as vapour.
+    pub fn ready_to_boil(&self, material: usize, latent: f32) -> bool {
+        self.phases.ready_to_boil(material, latent)
+    }
+
+    /// Once a frame: the plates warm or cool the particles beside them.
+    fn plates(&self, particles: &mut Particles, dt: f32) {
+        if self.plates.is_empty() {
+            return;
+        }
+        let (h, materials) = (self.h, &self.materials);
+        let p = particles;
+        (&p.position, &p.material, &mut p.temperature)
+            .into_par_iter()
+            .with_min_len(1024)
+            .for_each(|(position, &material, t)| {
+                let alpha = materials[material as usize].diffusivity;
+                if alpha <= 0.0 {
+                    return;
+                }
+                for plate in &self.plates {
+                    let (distance, plate_t) = plate.distance_and_temperature(*position);
+                    if distance < h {
+                        let weight = (1.0 - distance / h).at_most(1.0);
+                        let rate = PLATE_RATE * alpha / (h * h) * weight;
+                        *t += (plate_t - *t) * (1.0 - portable::exp(-rate * dt));
+                    }
+                }
+            });
+    }
+
+    /// Once a frame: this frame's reactions, then every particle's phase changes.
+    fn react_and_change(&mut self, frame: &mut AfterFrame) {
+        let reacted = self.reactions.react(frame.particles, frame.dt, frame.rng);
+        let mut gone = Vec::new();
+        for Reacted {
+            index,
+            product,
+            heat,
+        } in reacted
+        {
+            let material = frame.particles.material[index] as usize;
+            let c = self.materials[material].heat_capacity;
+            frame.particles.temperature[index] += heat / c;
+            match product {
+                Product::Material(into) => {
+                    if into != material {
+                        // The new material keeps the heat per unit mass: T from c T.
+                        let c_into = self.materials[into].heat_capacity;
+                        let p = &mut *frame.particles;
+                        p.temperature[index] *= c / c_into;
+                        p.latent[index] = 0.0;
+                        frame.convert(index, into);
+                    }
+                }
+                Product::Vapour => {
+                    let boiling = self.phases.materials.iter().position(|p| p.boils.is_some());
+                    if let Some(boiling) = boiling {
+                        let Some((point, heat)) = self.phases.materials[boiling].boils else {
+                            continue;
+                        };
+                        frame.convert(index, boiling);
+                        let p = &mut *frame.particles;
+                        p.temperature[index] = p.temperature[index].at_least(point);
+                        p.latent[index] = heat;
+                    }
+                }
+                Product::Nothing => gone.push(index),
+            }
+        }
+        let phases = &self.phases;
+        let p = &mut *frame.particles;
+        let changed: Vec<(usize, usize)> = (&p.material, &mut p.temperature, &mut p.latent)
+            .into_par_iter()
+            .with_min_len(1024)
+            .enumerate()
+            .filter_map(|(i, (&material, t, latent))| {
+                let material = material as usize;
+                if !phases.materials[material].changes() {
+                    return None;
+                }
+                phases.settle(material, t, latent).map(|into| (i, into))
+            })
+            .collect();
+        for (index, into) in changed {
+            frame.convert(index, into);
+        }
+        if !gone.is_empty() {
+            let mut keep = vec![true; frame.particles.len()];
+            for index in gone {
+                keep[index] = false;
+            }
+            frame.remove(&keep);
+        }
     }
 }
 
@@ -80,7 +259,9 @@ fn thermal(materials: &[Material]) -> Vec<Thermal> {
 /// The heat of some particles and their extreme temperatures.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct HeatTotals {
-    /// Σ m c T: mass × heat capacity × temperature (above the ambient air).
+    /// The enthalpy Σ m (c T + latent + offset): mass × (heat capacity × temperature, plus the
+    /// latent heat held, plus the material's offset that makes the heat continuous across its
+    /// phase changes; 0 for a material without), in degrees of water × mass.
     pub total: f64,
     /// The lowest temperature (0 without particles).
     pub min: f32,
@@ -92,10 +273,14 @@ pub struct HeatTotals {
 pub fn totals(particles: &Particles, materials: &[Material]) -> HeatTotals {
     let mut total = 0.0;
     let (mut min, mut max) = (f32::INFINITY, f32::NEG_INFINITY);
+    let offsets = Phases::new(materials).offsets();
     for i in 0..particles.len() {
         let t = particles.temperature[i];
-        let capacity = materials[particles.material[i] as usize].heat_capacity;
-        total += f64::from(particles.mass[i]) * f64::from(capacity) * f64::from(t);
+        let material = particles.material[i] as usize;
+        let capacity = materials[material].heat_capacity;
+        let per_mass =
+            f64::from(capacity) * f64::from(t) + f64::from(particles.latent[i]) + offsets[material];
+        total += f64::from(particles.mass[i]) * per_mass;
         min = min.at_most(t);
         max = max.at_least(t);
     }
@@ -108,7 +293,7 @@ pub fn totals(particles: &Particles, materials: &[Material]) -> HeatTotals {
 
 impl FromScene for Option<Heat> {
     fn from_scene(scene: &Scene) -> Self {
-        Heat::new(&scene.materials)
+        Heat::new(scene)
     }
 }
 
@@ -122,12 +307,42 @@ impl Subsystem for Heat {
     }
 
     fn wants_contacts(&self) -> bool {
-        true
+        self.conducts || self.reactions.any()
     }
 
     fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact], exchanged: &mut Exchanged) {
-        self.conduction
-            .conduct(&self.materials, frozen, contacts, exchanged.temperature);
+        if self.conducts {
+            self.conduction
+                .conduct(&self.materials, frozen, contacts, exchanged.temperature);
+        }
+        self.reactions.note(frozen.particles, contacts);
+    }
+
+    fn after_frame(&mut self, frame: &mut AfterFrame) {
+        self.plates(frame.particles, frame.dt);
+        self.react_and_change(frame);
+    }
+
+    fn save(&self, _particles: &Particles) -> Option<SavedState> {
+        self.reactions
+            .any()
+            .then(|| to_state(&self.reactions.counts))
+    }
+
+    fn restore(&mut self, state: SavedState, _restoring: &Restoring) -> Result<(), StateError> {
+        let counts: Vec<u64> = from_state(&state)?;
+        if counts.len() != self.reactions.list.len() {
+            return Err(StateError::at(
+                &[],
+                format!(
+                    "{} reaction counts for {} reactions",
+                    counts.len(),
+                    self.reactions.list.len()
+                ),
+            ));
+        }
+        self.reactions.counts = counts;
+        Ok(())
     }
 
     /// The temperatures' bits, in id order.
@@ -137,6 +352,7 @@ impl Subsystem for Heat {
         let mut hash = Fnv::new();
         for i in by_id {
             hash.f32(particles.temperature[i]);
+            hash.f32(particles.latent[i]);
         }
         Some(hash.finish())
     }

@@ -407,6 +407,7 @@ mod tests {
                 position,
                 velocity,
                 id as f32 * 0.125 - 3.0,
+                id as f32 * 0.5 - 1.0,
                 1.0 + id as f32 / 64.0,
             );
         }

@@ -435,6 +435,7 @@ impl World {
             self.liquid = Liquid::new(&self.materials, &self.params);
             self.subsystems.springs.set_materials(&self.materials, h);
             self.subsystems.contacts.set_materials(&self.materials, h);
+            self.subsystems.fixed.set_materials(&self.materials);
         }
         self.stability_substeps = needs;
     }
@@ -536,9 +537,9 @@ impl World {
         self.subsystems.contacts.set_materials(&self.materials, h);
         // Conduction starts and stops with the materials' conductivities; the temperatures are
         // the particles' and stay.
-        match (&mut self.subsystems.heat, Heat::new(&self.materials)) {
-            (Some(heat), Some(_)) => heat.set_materials(&self.materials),
-            (heat, built) => *heat = built,
+        match &mut self.subsystems.heat {
+            Some(heat) => heat.set_materials(&self.materials),
+            None => self.subsystems.heat = Heat::for_materials(&self.materials, &self.params),
         }
         self.settle_substeps();
         Ok(())

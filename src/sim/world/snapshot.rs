@@ -105,7 +105,7 @@ macro_rules! particle_state {
     ) => {
         /// One particle: its saved columns (`particle_columns!`; its mass is its material's).
         /// Serialized as one array of them in their order, a vector as x then y, the floats as
-        /// bits: `[id, material, x, y, vx, vy, temperature]`.
+        /// bits: `[id, material, x, y, vx, vy, temperature, latent]`.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct ParticleState {
             $( $(#[doc = $doc])* pub $saved: $saved_type, )*
@@ -466,7 +466,18 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
             (&ranges::SMOKE, Some(m.smoke)),
             (&ranges::CONDUCTIVITY, Some(m.conductivity)),
             (&ranges::HEAT_CAPACITY, Some(m.heat_capacity)),
+            (&ranges::MELTING_POINT, Some(m.melting_point)),
+            (&ranges::MELTING_HEAT, Some(m.melting_heat)),
+            (&ranges::BOILING_POINT, m.boiling_point),
+            (&ranges::BOILING_HEAT, Some(m.boiling_heat)),
         ];
+        if let Some(into) = &m.melts_into {
+            if !materials.iter().any(|other| &other.name == into) {
+                let mut at = path.to_vec();
+                at.push(Key("melts_into"));
+                return refuse(&at, format!("unknown material `{into}`"));
+            }
+        }
         let colour = m.colour.map(|channel| (&ranges::COLOUR, Some(channel)));
         for (entry, value) in fields.into_iter().chain(colour) {
             if let Some(problem) = value.and_then(|value| sign_problem(entry, value)) {
@@ -553,10 +564,13 @@ fn check_particles(
         if !p.position.is_finite() || !p.velocity.is_finite() {
             return refuse(&path, "position and velocity must be finite");
         }
-        if !p.temperature.is_finite() {
+        if !p.temperature.is_finite() || !p.latent.is_finite() {
             return refuse(
                 &path,
-                format!("temperature must be finite, got {}", p.temperature),
+                format!(
+                    "temperature and latent heat must be finite, got {} and {}",
+                    p.temperature, p.latent
+                ),
             );
         }
         if !domain.contains(p.position) {
