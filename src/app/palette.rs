@@ -143,10 +143,10 @@ mod tests {
         assert!(hot[0] > hot[1] + 0.5 && hot[0] > hot[2] + 0.5, "{hot:?}");
         assert_eq!(thermometer(5000.0), thermometer(1000.0));
         // Between the stops, between their colours.
-        let between = thermometer(10.0);
-        for c in 0..3 {
-            let (a, b) = (thermometer(0.0)[c], thermometer(20.0)[c]);
-            assert!(a.at_most(b) <= between[c] && between[c] <= a.at_least(b));
+        let (from, to) = (thermometer(0.0), thermometer(20.0));
+        for (c, &between) in thermometer(10.0).iter().enumerate() {
+            let (a, b) = (from[c], to[c]);
+            assert!(a.at_most(b) <= between && between <= a.at_least(b));
         }
         assert!(thermometer(f32::NAN).iter().all(|c| c.is_finite()));
     }
