@@ -15,11 +15,17 @@ fn world(preset: &str) -> World {
 }
 
 /// No particle is NaN, outside the walls or inside an obstacle's solid (the centre closer to
-/// its surface than one particle radius, less a rounding margin).
+/// its surface than one particle radius, less a rounding margin), and every temperature is
+/// within `ranges::TEMPERATURE`.
 fn assert_whole(world: &World, context: &str) {
     let stats = world.stats();
     assert_eq!(stats.nan, 0, "{context}: NaN");
     assert_eq!(stats.escaped, 0, "{context}: escaped");
+    let scale = slosh::sim::ranges::Scale::of(world.params());
+    let (low, high) = slosh::sim::ranges::TEMPERATURE.range(&scale);
+    for &t in &world.particles().temperature {
+        assert!((low..=high).contains(&t), "{context}: temperature {t}");
+    }
     let radius = world.params().particle_radius;
     for &position in &world.particles().position {
         for (index, obstacle) in world.obstacles().iter().enumerate() {
@@ -421,6 +427,7 @@ fn bad_material_values_are_refused_and_change_nothing() {
 enum Action {
     Pour(Vec2, f32, Vec2, usize),
     Erase(Vec2, f32),
+    Heat(Vec2, f32, f32),
     Draw(Vec2, Vec2, f32),
     Undraw(usize),
     Tilt(f32),
@@ -439,6 +446,7 @@ fn action() -> impl Strategy<Value = Action> {
         )
             .prop_map(|(c, r, (vx, vy), m)| Action::Pour(c, r, Vec2::new(vx, vy), m)),
         (point.clone(), 0.05f32..2.0).prop_map(|(c, r)| Action::Erase(c, r)),
+        (point.clone(), 0.05f32..2.0, -3.0e4f32..3.0e4).prop_map(|(c, r, t)| Action::Heat(c, r, t)),
         (point.clone(), point, 0.05f32..0.6).prop_map(|(a, b, r)| Action::Draw(a, b, r)),
         (0usize..4).prop_map(Action::Undraw),
         (-7.0f32..7.0).prop_map(Action::Tilt),
@@ -451,7 +459,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Random sequences of tool actions keep every invariant: nothing NaN, none outside the
-    /// walls or inside an obstacle, and the count is what was added minus what was erased.
+    /// walls or inside an obstacle, every temperature within its range, and the count is what was added minus what was erased.
     #[test]
     fn random_tool_actions_keep_the_invariants(
         actions in proptest::collection::vec(action(), 1..25)
@@ -468,6 +476,9 @@ proptest! {
                     }
                 }
                 Action::Erase(centre, radius) => expected -= world.erase(centre, radius).unwrap(),
+                Action::Heat(centre, radius, rate) => {
+                    world.heat_under(centre, radius, rate).unwrap();
+                }
                 Action::Draw(a, b, radius) => {
                     let _ = world.add_obstacle(Obstacle::capsule(a, b, radius, 0.5));
                 }

@@ -270,7 +270,8 @@ impl World {
         let radius = within("heat radius", radius, 0.0, f32::MAX)?;
         let rate = within("heat rate", rate, -MAX_HEAT_RATE, MAX_HEAT_RATE)?;
         let (low, high) = ranges::TEMPERATURE.range(&Scale::of(&self.params));
-        let change = rate / self.params.frame_rate;
+        // Never 0 / 0: a frame rate of 0 (which the loader refuses) heats at once to the end.
+        let change = rate / self.params.frame_rate.at_least(f32::MIN_POSITIVE);
         let reach = radius * radius;
         let p = &mut self.particles;
         let touched = (&p.position, &mut p.temperature)
