@@ -469,18 +469,26 @@ fn fit(text: &str, width: f32, font: u16) -> String {
     String::new()
 }
 
-/// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling).
-pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: bool) {
+/// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling),
+/// orange for the heat tool and blue for the cool tool, white for the others.
+pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: bool, tool: Tool) {
     let Some(position) = position else {
         return;
     };
     let centre = view.to_screen(position);
-    let colour = if active {
-        Color::new(1.0, 1.0, 1.0, 0.85)
-    } else {
-        Color::new(1.0, 1.0, 1.0, 0.35)
+    let [r, g, b] = match tool {
+        Tool::Heat => [1.0, 0.6, 0.25],
+        Tool::Cool => [0.45, 0.72, 1.0],
+        _ => [1.0, 1.0, 1.0],
     };
-    draw_circle_lines(centre.x, centre.y, radius * view.scale, 1.5, colour);
+    let alpha = if active { 0.85 } else { 0.35 };
+    draw_circle_lines(
+        centre.x,
+        centre.y,
+        radius * view.scale,
+        1.5,
+        Color::new(r, g, b, alpha),
+    );
 }
 
 /// The grab tool's cursor: a small ring, bright with a dot over a body it can take (or while it

@@ -368,6 +368,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                     mouse.position,
                     game.tools.stir_radius,
                     mouse.stirring || mouse.pulling,
+                    game.tools.tool,
                 );
             }
             if game.tools.tool == Tool::Draw {
