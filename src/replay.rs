@@ -9,6 +9,7 @@
 //! 0 preset seed own 5d1c3e0f2a9b4c77
 //! 0 stir 5.1 3.2 1.5 -0.25 1.2
 //! 12 pour 1 4 6 0.6 0 0
+//! 30 heat 5 1.5 1.2 300
 //! 40 draw capsule 2 2 5 2.5 0.15 0.5
 //! 80 gravity 4.9 -8.487049
 //! 95 tune 0 linear_viscosity 12.5
@@ -26,6 +27,7 @@
 //! | `pull` | x y radius speed | `World::pull` |
 //! | `pour` | material x y radius vx vy | `World::pour` |
 //! | `erase` | x y radius | `World::erase` |
+//! | `heat` | x y radius rate (degrees per second; negative cools) | `World::heat_under` |
 //! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |
 //! | `undraw` | obstacle index | `World::remove_obstacle` |
 //! | `gravity` | x y | `World::set_gravity` |
@@ -82,6 +84,15 @@ pub enum Input {
         centre: Vec2,
         /// Its radius.
         radius: f32,
+    },
+    /// The particles in a disc heated or cooled for one frame.
+    Heat {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+        /// Degrees per second: positive heats, negative cools.
+        rate: f32,
     },
     /// An obstacle drawn.
     Draw(Obstacle),
@@ -165,6 +176,16 @@ impl Input {
             Self::Erase { centre, radius } => {
                 put(&"erase");
                 for value in [centre.x, centre.y, *radius] {
+                    put(&value);
+                }
+            }
+            Self::Heat {
+                centre,
+                radius,
+                rate,
+            } => {
+                put(&"heat");
+                for value in [centre.x, centre.y, *radius, *rate] {
                     put(&value);
                 }
             }
@@ -288,6 +309,14 @@ impl Input {
                     radius: number(2)?,
                 }
             }
+            "heat" => {
+                count(4)?;
+                Self::Heat {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    rate: number(3)?,
+                }
+            }
             "draw" => match args.first().copied() {
                 Some("circle") => {
                     count(5)?;
@@ -360,6 +389,13 @@ impl Input {
             }
             Self::Erase { centre, radius } => {
                 world.erase(centre, radius)?;
+            }
+            Self::Heat {
+                centre,
+                radius,
+                rate,
+            } => {
+                world.heat_under(centre, radius, rate)?;
             }
             Self::Draw(obstacle) => {
                 world.add_obstacle(obstacle)?;

@@ -15,11 +15,17 @@ fn world(preset: &str) -> World {
 }
 
 /// No particle is NaN, outside the walls or inside an obstacle's solid (the centre closer to
-/// its surface than one particle radius, less a rounding margin).
+/// its surface than one particle radius, less a rounding margin), and every temperature is
+/// within `ranges::TEMPERATURE`.
 fn assert_whole(world: &World, context: &str) {
     let stats = world.stats();
     assert_eq!(stats.nan, 0, "{context}: NaN");
     assert_eq!(stats.escaped, 0, "{context}: escaped");
+    let scale = slosh::sim::ranges::Scale::of(world.params());
+    let (low, high) = slosh::sim::ranges::TEMPERATURE.range(&scale);
+    for &t in &world.particles().temperature {
+        assert!((low..=high).contains(&t), "{context}: temperature {t}");
+    }
     let radius = world.params().particle_radius;
     for &position in &world.particles().position {
         for (index, obstacle) in world.obstacles().iter().enumerate() {
@@ -130,6 +136,84 @@ fn erasing_removes_the_disc_and_only_it() {
     assert_eq!(inside(&world), 0);
     world.step_frame();
     assert_whole(&world, "erase");
+}
+
+/// The heat and cool tools' edit on the dam after 5 frames (the disc holds 85 particles for
+/// seeds 1 to 5 and 7; the check that it is not nearly empty, more than 50: margin 41%): one
+/// frame at 300 °C/s changes exactly the particles in the disc, each by 300 / `frame_rate`, and
+/// no other; cooling as fast takes it back; the fastest rate stops at the ends of
+/// `ranges::TEMPERATURE`; bad values are refused and change nothing. `temperature_near` reads
+/// the mean of the disc, and nothing where there is no liquid.
+#[test]
+fn heating_and_cooling_change_the_disc_and_refuse_bad_values() {
+    use slosh::sim::ranges::{Scale, TEMPERATURE};
+    use slosh::sim::MAX_HEAT_RATE;
+    let mut world = world("dam");
+    for _ in 0..5 {
+        world.step_frame();
+    }
+    let (centre, radius) = (Vec2::new(2.0, 1.0), 0.5);
+    let inside: Vec<bool> = (world.particles().position.iter())
+        .map(|p| (*p - centre).length_squared() <= radius * radius)
+        .collect();
+    let count = inside.iter().filter(|&&inside| inside).count();
+    assert!(count > 50, "{count}");
+    let before = world.particles().temperature.clone();
+    assert_eq!(world.temperature_near(centre, radius), Some(0.0));
+    let step = 300.0 / world.params().frame_rate;
+    assert_eq!(world.heat_under(centre, radius, 300.0), Ok(count));
+    for (k, (&now, &was)) in world
+        .particles()
+        .temperature
+        .iter()
+        .zip(&before)
+        .enumerate()
+    {
+        let expected = if inside[k] { was + step } else { was };
+        assert_eq!(now, expected, "particle {k}");
+    }
+    assert_eq!(world.temperature_near(centre, radius), Some(step));
+    assert_eq!(world.heat_under(centre, radius, -300.0), Ok(count));
+    assert_eq!(world.particles().temperature, before);
+    // The fastest rate crosses the whole range in a frame, and stops at its ends.
+    let (low, high) = TEMPERATURE.range(&Scale::of(world.params()));
+    for (rate, end) in [(-MAX_HEAT_RATE, low), (MAX_HEAT_RATE, high)] {
+        world.heat_under(centre, radius, rate).unwrap();
+        for (k, &t) in world.particles().temperature.iter().enumerate() {
+            assert_eq!(t, if inside[k] { end } else { before[k] }, "particle {k}");
+        }
+    }
+    let hot = world.particles().temperature.clone();
+    for (centre, radius, rate) in [
+        (Vec2::new(f32::NAN, 1.0), radius, 300.0),
+        (Vec2::new(2.0, f32::INFINITY), radius, 300.0),
+        (centre, f32::NAN, 300.0),
+        (centre, -1.0, 300.0),
+        (centre, radius, f32::NAN),
+        (centre, radius, f32::NEG_INFINITY),
+        (centre, radius, 2.0 * MAX_HEAT_RATE),
+        (centre, radius, -2.0 * MAX_HEAT_RATE),
+    ] {
+        let refused = world.heat_under(centre, radius, rate);
+        assert!(
+            matches!(
+                refused,
+                Err(EditError::NotFinite(_) | EditError::OutOfRange { .. })
+            ),
+            "{centre} {radius} {rate}: {refused:?}"
+        );
+        assert_eq!(world.particles().temperature, hot);
+    }
+    // Nothing to read in the air above the pool, or at a point that is not one.
+    assert_eq!(world.temperature_near(Vec2::new(2.0, 7.5), radius), None);
+    assert_eq!(world.temperature_near(Vec2::NAN, radius), None);
+    assert_eq!(world.temperature_near(centre, f32::NAN), None);
+    // Heated particles flow on like the others.
+    for _ in 0..10 {
+        world.step_frame();
+    }
+    assert_whole(&world, "heat");
+    assert!(world.particles().temperature.iter().all(|t| t.is_finite()));
 }
 
 /// Springs (each once) with an end among `ids`.
@@ -343,6 +427,7 @@ fn bad_material_values_are_refused_and_change_nothing() {
 enum Action {
     Pour(Vec2, f32, Vec2, usize),
     Erase(Vec2, f32),
+    Heat(Vec2, f32, f32),
     Draw(Vec2, Vec2, f32),
     Undraw(usize),
     Tilt(f32),
@@ -361,6 +446,7 @@ fn action() -> impl Strategy<Value = Action> {
         )
             .prop_map(|(c, r, (vx, vy), m)| Action::Pour(c, r, Vec2::new(vx, vy), m)),
         (point.clone(), 0.05f32..2.0).prop_map(|(c, r)| Action::Erase(c, r)),
+        (point.clone(), 0.05f32..2.0, -3.0e4f32..3.0e4).prop_map(|(c, r, t)| Action::Heat(c, r, t)),
         (point.clone(), point, 0.05f32..0.6).prop_map(|(a, b, r)| Action::Draw(a, b, r)),
         (0usize..4).prop_map(Action::Undraw),
         (-7.0f32..7.0).prop_map(Action::Tilt),
@@ -373,7 +459,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Random sequences of tool actions keep every invariant: nothing NaN, none outside the
-    /// walls or inside an obstacle, and the count is what was added minus what was erased.
+    /// walls or inside an obstacle, every temperature within its range, and the count is what was added minus what was erased.
     #[test]
     fn random_tool_actions_keep_the_invariants(
         actions in proptest::collection::vec(action(), 1..25)
@@ -390,6 +476,9 @@ proptest! {
                     }
                 }
                 Action::Erase(centre, radius) => expected -= world.erase(centre, radius).unwrap(),
+                Action::Heat(centre, radius, rate) => {
+                    world.heat_under(centre, radius, rate).unwrap();
+                }
                 Action::Draw(a, b, radius) => {
                     let _ = world.add_obstacle(Obstacle::capsule(a, b, radius, 0.5));
                 }

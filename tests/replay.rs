@@ -5,7 +5,7 @@
 use glam::Vec2;
 use slosh::headless::{self, HeadlessOptions, StirMode};
 use slosh::replay::{build, Input, Player, Recorder, Replay};
-use slosh::sim::portable::unit_vector;
+use slosh::sim::portable::{unit_vector, Ordered};
 use slosh::sim::{Obstacle, Pour, Stir, Tunable};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -165,6 +165,77 @@ fn ten_thousand_frames_replay_bit_identically_at_one_and_two_threads() {
     let recorded = headless::run(&options).unwrap().checksum;
     assert_eq!(in_pool(1, || play(&path)), recorded);
     assert_eq!(in_pool(2, || play(&path)), recorded);
+}
+
+/// The seed with both liquids conducting (`conductivity` 0.5), as a preset file: a scene whose
+/// checksum hashes the temperatures.
+fn conducting_seed() -> PathBuf {
+    let seed = slosh::preset::BUILTIN[0].1;
+    let text = seed.replace("[[materials]]\n", "[[materials]]\nconductivity = 0.5\n");
+    assert_eq!(text.matches("conductivity").count(), 2, "{text}");
+    let path = temp("conducting-seed.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Records 120 frames of `preset`, heating under a moving ring from frame 40 and cooling from
+/// frame 80 when `heat`; returns the final checksum and temperatures.
+fn record_heat(path: &Path, preset: &Path, heat: bool) -> (u64, Vec<f32>) {
+    let seed = 3;
+    let source = preset.display().to_string();
+    let (_, mut world) = build(&source, None, seed).unwrap();
+    let mut recorder = Recorder::create(path, seed).unwrap();
+    recorder.record(&Input::Preset {
+        source,
+        particles: None,
+        checksum: world.checksum(),
+    });
+    for frame in 0..120 {
+        if heat && frame >= 40 {
+            let input = Input::Heat {
+                centre: Vec2::new(3.0 + 0.03 * frame as f32, 0.8),
+                radius: 1.0,
+                rate: if frame < 80 { 300.0 } else { -300.0 },
+            };
+            input.apply(&mut world).unwrap();
+            recorder.record(&input);
+        }
+        world.step_frame();
+        recorder.frame_done();
+    }
+    let checksum = world.checksum();
+    recorder.finish(checksum).unwrap();
+    (checksum, world.particles().temperature.clone())
+}
+
+/// Heating and cooling in a scene that conducts replay to the recorded checksum and the same
+/// temperatures, bit for bit, at one and two threads; and they mattered: the liquid got hotter
+/// and colder than it started (0 °C), and the run without them ends at another checksum.
+#[test]
+fn heating_and_cooling_replay_bit_identically() {
+    let preset = conducting_seed();
+    let path = temp("heat.replay");
+    let (recorded, temperatures) = in_pool(2, || record_heat(&path, &preset, true));
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches(" heat ").count(), 80, "{text}");
+    let (hottest, coldest) = (temperatures.iter()).fold((f32::MIN, f32::MAX), |(hot, cold), &t| {
+        (hot.at_least(t), cold.at_most(t))
+    });
+    assert!(hottest > 10.0 && coldest < -10.0, "{coldest} to {hottest}");
+    for threads in [1, 2] {
+        let played = in_pool(threads, || {
+            let mut player = Player::new(Replay::load(&path).unwrap()).unwrap();
+            while !player.finished() {
+                player.step().unwrap();
+            }
+            player.world
+        });
+        assert_eq!(played.checksum(), recorded, "{threads} thread(s)");
+        let bits = |t: &[f32]| t.iter().map(|t| t.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&played.particles().temperature), bits(&temperatures));
+    }
+    let (unheated, _) = record_heat(&temp("unheated.replay"), &preset, false);
+    assert_ne!(unheated, recorded);
 }
 
 /// Writes `text` as a replay file and returns what loading and playing it says.

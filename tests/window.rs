@@ -293,6 +293,11 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     drag((640, 200), (700, 220));
     key("e");
     drag((400, 620), (420, 600));
+    // Heat the pool beside the hole, then cool it.
+    key("a");
+    drag((700, 620), (760, 620));
+    key("z");
+    drag((760, 620), (700, 620));
     // Draw a wall, then click it away and draw another that stays.
     key("d");
     drag((500, 380), (800, 420));
@@ -346,6 +351,7 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         " stir ",
         " pour 0 ",
         " erase ",
+        " heat ",
         " draw capsule ",
         " undraw 0",
         " gravity ",

@@ -7,10 +7,12 @@
 //   - the box and the liquid are drawn: the screenshot is not blank or black, and a fair share of
 //     it is liquid-coloured;
 //   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall;
+//   - heat is seen and touched: the heat tool (A) and the cool tool (Z) held over the pool, then
+//     the temperature view (C twice), show hot (orange to red) and cold (deep blue) liquid;
 //   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
 //     drag lifts it out of the water;
-//   - replays cross between the page and the native program: the session above, handed out by
-//     the page (F8, a download), plays natively (`slosh --headless --replay`) to its recorded
+//   - replays cross between the page and the native program: the session above (its heat
+//     lines too), handed out by the page (F8, a download), plays natively (`slosh --headless --replay`) to its recorded
 //     checksum, and a replay recorded natively (web/dist/native.replay, written by web/test.sh)
 //     plays in the page (`#replay=native.replay`) to its recorded checksum;
 //   - the page computes the golden checksums (`#golden`: tests/golden/checksums.tsv, embedded):
@@ -212,6 +214,45 @@ try {
   await writeFile(join(out, "stirred.png"), await page.screenshot());
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
+  // Heat (A) held over the pool's left, cold (Z) over its right, then the temperature view (C
+  // twice: presses within one drawn frame count once, hence the waits): the hot liquid shows
+  // in the scale's orange to red, the cold in its deep blue (−20 °C and below).
+  const holdTool = async (key, x, y) => {
+    await page.keyboard.press(key);
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let step = 0; step < 30; step++) {
+      await page.mouse.move(x + 4 * (step % 10), y);
+      await page.waitForTimeout(100);
+    }
+    await page.mouse.up();
+  };
+  await holdTool("a", 480, 630);
+  await holdTool("z", 860, 630);
+  for (const _ of [1, 2]) {
+    await page.keyboard.press("c");
+    await page.waitForTimeout(600);
+  }
+  await page.mouse.move(1200, 700);
+  await page.waitForTimeout(800);
+  const thermal = await page.screenshot();
+  await writeFile(join(out, "temperature.png"), thermal);
+  const shades = { hot: 0, cold: 0 };
+  const thermalPng = PNG.sync.read(thermal);
+  // Below the HUD and its scale, which show the same colours.
+  for (let i = 4 * 300 * thermalPng.width; i < thermalPng.data.length; i += 4) {
+    const [r, g, b] = [thermalPng.data[i], thermalPng.data[i + 1], thermalPng.data[i + 2]];
+    if (r > 150 && g < 150 && b < 70) shades.hot++;
+    if (b > 190 && r < 70 && g < 110) shades.cold++;
+  }
+  if (shades.hot < 2000 || shades.cold < 2000) {
+    fail(`the temperature view shows ${shades.hot} hot and ${shades.cold} cold pixels (web/out/temperature.png)`);
+  }
+  // Back to the pressure view.
+  await page.keyboard.press("c");
+  await page.waitForTimeout(600);
+  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
+
   // Bodies: the bath (Shift+3). The crate (colour [0.75, 0.55, 0.3]) floats; the grab tool (F)
   // takes it by its middle and a drag lifts it well above the water.
   await page.keyboard.down("Shift");
@@ -251,7 +292,9 @@ try {
   ]);
   const pageReplay = join(out, "page.replay");
   await download.saveAs(pageReplay);
-  const recordedInPage = endChecksum(await readFile(pageReplay, "utf8"));
+  const pageReplayText = await readFile(pageReplay, "utf8");
+  if (!/ heat /.test(pageReplayText)) fail("the page's replay has no heat lines");
+  const recordedInPage = endChecksum(pageReplayText);
   let playedNatively;
   try {
     const output = execFileSync(native, ["--headless", "--replay", pageReplay], { encoding: "utf8" });
@@ -287,6 +330,7 @@ try {
     ms_per_substep: median,
     liquid_share: +seen.liquid.toFixed(3),
     drag_changed_share: +difference.toFixed(4),
+    temperature_view_pixels: shades,
     crate_lifted_px: +(floating.y - lifted.y).toFixed(0),
     replay_from_page_played_natively: playedNatively,
     native_replay_played_in_page: final.checksum,

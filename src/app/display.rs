@@ -8,13 +8,37 @@ use glam::Vec2;
 /// Seconds a status message stays on screen.
 const MESSAGE_SECONDS: f64 = 2.5;
 
-/// How the liquid is shaded.
+/// How the liquid is coloured: the views `C` cycles through. In the first two, hot particles
+/// glow (`palette::glowing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shading {
     /// Colour × (bias + scale · pressure), as the seed does.
     Pressure,
     /// Colour brightened toward foam with speed.
     Speed,
+    /// Each particle by its temperature, on the HUD's cold-to-hot scale (`palette::THERMOMETER`),
+    /// whatever its material.
+    Temperature,
+}
+
+impl Shading {
+    /// The view after this one, round the cycle.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Pressure => Self::Speed,
+            Self::Speed => Self::Temperature,
+            Self::Temperature => Self::Pressure,
+        }
+    }
+
+    /// The view's name, as the HUD and the status line say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Pressure => "pressure",
+            Self::Speed => "speed",
+            Self::Temperature => "temperature",
+        }
+    }
 }
 
 /// What the window shows of the game and how: the toggles, the status line and the previous
@@ -26,7 +50,7 @@ pub struct Display {
     pub smoke_view: bool,
     /// The help overlay is shown.
     pub help: bool,
-    /// How the liquid is shaded.
+    /// How the liquid is coloured (also the dots of the particle view, in the temperature view).
     pub shading: Shading,
     /// The live panel is shown.
     pub panel: bool,
@@ -78,16 +102,10 @@ impl Display {
         }
     }
 
-    /// Shades by speed instead of pressure or back, and says which.
-    pub fn toggle_shading(&mut self) {
-        self.shading = match self.shading {
-            Shading::Pressure => Shading::Speed,
-            Shading::Speed => Shading::Pressure,
-        };
-        self.say(match self.shading {
-            Shading::Pressure => "shading: pressure",
-            Shading::Speed => "shading: speed",
-        });
+    /// The next view (pressure, speed, temperature, and round again), and says which.
+    pub fn next_view(&mut self) {
+        self.shading = self.shading.next();
+        self.say(format!("view: {}", self.shading.name()));
     }
 
     /// Where particle `index` of `world` is drawn: between its previous and current position by
@@ -146,5 +164,23 @@ impl Display {
     pub fn forget(&mut self) {
         self.previous_by_id.clear();
         self.previous_bodies.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_views_cycle_through_pressure_speed_and_temperature_and_say_which() {
+        let mut display = Display::default();
+        let mut seen = vec![display.shading];
+        for _ in 0..3 {
+            display.next_view();
+            seen.push(display.shading);
+        }
+        use Shading::*;
+        assert_eq!(seen, [Pressure, Speed, Temperature, Pressure]);
+        assert_eq!(display.message(), Some("view: pressure"));
     }
 }

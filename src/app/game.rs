@@ -33,8 +33,8 @@ pub enum Command {
     ToggleParticleView,
     /// The help overlay.
     ToggleHelp,
-    /// Shade by pressure or by speed.
-    ToggleShading,
+    /// The next view: shaded by pressure, by speed, or coloured by temperature.
+    NextView,
     /// Show or hide the smoke (in scenes with air).
     ToggleSmoke,
     /// Read the preset file again.
@@ -171,7 +171,7 @@ impl Game {
                 let has_air = self.session.world.air().is_some();
                 self.display.toggle_smoke(has_air);
             }
-            Command::ToggleShading => self.display.toggle_shading(),
+            Command::NextView => self.display.next_view(),
             Command::Reload => {
                 if self.reload() {
                     self.say(format!("{}: reloaded", self.session.preset.name));
@@ -572,6 +572,14 @@ mod tests {
                     erase: Some(Vec2::new(7.0, 0.5)),
                     ..FrameInput::default()
                 },
+                25..=27 => FrameInput {
+                    heat: Some((Vec2::new(5.0, 0.8), tools::HEAT_RATE)),
+                    ..FrameInput::default()
+                },
+                28 => FrameInput {
+                    heat: Some((Vec2::new(5.0, 0.8), -tools::HEAT_RATE)),
+                    ..FrameInput::default()
+                },
                 _ => FrameInput::default(),
             };
             match frame {
@@ -598,6 +606,7 @@ mod tests {
             " stir ",
             " pull ",
             " erase ",
+            " heat ",
             " draw ",
             " gravity ",
             " tune ",

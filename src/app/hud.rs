@@ -1,7 +1,9 @@
 //! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
 //! banner and the stir cursor.
 
+use super::display::Shading;
 use super::game::{Game, WEB};
+use super::palette::{degrees, thermometer, THERMOMETER};
 use super::render::View;
 use super::session::{key_label, AUTO_FINEST, PRESET_KEYS};
 use super::tools::Tool;
@@ -26,6 +28,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "use the tool (stir: drag through the liquid)",
     ),
     ("Q W E D", "tool: stir, pour, erase, draw"),
+    (
+        "A / Z",
+        "tool: heat / cool the liquid under the ring (hold; 300 °C/s)",
+    ),
     (
         "F",
         "grab & throw: press on a body, drag, let go (bodies in bath, mill, dam)",
@@ -59,7 +65,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("Space", "pause / resume"),
     ("N", "one frame while paused"),
     ("P", "particle view"),
-    ("C", "shade by pressure / speed"),
+    (
+        "C",
+        "view: shade by pressure / by speed / colour by temperature",
+    ),
     ("S", "show / hide the smoke (scenes with air)"),
     ("F5 or L", "reload the preset file"),
     ("H", "this help"),
@@ -127,8 +136,9 @@ fn stability_note(needs: &[(&'static str, u32)]) -> String {
     format!("  (more for stability: {})", said.join(", "))
 }
 
-/// Draws the HUD, messages, the help overlay and the error banner (default camera).
-pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
+/// Draws the HUD, messages, the help overlay and the error banner (default camera);
+/// `cursor` is the mouse in world units, where the HUD reads the temperature under the ring.
+pub fn draw(game: &Game, timing: &Timing, presets: &[Preset], cursor: Option<Vec2>) {
     let world = &game.session.world;
     let configured = world.params().substeps;
     let frame = world.last_frame();
@@ -183,6 +193,13 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
         (format!("{} ({key})", game.session.preset.name), TEXT),
         (tool_line(game), TEXT),
     ];
+    if let Some(line) = temperature_line(game, cursor) {
+        lines.push((line, TEXT));
+    }
+    let legend = game.display.shading == Shading::Temperature;
+    if legend {
+        lines.push(("view: temperature (C: next view)".into(), TEXT));
+    }
     if game.replaying() {
         lines.push(("replaying a recording: input is ignored".into(), WARN));
     }
@@ -236,6 +253,9 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset]) {
             FONT as f32,
             *colour,
         );
+    }
+    if legend {
+        draw_temperature_scale(6.0, top + 22.0 + lines.len() as f32 * LINE);
     }
 
     if let Some(message) = game.message() {
@@ -292,6 +312,60 @@ fn tool_line(game: &Game) -> String {
         ));
     }
     line
+}
+
+/// "under the ring: 87.5 °C": the mean temperature of the particles within the ring around
+/// `cursor` (`World::temperature_near`); `None` with no cursor or no particle there.
+fn temperature_line(game: &Game, cursor: Option<Vec2>) -> Option<String> {
+    let world = &game.session.world;
+    let mean = world.temperature_near(cursor?, game.tools.stir_radius)?;
+    Some(format!("under the ring: {}", degrees(mean)))
+}
+
+/// Width of one step of the temperature scale, in pixels.
+const SCALE_STEP: f32 = 52.0;
+
+/// The temperature view's legend, its top left corner at (`x`, `y`): a bar through the
+/// thermometer's colours, a stop to each tick, each tick labelled with its temperature.
+fn draw_temperature_scale(x: f32, y: f32) {
+    let stops = &THERMOMETER;
+    let width = (stops.len() - 1) as f32 * SCALE_STEP;
+    let (pad, bar) = (12.0, 12.0);
+    draw_rectangle(x, y, width + 2.0 * pad + 20.0, bar + 34.0, PANEL);
+    let left = x + pad + 4.0;
+    // Thin slices, each the colour of the scale at its middle.
+    let slices = 16 * (stops.len() - 1);
+    let slice = width / slices as f32;
+    for k in 0..slices {
+        let along = (k as f32 + 0.5) / slices as f32 * (stops.len() - 1) as f32;
+        let (index, share) = (along.floor() as usize, along.fract());
+        let (from, to) = (stops[index].0, stops[index + 1].0);
+        let [r, g, b] = thermometer(from + (to - from) * share);
+        draw_rectangle(
+            left + k as f32 * slice,
+            y + 8.0,
+            slice + 0.5,
+            bar,
+            Color::new(r, g, b, 1.0),
+        );
+    }
+    for (index, (temperature, _)) in stops.iter().enumerate() {
+        let tick = left + index as f32 * SCALE_STEP;
+        draw_line(tick, y + 6.0, tick, y + 10.0 + bar, 1.0, TEXT);
+        let label = if index + 1 == stops.len() {
+            format!("{temperature:.0} °C")
+        } else {
+            format!("{temperature:.0}")
+        };
+        let size = measure_text(&label, None, 14, 1.0);
+        draw_text(
+            &label,
+            (tick - 0.5 * size.width).round(),
+            y + bar + 26.0,
+            14.0,
+            TEXT,
+        );
+    }
 }
 
 /// The wall the draw tool would lay: from where the button went down to the cursor.
@@ -395,18 +469,26 @@ fn fit(text: &str, width: f32, font: u16) -> String {
     String::new()
 }
 
-/// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling).
-pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: bool) {
+/// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling),
+/// orange for the heat tool and blue for the cool tool, white for the others.
+pub fn draw_cursor(view: &View, position: Option<Vec2>, radius: f32, active: bool, tool: Tool) {
     let Some(position) = position else {
         return;
     };
     let centre = view.to_screen(position);
-    let colour = if active {
-        Color::new(1.0, 1.0, 1.0, 0.85)
-    } else {
-        Color::new(1.0, 1.0, 1.0, 0.35)
+    let [r, g, b] = match tool {
+        Tool::Heat => [1.0, 0.6, 0.25],
+        Tool::Cool => [0.45, 0.72, 1.0],
+        _ => [1.0, 1.0, 1.0],
     };
-    draw_circle_lines(centre.x, centre.y, radius * view.scale, 1.5, colour);
+    let alpha = if active { 0.85 } else { 0.35 };
+    draw_circle_lines(
+        centre.x,
+        centre.y,
+        radius * view.scale,
+        1.5,
+        Color::new(r, g, b, alpha),
+    );
 }
 
 /// The grab tool's cursor: a small ring, bright with a dot over a body it can take (or while it

@@ -1,6 +1,6 @@
 //! Keys and mouse: key presses become `Command`s; the mouse becomes a stir (left drag, with its
 //! smoothed world-space velocity), a pull (right button held), or a press and drag of the other
-//! tools (pour, erase, draw, grab).
+//! tools (pour, erase, heat, cool, draw, grab).
 
 use super::game::Command;
 use super::render::View;
@@ -51,7 +51,7 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::N, Command::SingleStep),
         (KeyCode::P, Command::ToggleParticleView),
         (KeyCode::H, Command::ToggleHelp),
-        (KeyCode::C, Command::ToggleShading),
+        (KeyCode::C, Command::NextView),
         (KeyCode::S, Command::ToggleSmoke),
         (KeyCode::F5, Command::Reload),
         (KeyCode::L, Command::Reload),
@@ -62,6 +62,8 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::E, Command::SelectTool(Tool::Erase)),
         (KeyCode::D, Command::SelectTool(Tool::Draw)),
         (KeyCode::F, Command::SelectTool(Tool::Grab)),
+        (KeyCode::A, Command::SelectTool(Tool::Heat)),
+        (KeyCode::Z, Command::SelectTool(Tool::Cool)),
         (KeyCode::Tab, Command::NextMaterial),
         (KeyCode::G, Command::TiltBack),
         (KeyCode::Up, Command::TiltBack),

@@ -6,6 +6,7 @@ mod game;
 mod hud;
 mod input;
 mod page;
+mod palette;
 mod panel;
 mod recording;
 mod render;
@@ -367,13 +368,14 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                     mouse.position,
                     game.tools.stir_radius,
                     mouse.stirring || mouse.pulling,
+                    game.tools.tool,
                 );
             }
             if game.tools.tool == Tool::Draw {
                 hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
-        hud::draw(&game, &timing, &presets);
+        hud::draw(&game, &timing, &presets, mouse.position);
         panel.draw(&mut game);
 
         if game.take_screenshot_request() {
@@ -438,6 +440,8 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         Tool::Stir => input.stir = mouse.stir(game.tools.stir_radius),
         Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
         Tool::Erase => input.erase = held,
+        Tool::Heat => input.heat = held.map(|at| (at, tools::HEAT_RATE)),
+        Tool::Cool => input.heat = held.map(|at| (at, -tools::HEAT_RATE)),
         Tool::Draw => {}
         Tool::Grab => input.drag = held,
     }

@@ -77,15 +77,31 @@ fn range(game: &Game, field: Tunable) -> (f32, f32) {
 
 /// Where `value` sits on a slider from `low` to `high`, 0 to 1: the cube root of its share, so
 /// that ranges that span three decades (stiffness 0 to 10, gravity 0 to 1000 m/s²) keep the
-/// preset's values away from the left end.
+/// preset's values away from the left end. A range across 0 (temperature, −1000 to 1000) puts
+/// 0 in the middle and each side's cube root either way, so that 20 and 100 °C stay apart.
 fn share_of(value: f32, (low, high): (f32, f32)) -> f32 {
-    let share = ((value - low) / (high - low)).clamp(0.0, 1.0);
-    crate::sim::portable::powf(share, 1.0 / 3.0)
+    let cube_root = |share: f32| crate::sim::portable::powf(share.clamp(0.0, 1.0), 1.0 / 3.0);
+    if low < 0.0 && high > 0.0 {
+        return if value < 0.0 {
+            0.5 - 0.5 * cube_root(value / low)
+        } else {
+            0.5 + 0.5 * cube_root(value / high)
+        };
+    }
+    cube_root((value - low) / (high - low))
 }
 
 /// The value at `share` (0 to 1) of a slider from `low` to `high` (`share_of`'s inverse).
 fn value_at(share: f32, (low, high): (f32, f32)) -> f32 {
-    low + share * share * share * (high - low)
+    let cube = |x: f32| x * x * x;
+    if low < 0.0 && high > 0.0 {
+        return if share < 0.5 {
+            low * cube(1.0 - 2.0 * share)
+        } else {
+            high * cube(2.0 * share - 1.0)
+        };
+    }
+    low + cube(share) * (high - low)
 }
 
 /// The sliders for the current material: every constant it has.
@@ -96,6 +112,8 @@ fn knobs(game: &Game) -> Vec<Knob> {
         .filter(|field| match field {
             Tunable::SpringStiffness => material.spring_stiffness > 0.0,
             Tunable::Stickiness => material.stickiness > 0.0,
+            Tunable::MeltingPoint => material.melts_into.is_some(),
+            Tunable::BoilingPoint => material.boiling_point.is_some(),
             _ => true,
         })
         .map(Knob::Material)
@@ -122,7 +140,7 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
         Knob::Material(field) => {
             let material = &game.session.world.materials()[current(game)];
             let value = field.get(material, game.session.world.params()) / factor(game, field);
-            (value, range(game, field), field.name().replace('_', " "))
+            (value, range(game, field), label(field))
         }
         Knob::Gravity => (
             game.session.world.params().gravity.length(),
@@ -131,6 +149,17 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
             (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
+    }
+}
+
+/// A material constant's label: its name in the preset files, in words.
+fn label(field: Tunable) -> String {
+    match field {
+        Tunable::Temperature => "temperature of new particles (°C)".into(),
+        Tunable::Conductivity => "conductivity (m²/s)".into(),
+        Tunable::MeltingPoint => "melting point (°C)".into(),
+        Tunable::BoilingPoint => "boiling point (°C)".into(),
+        _ => field.name().replace('_', " "),
     }
 }
 
@@ -225,5 +254,38 @@ fn shown(value: f32) -> String {
         format!("{}", (value * 1000.0).round() / 1000.0)
     } else {
         format!("{value:.2e}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_slider_s_share_and_value_are_inverses_on_either_kind_of_range() {
+        for range in [(0.0, 10.0), (-1000.0, 1000.0), (-20.0, 1000.0)] {
+            for value in [range.0, 0.0, 0.2, 20.0, 100.0, range.1] {
+                if value > range.1 {
+                    continue;
+                }
+                let share = share_of(value, range);
+                assert!(
+                    (0.0..=1.0).contains(&share),
+                    "{value} in {range:?}: {share}"
+                );
+                let back = value_at(share, range);
+                let tolerance = 1e-4 * (range.1 - range.0);
+                assert!(
+                    (back - value).abs() <= tolerance,
+                    "{value} in {range:?}: {back}"
+                );
+            }
+        }
+        // Across 0, 0 is the middle and 20 and 100 °C are well apart.
+        let temperature = (-1000.0, 1000.0);
+        assert_eq!(share_of(0.0, temperature), 0.5);
+        let apart = share_of(100.0, temperature) - share_of(20.0, temperature);
+        assert!(apart > 0.05, "{apart}");
+        assert!(share_of(-20.0, temperature) < 0.5);
     }
 }

@@ -10,6 +10,7 @@
 
 use super::display::Shading;
 use super::game::Game;
+use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::clock::Instant;
@@ -430,8 +431,13 @@ impl Renderer {
                 pressure_scale: material.pressure_scale,
             }));
         let tints = &self.tints[..];
-        // The particle view shows each material's own colour.
-        let shading = (!game.display.particle_view).then_some(game.display.shading);
+        // The particle view shows each material's own colour, or in the temperature view each
+        // particle's temperature.
+        let shading = match (game.display.particle_view, game.display.shading) {
+            (_, Shading::Temperature) => Some(Shading::Temperature),
+            (true, _) => None,
+            (false, shading) => Some(shading),
+        };
         let extent = world.domain().max() - world.domain().min();
         let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
         self.instances.resize(p.len(), Instance::default());
@@ -447,8 +453,10 @@ impl Renderer {
                     first: range.start,
                     materials: &p.material[range.clone()],
                 };
+                // Hot particles glow in every view but the temperature view.
+                let temperature = &p.temperature[range.clone()];
                 match shading {
-                    None => chunk.fill(instances, |tint, _| tint.colour),
+                    None => chunk.fill(instances, |tint, k| glowing(tint.colour, temperature[k])),
                     Some(Shading::Pressure) => {
                         let pressure = &p.pressure[range];
                         chunk.fill(instances, |tint, k| {
@@ -458,7 +466,7 @@ impl Renderer {
                             } else {
                                 1.0
                             };
-                            tint.colour.map(|c| c * factor)
+                            glowing(tint.colour.map(|c| c * factor), temperature[k])
                         })
                     }
                     Some(Shading::Speed) => {
@@ -472,8 +480,12 @@ impl Renderer {
                                 0.0
                             };
                             let base = tint.colour;
-                            [0, 1, 2].map(|c| base[c] + (FOAM[c] - base[c]) * foam)
+                            let foamy = [0, 1, 2].map(|c| base[c] + (FOAM[c] - base[c]) * foam);
+                            glowing(foamy, temperature[k])
                         })
+                    }
+                    Some(Shading::Temperature) => {
+                        chunk.fill(instances, |_, k| thermometer(temperature[k]))
                     }
                 }
             });

@@ -18,6 +18,10 @@ pub enum Tool {
     Pour,
     /// Hold to remove the particles under the ring.
     Erase,
+    /// Hold to heat the particles under the ring (`HEAT_RATE`).
+    Heat,
+    /// Hold to cool the particles under the ring (`HEAT_RATE`).
+    Cool,
     /// Drag to lay a capsule wall; click an obstacle to remove it.
     Draw,
     /// Press on a rigid body to take hold of it, drag to pull it along, let go to throw it.
@@ -31,6 +35,8 @@ impl Tool {
             Tool::Stir => "stir",
             Tool::Pour => "pour",
             Tool::Erase => "erase",
+            Tool::Heat => "heat",
+            Tool::Cool => "cool",
             Tool::Draw => "draw",
             Tool::Grab => "grab",
         }
@@ -46,6 +52,12 @@ pub const MAX_TILT: f32 = std::f32::consts::TAU;
 /// A drawn wall's radius as a share of the ring's.
 pub const DRAW_THICKNESS: f32 = 0.25;
 
+/// How fast the heat and cool tools change the temperature under the ring, in degrees per
+/// second: liquid held under the ring goes from 0 to 100 °C in a third of a second, or from 20
+/// to −20 °C in under a seventh, less as the heat spreads to its neighbours (in scenes that
+/// conduct); lava's 1000 °C takes a few seconds.
+pub const HEAT_RATE: f32 = 300.0;
+
 /// What the mouse asks of one simulation frame.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameInput {
@@ -57,6 +69,9 @@ pub struct FrameInput {
     pub pour: Option<(Vec2, Vec2)>,
     /// Erase at this point (erase tool).
     pub erase: Option<Vec2>,
+    /// Heat (a positive rate) or cool (a negative one) under the ring at this point, in degrees
+    /// per second (heat and cool tools).
+    pub heat: Option<(Vec2, f32)>,
     /// Pull the held body toward this point (grab tool, while a body is held).
     pub drag: Option<Vec2>,
 }
@@ -170,6 +185,19 @@ impl Tools {
         if let Some(centre) = input.erase {
             let radius = self.stir_radius;
             recording.input(world, Input::Erase { centre, radius }).ok();
+        }
+        if let Some((centre, rate)) = input.heat {
+            let radius = self.stir_radius;
+            recording
+                .input(
+                    world,
+                    Input::Heat {
+                        centre,
+                        radius,
+                        rate,
+                    },
+                )
+                .ok();
         }
         if let Some(target) = input.drag {
             drag_body(world, recording, target);

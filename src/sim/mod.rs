@@ -54,5 +54,5 @@ pub use random_stir::RandomStirrer;
 pub use scene::{Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape};
 pub use springs::{SpringList, SpringState};
 pub use stir::Stir;
-pub use world::{EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World};
+pub use world::{EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World, MAX_HEAT_RATE};
 pub use world::{EmitterProgress, ParticleState, WorldState};

@@ -9,7 +9,7 @@
 mod edit;
 mod snapshot;
 
-pub use edit::{EditError, Pour, Poured, Tunable};
+pub use edit::{EditError, Pour, Poured, Tunable, MAX_HEAT_RATE};
 pub use snapshot::{EmitterProgress, ParticleState, WorldState};
 
 use super::air::Air;
@@ -554,6 +554,26 @@ impl World {
     pub fn reaction_counts(&self) -> Vec<(&str, u64)> {
         let heat = self.subsystems.heat.as_ref();
         heat.map_or_else(Vec::new, |heat| heat.reaction_counts().collect())
+    }
+
+    /// The mean temperature of the particles whose centres are within `radius` of `point`
+    /// (what a thermometer held there reads: the HUD's figure under the cursor); `None` where
+    /// there are none, or for a point or radius that is not a finite number.
+    pub fn temperature_near(&self, point: Vec2, radius: f32) -> Option<f32> {
+        if !point.is_finite() || !radius.is_finite() {
+            return None;
+        }
+        let reach = radius * radius;
+        let p = &self.particles;
+        let (sum, count) = p
+            .position
+            .iter()
+            .zip(&p.temperature)
+            .filter(|(x, _)| (**x - point).length_squared() <= reach)
+            .fold((0.0_f64, 0_usize), |(sum, count), (_, &t)| {
+                (sum + f64::from(t), count + 1)
+            });
+        (count > 0 && radius >= 0.0).then(|| (sum / count as f64) as f32)
     }
 
     /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums

@@ -203,6 +203,15 @@ impl Air {
         Some(air)
     }
 
+    /// Takes the boiling material of `materials` (changed at run time: its boiling point moved).
+    pub fn set_materials(&mut self, materials: &[crate::sim::scene::Material]) {
+        let boiling = vapour::Boiling::of(materials);
+        // A scene whose air carried no vapour keeps carrying none (its checksum stays).
+        if self.boiling.is_some() {
+            self.boiling = boiling;
+        }
+    }
+
     /// True when a material of the scene boils: then the air carries its vapour.
     pub fn boils(&self) -> bool {
         self.boiling.is_some()

@@ -1,5 +1,5 @@
-//! Run-time edits of a world, the calls a game's tools make: pour and erase liquid, draw and
-//! remove obstacles, tilt gravity, tune a material. Each checks its input and refuses what
+//! Run-time edits of a world, the calls a game's tools make: pour and erase liquid, heat or
+//! cool it, draw and remove obstacles, tilt gravity, tune a material. Each checks its input and refuses what
 //! would break an invariant of the engine (a particle outside the walls or inside a solid, a
 //! value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
 
@@ -9,6 +9,7 @@ use crate::sim::heat::Heat;
 use crate::sim::liquid::{Liquid, MaterialConstants};
 use crate::sim::obstacles::{gap_problem, way_out};
 use crate::sim::params::SimParams;
+use crate::sim::portable::Ordered;
 use crate::sim::ranges::{self, Field, Scale};
 use crate::sim::resolution::rescale_substeps;
 use crate::sim::scene::{Material, Obstacle};
@@ -110,6 +111,10 @@ pub struct Poured {
 
 /// A site is free when no particle is nearer than this fraction of the lattice spacing.
 const FREE_SITE: f32 = 0.9;
+
+/// Fastest `World::heat_under` heats or cools, in degrees per second either way: fast enough
+/// to cross the whole range of temperatures (`ranges::TEMPERATURE`) in one frame of any scene.
+pub const MAX_HEAT_RATE: f32 = 1.0e6;
 
 /// `value` when the table's `field` (`sim::ranges`) takes it in a world measured by `scale`;
 /// `name` says which value in the error.
@@ -252,6 +257,35 @@ impl World {
             .map(|p| (*p - centre).length_squared() >= radius * radius)
             .collect();
         Ok(self.particles.retain(&keep))
+    }
+
+    /// Heats (a positive `rate`) or cools (a negative one) every particle whose centre is
+    /// within `radius` of `centre` by `rate` degrees per second for one frame, `1 /
+    /// params().frame_rate` seconds (a heating or cooling tool held there, once per frame).
+    /// Each temperature stays within `ranges::TEMPERATURE`. Returns how many particles it
+    /// touched. Refused: a centre, radius or rate that is not finite, a negative radius, a rate
+    /// beyond ±`MAX_HEAT_RATE`.
+    pub fn heat_under(&mut self, centre: Vec2, radius: f32, rate: f32) -> Result<usize, EditError> {
+        let centre = finite("heat centre", centre)?;
+        let radius = within("heat radius", radius, 0.0, f32::MAX)?;
+        let rate = within("heat rate", rate, -MAX_HEAT_RATE, MAX_HEAT_RATE)?;
+        let (low, high) = ranges::TEMPERATURE.range(&Scale::of(&self.params));
+        // Never 0 / 0: a frame rate of 0 (which the loader refuses) heats at once to the end.
+        let change = rate / self.params.frame_rate.at_least(f32::MIN_POSITIVE);
+        let reach = radius * radius;
+        let p = &mut self.particles;
+        let touched = (&p.position, &mut p.temperature)
+            .into_par_iter()
+            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .map(|(x, t)| {
+                if (*x - centre).length_squared() > reach {
+                    return 0;
+                }
+                *t = (*t + change).at_least(low).at_most(high);
+                1
+            })
+            .sum();
+        Ok(touched)
     }
 
     /// Adds a static obstacle; returns its index. Refused when it is not finite, larger than
@@ -508,6 +542,18 @@ impl World {
             ("temperature", &ranges::TEMPERATURE, material.temperature),
             ("conductivity", &ranges::CONDUCTIVITY, material.conductivity),
             (
+                "melting_point",
+                &ranges::MELTING_POINT,
+                material.melting_point,
+            ),
+            ("melting_heat", &ranges::MELTING_HEAT, material.melting_heat),
+            (
+                "boiling_point",
+                &ranges::BOILING_POINT,
+                material.boiling_point.unwrap_or(0.0),
+            ),
+            ("boiling_heat", &ranges::BOILING_HEAT, material.boiling_heat),
+            (
                 "heat_capacity",
                 &ranges::HEAT_CAPACITY,
                 material.heat_capacity,
@@ -537,6 +583,9 @@ impl World {
         self.subsystems.contacts.set_materials(&self.materials, h);
         // Conduction starts and stops with the materials' conductivities; the temperatures are
         // the particles' and stay.
+        if let Some(air) = self.subsystems.air.as_mut() {
+            air.set_materials(&self.materials);
+        }
         match &mut self.subsystems.heat {
             Some(heat) => heat.set_materials(&self.materials),
             None => self.subsystems.heat = Heat::for_materials(&self.materials, &self.params),
@@ -582,11 +631,21 @@ pub enum Tunable {
     SpringStiffness,
     /// Stickiness (sticky materials).
     Stickiness,
+    /// Thermal diffusivity (`Material::conductivity`): above 0 in any material, the world
+    /// conducts heat.
+    Conductivity,
+    /// The temperature new particles of the material start at (`Material::temperature`); the
+    /// particles already there keep theirs.
+    Temperature,
+    /// The melting point (materials that melt: `Material::melts_into`).
+    MeltingPoint,
+    /// The boiling point (the material that boils).
+    BoilingPoint,
 }
 
 impl Tunable {
     /// Every tunable, in the panel's order.
-    pub const ALL: [Tunable; 7] = [
+    pub const ALL: [Tunable; 11] = [
         Tunable::Stiffness,
         Tunable::NearStiffness,
         Tunable::SurfaceTension,
@@ -594,6 +653,10 @@ impl Tunable {
         Tunable::QuadraticViscosity,
         Tunable::SpringStiffness,
         Tunable::Stickiness,
+        Tunable::Conductivity,
+        Tunable::Temperature,
+        Tunable::MeltingPoint,
+        Tunable::BoilingPoint,
     ];
 
     /// The field's name in preset files.
@@ -606,6 +669,10 @@ impl Tunable {
             Self::QuadraticViscosity => "quadratic_viscosity",
             Self::SpringStiffness => "spring_stiffness",
             Self::Stickiness => "stickiness",
+            Self::Conductivity => "conductivity",
+            Self::Temperature => "temperature",
+            Self::MeltingPoint => "melting_point",
+            Self::BoilingPoint => "boiling_point",
         }
     }
 
@@ -626,6 +693,13 @@ impl Tunable {
             Self::QuadraticViscosity => resolved.quadratic_viscosity,
             Self::SpringStiffness => material.spring_stiffness,
             Self::Stickiness => material.stickiness,
+            Self::Conductivity => material.conductivity,
+            Self::Temperature => material.temperature,
+            Self::MeltingPoint => material.melting_point,
+            // A material that does not boil reads as boiling at the top of the range.
+            Self::BoilingPoint => material
+                .boiling_point
+                .unwrap_or(ranges::BOILING_POINT.range(&Scale::default()).1),
         }
     }
 
@@ -639,6 +713,15 @@ impl Tunable {
             Self::QuadraticViscosity => material.quadratic_viscosity = Some(value),
             Self::SpringStiffness => material.spring_stiffness = value,
             Self::Stickiness => material.stickiness = value,
+            Self::Conductivity => material.conductivity = value,
+            Self::Temperature => material.temperature = value,
+            Self::MeltingPoint => material.melting_point = value,
+            // Only a material that boils has a boiling point to move.
+            Self::BoilingPoint => {
+                if material.boiling_point.is_some() {
+                    material.boiling_point = Some(value);
+                }
+            }
         }
     }
 
@@ -652,6 +735,10 @@ impl Tunable {
             Self::QuadraticViscosity => &ranges::MATERIAL_QUADRATIC_VISCOSITY,
             Self::SpringStiffness => &ranges::SPRING_STIFFNESS,
             Self::Stickiness => &ranges::STICKINESS,
+            Self::Conductivity => &ranges::CONDUCTIVITY,
+            Self::Temperature => &ranges::TEMPERATURE,
+            Self::MeltingPoint => &ranges::MELTING_POINT,
+            Self::BoilingPoint => &ranges::BOILING_POINT,
         }
     }
 
@@ -666,8 +753,9 @@ impl Tunable {
     /// stirring (the seed's 0.5 and 1 sit well inside; at 100 the stirred pool boils, though a
     /// pool left alone stays calm). `None` for the others, calm over their whole accepted range:
     /// the world runs the substeps a stiffness needs (`stability`), the tension's range is its
-    /// calm one (30 Δt²), and springs and stickiness are calm up to their tops
-    /// (`tests/ranges_sweep.rs`).
+    /// calm one (30 Δt²), springs and stickiness are calm up to their tops
+    /// (`tests/ranges_sweep.rs`), and the conduction stays calm to the top of its range
+    /// (`ranges::CONDUCTIVITY`); a temperature moves nothing.
     pub fn calm_limit(self) -> Option<f32> {
         match self {
             Self::LinearViscosity | Self::QuadraticViscosity => Some(20.0),
