@@ -491,10 +491,15 @@ mod tests {
         game.apply(Command::SwitchPreset(15));
         assert_eq!(game.session.preset.name, "collapse");
         assert_eq!(game.message(), Some("Shift+5: collapse"));
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(16));
-        assert_eq!(game.session.preset.name, "collapse");
-        assert!(game.message().unwrap().contains("no preset on key Shift+6"));
+        assert_eq!(game.session.preset.name, "volcano");
+        game.apply(Command::SwitchPreset(18));
+        assert_eq!(game.session.preset.name, "kettle");
+        assert_eq!(game.message(), Some("Shift+8: kettle"));
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(19));
+        assert_eq!(game.session.preset.name, "kettle");
+        assert!(game.message().unwrap().contains("no preset on key Shift+9"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.session.preset.name, "dam");
         assert_eq!(game.session.key(), Some(2));
