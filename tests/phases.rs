@@ -169,7 +169,10 @@ fn kettle_keeps_its_waters_mass_through_boiling_and_condensing() {
     let mut most_vapour: f64 = 0.0;
     for _ in 0..1200 {
         world.step_frame();
-        most_vapour = most_vapour.max(world.air().unwrap().vapour_total());
+        let vapour = world.air().unwrap().vapour_total();
+        if vapour > most_vapour {
+            most_vapour = vapour;
+        }
     }
     let after = mass(&world);
     println!(
