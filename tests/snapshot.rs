@@ -335,6 +335,12 @@ fn broken_files_are_refused_with_their_line() {
     let (line, hot) = edit_particle(&text, 5, |p| p[6] = u64::from(f32::NAN.to_bits()));
     let error = refusal(&path, &hot, Some(line));
     assert!(error.contains("temperature must be finite"), "{error}");
+    let (line, latent) = edit_particle(&text, 5, |p| p[7] = u64::from(f32::INFINITY.to_bits()));
+    let error = refusal(&path, &latent, Some(line));
+    assert!(
+        error.contains("latent heat must be finite, got inf"),
+        "{error}"
+    );
 
     // A material index out of range.
     let (line, unknown) = edit_particle(&text, 3, |p| p[1] = 7);

@@ -564,13 +564,16 @@ fn check_particles(
         if !p.position.is_finite() || !p.velocity.is_finite() {
             return refuse(&path, "position and velocity must be finite");
         }
-        if !p.temperature.is_finite() || !p.latent.is_finite() {
+        if !p.temperature.is_finite() {
             return refuse(
                 &path,
-                format!(
-                    "temperature and latent heat must be finite, got {} and {}",
-                    p.temperature, p.latent
-                ),
+                format!("temperature must be finite, got {}", p.temperature),
+            );
+        }
+        if !p.latent.is_finite() {
+            return refuse(
+                &path,
+                format!("latent heat must be finite, got {}", p.latent),
             );
         }
         if !domain.contains(p.position) {
