@@ -1,6 +1,5 @@
 //! The conduction stage of `sim::heat`: one substep of the SPH heat equation along the pairs.
 
-use super::Thermal;
 use crate::sim::pairs::Contact;
 use crate::sim::physics::{conductance, conduction_kernel, conductivity, density_norm};
 use crate::sim::physics::{harmonic_conductivity, laplacian_correction};
@@ -22,6 +21,15 @@ const MAX_CORRECTION: f32 = 2.0;
 /// sum over its pairs of G Δt / (m c), kept at or below this, keeps every new temperature
 /// between the old ones of the particle and its neighbours.
 const MOST_PER_CYCLE: f32 = 0.5;
+
+/// How a material holds and passes heat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Thermal {
+    /// Thermal diffusivity α, m²/s.
+    pub(crate) diffusivity: f32,
+    /// Heat capacity per unit mass, relative to water.
+    pub(crate) heat_capacity: f32,
+}
 
 /// The conduction stage's scratch, reused every substep.
 #[derive(Clone, Debug, Default)]

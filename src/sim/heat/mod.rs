@@ -39,20 +39,11 @@ use super::subsystem::{from_state, to_state, AfterFrame, Exchanged, FromScene, F
 use super::subsystem::{Restoring, SavedState, StateError, Subsystem};
 use crate::sim::portable;
 use crate::sim::portable::Ordered;
-use conduction::Conduction;
+use conduction::{Conduction, Thermal};
 use glam::Vec2;
 use phase::Phases;
 use rayon::prelude::*;
 use reactions::{Reacted, Reactions};
-
-/// How a material holds and passes heat.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Thermal {
-    /// Thermal diffusivity α, m²/s.
-    pub(crate) diffusivity: f32,
-    /// Heat capacity per unit mass, relative to water.
-    pub(crate) heat_capacity: f32,
-}
 
 /// The heat subsystem: the materials' thermal constants, their phase changes, the scene's
 /// reactions and heater and cooler plates, and the stages' scratch (the temperatures and latent
