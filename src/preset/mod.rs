@@ -262,7 +262,11 @@ impl Preset {
             .domain
             .walls()
             .iter()
-            .map(|wall| Wall::new(wall.normal / stretch, wall.offset))
+            .map(|wall| Wall {
+                // A heater or cooler stays one.
+                temperature: wall.temperature,
+                ..Wall::new(wall.normal / stretch, wall.offset)
+            })
             .collect();
         let domain = Domain::new(walls, self.scene.params.particle_radius).map_err(|error| {
             refuse(format!(

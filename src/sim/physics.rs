@@ -125,66 +125,115 @@ pub fn stickiness_impulse(dt: f32, stickiness: f32, distance: f32, reach: f32) -
     dt * stickiness * distance * (1.0 - distance / reach)
 }
 
-/// The conductivities of two particles averaged harmonically, k_ij = 2 k_i k_j / (k_i + k_j)
-/// (Cleary and Monaghan 1999): dominated by the poorer conductor, so heat crosses from a good
-/// conductor into a poor one as slowly as the poor one lets it, and 0 when either is 0.
-pub fn harmonic_conductivity(k_i: f32, k_j: f32) -> f32 {
-    let sum = k_i + k_j;
+/// A particle's share of its pairs' conductances, A = k V = m c α: its thermal conductivity
+/// k = ρ c α times its volume V = m / ρ, which is its mass m times its heat capacity c and its
+/// material's thermal diffusivity α (a material's `conductivity`), whatever its density.
+pub fn heat_share(mass: f32, heat_capacity: f32, diffusivity: f32) -> f32 {
+    mass * heat_capacity * diffusivity
+}
+
+/// Normalisation of the conduction kernel, 28 N / h² (N the density kernel's, `density_norm`):
+/// the second moment ∫ F r² dA of F = (28 N / h²) a³ over the disc of radius h is 2d = 4.
+pub fn conduction_norm(h: f32) -> f32 {
+    28.0 * density_norm(h) / (h * h)
+}
+
+/// The kernel of the conduction along a pair at distance r, F(r) = (28 N / h²) a³: the density
+/// kernel, normalised as a Laplacian's. For any positive radial F whose second moment is 2d,
+/// Σ_j V_j (T_j − T_i) F(r_ij) approximates ∇²T at particle i (the particle strength exchange
+/// of Degond and Mas-Gallic 1989, "The weighted particle method for convection-diffusion
+/// equations"; Cleary and Monaghan's F = 2 (−W') / r, Brookshaw's, is one such). The density
+/// kernel's costs the density stage's pair loop one load and three operations per pair, and
+/// its sum over a particle's neighbours is the density stage's own Σ a³, so how fast a particle
+/// exchanges heat is known from its density (`sim::heat`'s step limit).
+pub fn conduction_kernel(r: f32, h: f32) -> f32 {
+    let a = weight(r, h);
+    conduction_norm(h) * a * a * a
+}
+
+/// The conductance of a pair, in the form of Cleary and Monaghan 1999 ("Conduction modelling
+/// using smoothed particle hydrodynamics", J. Comput. Phys. 148), their conduction equation
+/// multiplied by m_i: the heat that flows into particle i per second is G (T_j − T_i), and out
+/// of j the same, with
+///
+/// G = k_ij V_i V_j F(r) c = 2 A_i A_j / (A_i + A_j) F(r) V c,
+///
+/// k_ij = 2 k_i k_j / (k_i + k_j) the harmonic mean of the two conductivities (dominated by
+/// the poorer conductor, so heat crosses from a good conductor into a poor one as slowly as the
+/// poor one lets it, and 0 when either is 0), A = k V the shares (`heat_share`), F the kernel
+/// (`conduction_kernel`), V the volume of a particle of the resting liquid and c the Laplacian
+/// correction; `scale` is V c (`conduction_scale`). For one material it gives dT_i/dt =
+/// α V c Σ_j (T_j − T_i) F(r_ij): the heat equation dT/dt = α ∇²T.
+pub fn conductance(shares: (f32, f32), kernel: f32, scale: f32) -> f32 {
+    let (a_i, a_j) = shares;
+    let sum = a_i + a_j;
     if sum > 0.0 {
-        2.0 * k_i * k_j / sum
+        2.0 * a_i * a_j / sum * kernel * scale
     } else {
         0.0
     }
 }
 
-/// Thermal conductivity k = ρ c α of a particle of mass density ρ (its mass over its volume),
-/// heat capacity c and thermal diffusivity α (a material's `conductivity`).
-pub fn conductivity(mass_density: f32, heat_capacity: f32, diffusivity: f32) -> f32 {
-    mass_density * heat_capacity * diffusivity
-}
-
-/// The kernel of the conduction along a pair at distance r (Cleary and Monaghan 1999,
-/// "Conduction modelling using smoothed particle hydrodynamics", J. Comput. Phys. 148):
-///
-/// F(r) = 2 (−W'(r)) r / (r² + η²),
-///
-/// W the density kernel N a³ (`density_kernel`, so W'(r) = −3 N a² / h) and η = 0.1 h keeping
-/// coincident particles finite. With volumes V = m / ρ, Σ_j V_j (T_j − T_i) F(r_ij) is
-/// Brookshaw's Laplacian of T at particle i.
-pub fn conduction_kernel(r: f32, h: f32) -> f32 {
-    let a = weight(r, h);
-    let slope = 3.0 * density_norm(h) * a * a / h;
-    let eta2 = 0.01 * h * h;
-    2.0 * slope * r / (r * r + eta2)
-}
-
-/// The conductance of a pair (Cleary and Monaghan 1999, their conduction equation multiplied by
-/// m_i): the heat that flows into particle i per second is G (T_j − T_i), and out of j the
-/// same, with
-///
-/// G = k_ij V_i V_j F(r) c_ij,
-///
-/// k_ij the harmonic mean of the two conductivities (`harmonic_conductivity`; the paper's
-/// 4 k_i k_j / (k_i + k_j) is 2 k_ij, its 2 is in F), V = m / ρ the particles' volumes, F the
-/// kernel (`conduction_kernel`) and c_ij the pair's Laplacian correction (`laplacian_correction`,
-/// 1 in the paper). For one material (k = ρ c α throughout) it gives dT_i/dt = α Σ_j V_j
-/// (T_j − T_i) F(r_ij) c_ij: the heat equation dT/dt = α ∇²T.
-pub fn conductance(k_ij: f32, volume_i: f32, volume_j: f32, kernel: f32, correction: f32) -> f32 {
-    k_ij * volume_i * volume_j * kernel * correction
-}
-
-/// The correction that makes the Laplacian of a particle exact for quadratic temperatures: the
-/// sum Σ_j V_j F(r_ij) r_ij² (`second_moment`) is 2d = 4 in 2D for a full, even neighbourhood
-/// of an exact kernel, but the sums of a few neighbours at h = 3 spacings fall short (6.8 on a
-/// square lattice, so heat would spread 15% too slowly). The particle's correction is 4 over
-/// its sum, a pair's the mean of its two (so that it stays symmetric and heat conserved); a
-/// departure from Cleary and Monaghan, in the spirit of the renormalised SPH Laplacians.
-pub fn laplacian_correction(second_moment: f32) -> f32 {
-    if second_moment > 0.0 {
-        4.0 / second_moment
-    } else {
-        1.0
+/// The resting liquid's part of the conductance (`conductance`): V c, a resting particle's
+/// volume V times the correction c that makes the conduction's Laplacian exact for quadratic
+/// temperatures in the resting liquid, and the number density n = 1 / V it is for.
+/// Σ_j V F(r_ij) r_ij² is 2d = 4 for a full, even neighbourhood and an exact integral, but the
+/// few neighbours within h give another sum; V c is 4 over Σ_j F(r_ij) r_ij² in the hexagonal
+/// packing of rest density `rest_density` (`rest_particles_per_area`), and n its kernel
+/// number density N (1 + Σ a³), the particle itself counted, as the density stage finds one:
+/// the same at any resolution in units of h, one constant for the whole liquid (so heat stays
+/// conserved and no pass is spent on a sum per particle). A liquid packed more loosely than
+/// at rest takes V c n / n̄ (`sim::heat`). A departure from Cleary and Monaghan, in the spirit of
+/// the renormalised SPH Laplacians.
+pub fn conduction_scale(h: f32, rest_density: f32) -> (f32, f32) {
+    let per_area = rest_particles_per_area(h, rest_density) as f64;
+    let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();
+    let (h64, reach) = (h as f64, (h as f64 / spacing).ceil() as i64 + 2);
+    let row = spacing * 3f64.sqrt() / 2.0;
+    let mut moment = 0.0;
+    for j in -reach..=reach {
+        for i in -reach..=reach {
+            let (x, y) = ((i as f64 + 0.5 * j as f64) * spacing, j as f64 * row);
+            let r = (x * x + y * y).sqrt();
+            if (i, j) != (0, 0) && r < h64 {
+                moment += conduction_kernel(r as f32, h) as f64 * r * r;
+            }
+        }
     }
+    let sum = packing_sum(h64, spacing, -reach..=reach, reach);
+    let number_density = density_norm(h) as f64 * (1.0 + sum);
+    ((4.0 / moment) as f32, number_density as f32)
+}
+
+/// The heat each of `particles` gains per second by conduction (`conductance`) from every other
+/// closer than h, by brute force over all pairs: the reference of the conduction in the
+/// density stage's pair loop and of the diffusion pass (`sim::neighbours`).
+pub fn reference_conduction(particles: &[Conducting], h: f32, scale: f32) -> Vec<f32> {
+    let mut gained = vec![0.0; particles.len()];
+    for (i, p) in particles.iter().enumerate() {
+        for (j, q) in particles.iter().enumerate().skip(i + 1) {
+            let r = (q.position - p.position).length();
+            if r >= h {
+                continue;
+            }
+            let g = conductance((p.share, q.share), conduction_kernel(r, h), scale);
+            let heat = g * (q.temperature - p.temperature);
+            gained[i] += heat;
+            gained[j] -= heat;
+        }
+    }
+    gained
+}
+
+/// What the conduction of a particle reads (`reference_conduction`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Conducting {
+    /// Position.
+    pub position: Vec2,
+    /// Temperature.
+    pub temperature: f32,
+    /// Share A = m c α (`heat_share`).
+    pub share: f32,
 }
 
 /// Squared distance below which two particles count as being at the same spot: they have no
@@ -475,43 +524,51 @@ mod tests {
         let (on_i, _) = pair_displacements(&i, &j, Vec2::X, 0.1, 0.3, dt);
         assert_eq!(on_i, Vec2::ZERO);
     }
-    /// On a square lattice at the engine's h = 3 spacings, the conductance's Laplacian of
-    /// T = x² + 3y² (∇²T = 8, volumes from the lattice's own kernel sum) is 6.79 as the paper
-    /// writes it, and 8 to rounding with the correction.
+    /// In the resting hexagonal packing of the seed's rest density, the conductance's
+    /// Laplacian of T = x² + 3y² (∇²T = 8) is 8, as `conduction_scale` makes it; on a square
+    /// lattice of the same particles per area it is within 3% of 8; the scale is the same at
+    /// any resolution in units of h²; the harmonic mean is 0 when either end is.
     #[test]
     fn the_conductance_gives_the_laplacian_on_a_lattice() {
-        let (spacing, h) = (0.1_f32, 0.3_f32);
-        let reach = (h / spacing) as i32 + 1;
-        let offsets: Vec<Vec2> = (-reach..=reach)
-            .flat_map(|x| (-reach..=reach).map(move |y| Vec2::new(x as f32, y as f32) * spacing))
-            .filter(|d| d.length() < h)
-            .collect();
-        let number_density: f32 = offsets.iter().map(|d| density_kernel(d.length(), h)).sum();
-        let volume = 1.0 / number_density;
-        let neighbours = || offsets.iter().filter(|d| d.length() > 0.0);
-        let moment: f32 = neighbours()
-            .map(|d| volume * conduction_kernel(d.length(), h) * d.length_squared())
-            .sum();
-        let (diffusivity, capacity, mass) = (1.0, 1.0, 1.0);
-        let k = conductivity(mass / volume, capacity, diffusivity);
+        let h = 0.3_f32;
+        let rest_density = SimParams::default().rest_density;
+        let (scale, _) = conduction_scale(h, rest_density);
+        let per_area = rest_particles_per_area(h, rest_density);
+        let hexagonal = (2.0 / (3f32.sqrt() * per_area)).sqrt();
+        let square = 1.0 / per_area.sqrt();
+        type Site = Box<dyn Fn(i32, i32) -> Vec2>;
+        let lattices: [(Site, f32); 2] = [
+            (
+                Box::new(move |i, j| {
+                    Vec2::new(i as f32 + 0.5 * j as f32, j as f32 * 3f32.sqrt() / 2.0) * hexagonal
+                }),
+                1e-3,
+            ),
+            (
+                Box::new(move |i, j| Vec2::new(i as f32, j as f32) * square),
+                0.03,
+            ),
+        ];
+        let share = heat_share(1.0, 1.0, 1.0);
         let temperature = |x: Vec2| x.x * x.x + 3.0 * x.y * x.y;
         let centre = Vec2::new(0.3, -0.2);
-        let laplacian = |correction: f32| {
-            let heat: f32 = neighbours()
-                .map(|&d| {
-                    let kernel = conduction_kernel(d.length(), h);
-                    let g = conductance(k, volume, volume, kernel, correction);
+        for (site, tolerance) in lattices {
+            let heat: f32 = (-8..=8)
+                .flat_map(|i| (-8..=8).map(move |j| (i, j)))
+                .map(|(i, j)| site(i, j))
+                .filter(|d| d.length() > 0.0 && d.length() < h)
+                .map(|d| {
+                    let g = conductance((share, share), conduction_kernel(d.length(), h), scale);
                     g * (temperature(centre + d) - temperature(centre))
                 })
                 .sum();
-            heat / (mass * capacity * diffusivity)
-        };
-        let plain = laplacian(1.0);
-        assert!((plain - 6.79).abs() < 0.01, "{plain}");
-        let corrected = laplacian(laplacian_correction(moment));
-        assert!((corrected - 8.0).abs() < 1e-3, "{corrected}");
-        assert_eq!(harmonic_conductivity(2.0, 0.0), 0.0);
-        assert_eq!(harmonic_conductivity(0.0, 0.0), 0.0);
-        assert!((harmonic_conductivity(1.0, 3.0) - 1.5).abs() < 1e-6);
+            assert!((heat / 8.0 - 1.0).abs() < tolerance, "{heat}");
+        }
+        let (finer, _) = conduction_scale(h / 2.0, rest_density * 4.0);
+        assert!((finer * 4.0 / scale - 1.0).abs() < 1e-3, "{finer} {scale}");
+        assert!((integrate_over_disc(|r| conduction_kernel(r, h) * r * r, h) - 4.0).abs() < 1e-3);
+        assert_eq!(conductance((2.0, 0.0), 1.0, 1.0), 0.0);
+        assert_eq!(conductance((0.0, 0.0), 1.0, 1.0), 0.0);
+        assert!((conductance((1.0, 3.0), 1.0, 1.0) - 1.5).abs() < 1e-6);
     }
 }

@@ -11,6 +11,7 @@
 
 use super::domain::Domain;
 use super::grid::Grid;
+use super::neighbours::Neighbours;
 use super::pairs::Contact;
 use super::params::SimParams;
 use super::particles::{Births, Particles};
@@ -138,6 +139,53 @@ pub struct Exchanged<'a> {
     pub temperature: &'a mut [f32],
 }
 
+/// The pair loops' diffusion, lent to the subsystem that spreads a value along the pairs (the
+/// heat's temperature, `Subsystem::diffuses`): it sets each particle's lanes before the density
+/// stage, which runs the exchange fused into its own pair loop, takes what it found after, and
+/// may run more passes of the exchange alone.
+pub struct Diffusion<'a> {
+    neighbours: &'a mut Neighbours,
+    /// Interaction radius h.
+    pub h: f32,
+    /// This substep's length.
+    pub dt: f32,
+    /// The liquid's rest density ρ0.
+    pub rest_density: f32,
+}
+
+impl<'a> Diffusion<'a> {
+    /// The diffusion of `neighbours`' pair loops, for the world's `params` and substep `dt`.
+    pub(crate) fn new(neighbours: &'a mut Neighbours, params: &SimParams, dt: f32) -> Self {
+        Self {
+            neighbours,
+            h: params.interaction_radius,
+            dt,
+            rest_density: params.rest_density,
+        }
+    }
+
+    /// Sets every particle's lanes (`count`, sorted order): its value and its share; with
+    /// `one_share` every particle has the same (`Neighbours::set_diffusion`).
+    pub fn set(&mut self, count: usize, one_share: bool, lane: impl Fn(usize) -> [f32; 2] + Sync) {
+        self.neighbours.set_diffusion(count, one_share, lane);
+    }
+
+    /// True when the lanes are set for this substep's density stage.
+    pub fn is_set(&self) -> bool {
+        self.neighbours.is_diffusing()
+    }
+
+    /// What the last pass found for each particle (`Neighbours::diffusion_gained`).
+    pub fn gained(&self) -> &[f32] {
+        self.neighbours.diffusion_gained()
+    }
+
+    /// Another pass of the exchange alone, from `values` (`Neighbours::diffuse_again`).
+    pub fn again(&mut self, values: &[f32]) {
+        self.neighbours.diffuse_again(values, self.h);
+    }
+}
+
 /// A particle in the move stage after its move: where it is now, where it started the substep,
 /// its velocity and its material. Subsystems with solids change position and velocity.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -239,6 +287,22 @@ pub trait Subsystem: Send + Sync {
     fn wants_contacts(&self) -> bool {
         false
     }
+
+    /// True when the subsystem spreads a value along the pairs inside the density stage's pair
+    /// loop (the heat's temperature): only then are `diffusion` and `diffused` called.
+    fn diffuses(&self) -> bool {
+        false
+    }
+
+    /// Before the density stage: sets each particle's lanes of the diffusion (`Diffusion::set`)
+    /// from `particles`, sorted by this substep's grid, or leaves them unset (then the density
+    /// stage runs alone and `diffused` is not called).
+    fn diffusion(&mut self, _particles: &Particles, _diffusion: &mut Diffusion) {}
+
+    /// After the density stage, when `diffusion` set the lanes: takes what the exchange found
+    /// (`Diffusion::gained`, and any further passes it runs) into its column of `particles`
+    /// (with this substep's densities), so that what one particle gains another loses.
+    fn diffused(&mut self, _particles: &mut Particles, _diffusion: &mut Diffusion) {}
 
     /// The springs stage, before `displace`: every pair of particles closer than h, once, in a
     /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`). What it exchanges

@@ -14,8 +14,8 @@ use super::scene::Scene;
 use super::springs::Springs;
 use super::stir::Stir;
 use super::subsystem::{
-    AfterFrame, AfterMove, Exchanged, FromScene, Frozen, Moving, Restoring, SavedState, StateError,
-    Subsystem,
+    AfterFrame, AfterMove, Diffusion, Exchanged, FromScene, Frozen, Moving, Restoring, SavedState,
+    StateError, Subsystem,
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
@@ -166,6 +166,29 @@ impl Subsystems {
     pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
         for subsystem in self.all_mut() {
             subsystem.pull(centre, radius, speed);
+        }
+    }
+
+    /// Before the density stage: the subsystem that diffuses a value along the pairs (the first
+    /// active one that `diffuses`) sets its lanes; returns whether one did.
+    pub fn diffusion(&mut self, particles: &Particles, diffusion: &mut Diffusion) -> bool {
+        let found = self.active_timed().find(|(s, _)| s.diffuses());
+        let Some((subsystem, time)) = found else {
+            return false;
+        };
+        let start = Instant::now();
+        subsystem.diffusion(particles, diffusion);
+        *time += Instant::now() - start;
+        true
+    }
+
+    /// After the density stage: the subsystem that set the diffusion's lanes takes the
+    /// exchange.
+    pub fn diffused(&mut self, particles: &mut Particles, diffusion: &mut Diffusion) {
+        if let Some((subsystem, time)) = self.active_timed().find(|(s, _)| s.diffuses()) {
+            let start = Instant::now();
+            subsystem.diffused(particles, diffusion);
+            *time += Instant::now() - start;
         }
     }
 

@@ -29,7 +29,7 @@ use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stability;
 use super::stir::{self, Stir};
-use super::subsystem::{AfterFrame, AfterMove, Exchanged, Frozen};
+use super::subsystem::{AfterFrame, AfterMove, Diffusion, Exchanged, Frozen};
 use super::subsystems::{Subsystems, SUBSYSTEMS};
 use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
@@ -343,12 +343,18 @@ impl World {
         lap(&mut self.times.advance);
         self.sort_into_grid_within(bounds);
         lap(&mut self.times.grid);
-        self.compute_densities();
-        lap(&mut self.times.density);
-        self.relax();
-        lap(&mut self.times.relax);
         // The subsystems time their own hooks, by name (`Subsystems::times`).
         let mut hooks = Duration::ZERO;
+        let diffusing = self.set_diffusion();
+        lap(&mut hooks);
+        self.compute_densities();
+        lap(&mut self.times.density);
+        if diffusing {
+            self.take_diffusion();
+        }
+        lap(&mut hooks);
+        self.relax();
+        lap(&mut self.times.relax);
         self.displace_by_subsystems();
         lap(&mut hooks);
         let next_bounds = self.move_and_collide(advance_next);
@@ -438,6 +444,21 @@ impl World {
             &self.wall_density,
             &folding,
         );
+    }
+
+    /// Before the density stage: the subsystem that diffuses a value along the pairs (the heat)
+    /// sets its lanes, and the density stage then runs the exchange fused; returns whether it
+    /// did.
+    fn set_diffusion(&mut self) -> bool {
+        let mut diffusion = Diffusion::new(&mut self.neighbours, &self.params, self.dt);
+        self.subsystems.diffusion(&self.particles, &mut diffusion) && diffusion.is_set()
+    }
+
+    /// After the density stage: the subsystem that set the diffusion takes its exchange.
+    fn take_diffusion(&mut self) {
+        let mut diffusion = Diffusion::new(&mut self.neighbours, &self.params, self.dt);
+        self.subsystems
+            .diffused(&mut self.particles, &mut diffusion);
     }
 
     /// The springs stage: the active subsystems add their displacements to the relaxation's.

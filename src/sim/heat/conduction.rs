@@ -1,26 +1,31 @@
-//! The conduction stage of `sim::heat`: one substep of the SPH heat equation along the pairs.
+//! The conduction stage of `sim::heat`: one substep of the SPH heat equation along the pairs,
+//! fused into the density stage's pair loop (`Subsystem::diffusion`, `neighbours::diffusion`).
 
-use crate::sim::pairs::Contact;
-use crate::sim::physics::{conductance, conduction_kernel, conductivity, density_norm};
-use crate::sim::physics::{harmonic_conductivity, laplacian_correction};
-use crate::sim::portable::Ordered;
-use crate::sim::subsystem::Frozen;
+use crate::sim::particles::Particles;
+use crate::sim::physics::{conduction_norm, conduction_scale, density_norm, heat_share};
+use crate::sim::portable::{self, Ordered};
+use crate::sim::subsystem::Diffusion;
+use crate::sim::LIGHT_CHUNK;
 use rayon::prelude::*;
 
 /// Most cycles one substep's exchange is cut into.
 pub const MAX_CYCLES: u32 = 16;
 
-/// The Laplacian correction (`physics::laplacian_correction`) is kept within these: a particle
-/// with few neighbours (a drop, the surface) has a small sum, which the correction must not
-/// turn into a fast conductor.
-const MIN_CORRECTION: f32 = 0.5;
-/// See `MIN_CORRECTION`.
-const MAX_CORRECTION: f32 = 2.0;
-
 /// Most of its difference from its neighbours a particle's temperature moves in one cycle: the
-/// sum over its pairs of G Δt / (m c), kept at or below this, keeps every new temperature
-/// between the old ones of the particle and its neighbours.
-const MOST_PER_CYCLE: f32 = 0.5;
+/// sum over its pairs of G Δt / (m c), kept at or below this, makes every new temperature a
+/// mean of the old ones of the particle and its neighbours with positive weights, so none
+/// overshoots them (at 1 two lone particles would swap temperatures; below it the fastest
+/// pattern, neighbours alternately hot and cold, still fades).
+const MOST_PER_CYCLE: f32 = 0.9;
+
+/// How much further than `MOST_PER_CYCLE` a cycle's exchange may reach before the substep is
+/// cut into more cycles: up to this it is slowed instead (by at most a sixth, in the substeps
+/// where a few particles are pressed closer than a resting liquid's), which costs no pass.
+const SLOWED: f32 = 1.2;
+
+/// The particles counted in the liquid's mean volume: those at least this dense, as a share of
+/// the resting liquid's number density.
+const INSIDE: f32 = 0.8;
 
 /// How a material holds and passes heat.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,141 +34,161 @@ pub(crate) struct Thermal {
     pub(crate) diffusivity: f32,
     /// Heat capacity per unit mass, relative to water.
     pub(crate) heat_capacity: f32,
+    /// The mass of its particles (which cannot change at run time).
+    pub(crate) mass: f32,
 }
 
-/// The conduction stage's scratch, reused every substep.
+impl Thermal {
+    /// The share of a particle of this material, A = m c α (`physics::heat_share`).
+    fn share(&self) -> f32 {
+        heat_share(self.mass, self.heat_capacity, self.diffusivity)
+    }
+}
+
+/// The conduction stage's constants and scratch, reused every substep.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Conduction {
-    /// Kernel sum Σ_j W(r_ij), the particle itself included: one over its volume.
-    number_density: Vec<f32>,
-    /// m c of each particle.
-    capacity: Vec<f32>,
-    /// Conductivity k = ρ c α of each particle.
-    conductivity: Vec<f32>,
-    /// The Laplacian correction of each particle (from Σ_j V_j F r², then 4 over it).
-    correction: Vec<f32>,
-    /// F(r) of each contact.
-    kernel: Vec<f32>,
-    /// G Δt of each contact.
-    conductance: Vec<f32>,
-    /// Σ G Δt / (m c) over each particle's pairs.
-    diagonal: Vec<f32>,
-    /// The heat each particle gains in a cycle.
-    gained: Vec<f32>,
+    /// The resting liquid's V c and number density (`physics::conduction_scale`), and the
+    /// interaction radius and rest density they were found for.
+    scale: Option<((f32, f32), (f32, f32))>,
+    /// Each material's share.
+    shares: Vec<f32>,
+    /// Each material's rate: what a particle's sum from the pair loops is multiplied by, with
+    /// the substep's factor, to give its change of temperature.
+    rates: Vec<f32>,
+    /// Each material's reach: Σ_j G_ij Δt / (m c)_i is at most this times the particle's
+    /// Σ a³ and the substep's factor.
+    reaches: Vec<f32>,
+    /// The temperatures between cycles.
+    temperature: Vec<f32>,
 }
 
 impl Conduction {
-    /// One substep of conduction along `contacts` (pairs of `frozen.particles` closer than h),
-    /// changing `temperature` (indexed like the particles).
-    pub(super) fn conduct(
+    /// Sets each particle's lanes of the diffusion from its temperature and its material's
+    /// share (`particles` sorted as the pair loops see them). With one material every particle
+    /// has one share (particles of a material have its mass).
+    pub(super) fn set_lanes(
         &mut self,
         materials: &[Thermal],
-        frozen: &Frozen,
-        contacts: &[Contact],
-        temperature: &mut [f32],
+        particles: &Particles,
+        diffusion: &mut Diffusion,
     ) {
-        let Frozen {
-            particles, h, dt, ..
-        } = *frozen;
-        let count = particles.len();
+        self.shares.clear();
+        self.shares.extend(materials.iter().map(Thermal::share));
+        let (shares, p) = (&self.shares, particles);
+        let (material, temperature) = (&p.material, &p.temperature);
+        let one_share = materials.len() == 1;
+        diffusion.set(p.len(), one_share, |i| {
+            [temperature[i], shares[material[i] as usize]]
+        });
+    }
+
+    /// Takes the exchange the density stage's pair loop found into the particles'
+    /// temperatures: at once when no particle would move more than `MOST_PER_CYCLE` of its
+    /// difference from its neighbours (up to `SLOWED` times that, the substep's exchange is
+    /// slowed to it), else in cycles of the exchange alone, a share of the substep each (at
+    /// most `MAX_CYCLES`; past that every pair is slowed alike, so the heat is still conserved
+    /// but spreads more slowly than its diffusivity asks).
+    ///
+    /// How far a particle moves toward its neighbours is Σ_j G_ij Δt / (m c)_i, G_ij = V c F
+    /// H(A_i, A_j) (`physics::conductance`). F is the density kernel times a constant, so
+    /// Σ_j F_ij is known from the particle's density (its sum Σ a³, the walls' share too: an
+    /// upper bound near them), and H(A_i, A_j) is at most H(A_i, A_max): no pass over the pairs
+    /// is spent on it.
+    pub(super) fn take(
+        &mut self,
+        materials: &[Thermal],
+        particles: &mut Particles,
+        diffusion: &mut Diffusion,
+    ) {
+        let h = diffusion.h;
+        let found_for = (h, diffusion.rest_density);
+        let (scale, rest_number_density) = match self.scale {
+            Some((found, scale)) if found == found_for => scale,
+            _ => {
+                let scale = conduction_scale(h, diffusion.rest_density);
+                self.scale = Some((found_for, scale));
+                scale
+            }
+        };
+        let most_share = self.shares.iter().copied().fold(0.0, portable::max);
+        let one_share = materials.len() == 1;
+        // Per material: its share over m c, what its particle's reach is per unit of Σ a³ over
+        // the share, and its m.
+        self.rates.clear();
+        self.reaches.clear();
+        for (thermal, &share) in materials.iter().zip(&self.shares) {
+            let shared = if one_share { share } else { 1.0 };
+            let rate = shared / (thermal.mass * thermal.heat_capacity);
+            let harmonic = if one_share || share + most_share <= 0.0 {
+                1.0
+            } else {
+                2.0 * share * most_share / (share + most_share)
+            };
+            self.rates.push(rate);
+            self.reaches.push(rate * harmonic);
+        }
         let norm = density_norm(h);
-        self.number_density.clear();
-        self.number_density.resize(count, norm);
-        for contact in contacts {
-            let a = contact.weight;
-            let w = norm * a * a * a;
-            self.number_density[contact.i as usize] += w;
-            self.number_density[contact.j as usize] += w;
-        }
-        let (mass, material) = (&particles.mass, &particles.material);
-        self.capacity.clear();
-        self.conductivity.clear();
-        for i in 0..count {
-            let thermal = materials[material[i] as usize];
-            let capacity = mass[i] * thermal.heat_capacity;
-            let density = mass[i] * self.number_density[i];
-            self.capacity.push(capacity);
-            self.conductivity.push(conductivity(
-                density,
-                thermal.heat_capacity,
-                thermal.diffusivity,
-            ));
-        }
-        contacts
-            .par_iter()
-            .with_min_len(4096)
-            .map(|contact| conduction_kernel(contact.r, h))
-            .collect_into_vec(&mut self.kernel);
-        self.correction.clear();
-        self.correction.resize(count, 0.0);
-        for (contact, &kernel) in contacts.iter().zip(&self.kernel) {
-            let (i, j) = (contact.i as usize, contact.j as usize);
-            let moment = kernel * contact.r * contact.r;
-            self.correction[i] += moment / self.number_density[j];
-            self.correction[j] += moment / self.number_density[i];
-        }
-        for correction in &mut self.correction {
-            *correction = laplacian_correction(*correction).clamp(MIN_CORRECTION, MAX_CORRECTION);
-        }
-        let (number_density, k) = (&self.number_density, &self.conductivity);
-        let (correction, kernel) = (&self.correction, &self.kernel);
-        (contacts, kernel)
+        let (rates, reaches) = (&self.rates, &self.reaches);
+        let (material, mass, density) = (&particles.material, &particles.mass, &particles.density);
+        // Each particle's number density n = N + ρ / m (its density's Σ a³, the walls' share
+        // and itself); in chunks of a fixed size, so that the sums are the same at any thread
+        // count: the largest reach per unit of the factor below, and n summed over the
+        // particles of the liquid's inside (at least `INSIDE` of the resting n: the surface's
+        // would count as looser).
+        let inside = INSIDE * rest_number_density;
+        let chunks: Vec<(f32, f64, u32)> = (material, mass, density)
             .into_par_iter()
-            .with_min_len(4096)
-            .map(|(contact, &kernel)| {
-                let (i, j) = (contact.i as usize, contact.j as usize);
-                let k_ij = harmonic_conductivity(k[i], k[j]);
-                if k_ij <= 0.0 {
-                    return 0.0;
+            .chunks(LIGHT_CHUNK)
+            .map(|chunk| {
+                let (mut most, mut sum, mut count) = (0.0_f32, 0.0_f64, 0);
+                for (&m, &mass, &density) in chunk {
+                    let neighbours = density / (norm * mass);
+                    most = most.at_least(reaches[m as usize] * neighbours);
+                    let number_density = norm + density / mass;
+                    if number_density >= inside {
+                        sum += f64::from(number_density);
+                        count += 1;
+                    }
                 }
-                let (v_i, v_j) = (1.0 / number_density[i], 1.0 / number_density[j]);
-                let c_ij = 0.5 * (correction[i] + correction[j]);
-                conductance(k_ij, v_i, v_j, kernel, c_ij) * dt
+                (most, sum, count)
             })
-            .collect_into_vec(&mut self.conductance);
-        self.diagonal.clear();
-        self.diagonal.resize(count, 0.0);
-        for (contact, &g) in contacts.iter().zip(&self.conductance) {
-            let (i, j) = (contact.i as usize, contact.j as usize);
-            self.diagonal[i] += g / self.capacity[i];
-            self.diagonal[j] += g / self.capacity[j];
+            .collect();
+        let (mut most, mut sum, mut count) = (0.0_f32, 0.0_f64, 0_u32);
+        for (chunk_most, chunk_sum, chunk_count) in chunks {
+            most = most.at_least(chunk_most);
+            sum += chunk_sum;
+            count += chunk_count;
         }
-        let most = self
-            .diagonal
-            .iter()
-            .copied()
-            .fold(0.0, crate::sim::portable::max);
-        let cycles = ((most / MOST_PER_CYCLE).ceil() as u32).clamp(1, MAX_CYCLES);
-        let per_cycle = 1.0 / cycles as f32;
-        if most * per_cycle > MOST_PER_CYCLE {
-            // Too fast even in the most cycles: each pair slowed as much as its faster end needs.
-            let limit = MOST_PER_CYCLE * cycles as f32;
-            let slowed = |d: f32| if d > limit { limit / d } else { 1.0 };
-            for (contact, g) in contacts.iter().zip(&mut self.conductance) {
-                let (i, j) = (contact.i as usize, contact.j as usize);
-                *g *= slowed(self.diagonal[i]).at_most(slowed(self.diagonal[j]));
-            }
+        // The liquid's mean volume over the resting one's.
+        let looser = if count > 0 {
+            (f64::from(rest_number_density) * f64::from(count) / sum) as f32
+        } else {
+            1.0
+        };
+        // The pair loops' sums times this and the material's rate are the change of
+        // temperature in the substep.
+        let factor = diffusion.dt * scale * looser.clamp(0.5, 2.0) * conduction_norm(h);
+        let most = most * factor;
+        let cycles = ((most / (SLOWED * MOST_PER_CYCLE)).ceil() as u32).clamp(1, MAX_CYCLES);
+        let per_cycle = (1.0 / cycles as f32).at_most(MOST_PER_CYCLE / most);
+        let apply = |temperature: &mut [f32], gained: &[f32]| {
+            (temperature, gained, material)
+                .into_par_iter()
+                .with_min_len(LIGHT_CHUNK)
+                .for_each(|(t, &gained, &m)| *t += per_cycle * factor * rates[m as usize] * gained);
+        };
+        let gained = diffusion.gained();
+        if cycles == 1 {
+            apply(&mut particles.temperature, gained);
+            return;
         }
-        for g in &mut self.conductance {
-            *g *= per_cycle;
+        self.temperature.clone_from(&particles.temperature);
+        apply(&mut self.temperature, gained);
+        for _ in 1..cycles {
+            diffusion.again(&self.temperature);
+            apply(&mut self.temperature, diffusion.gained());
         }
-        for _ in 0..cycles {
-            self.gained.clear();
-            self.gained.resize(count, 0.0);
-            for (contact, &g) in contacts.iter().zip(&self.conductance) {
-                if g == 0.0 {
-                    continue;
-                }
-                let (i, j) = (contact.i as usize, contact.j as usize);
-                let heat = g * (temperature[j] - temperature[i]);
-                self.gained[i] += heat;
-                self.gained[j] -= heat;
-            }
-            for ((t, &gained), &capacity) in
-                temperature.iter_mut().zip(&self.gained).zip(&self.capacity)
-            {
-                *t += gained / capacity;
-            }
-        }
+        particles.temperature.clone_from(&self.temperature);
     }
 }

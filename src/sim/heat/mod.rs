@@ -35,7 +35,7 @@ use super::pairs::Contact;
 use super::params::SimParams;
 use super::particles::Particles;
 use super::scene::{Material, Obstacle, Product, Scene};
-use super::subsystem::{from_state, to_state, AfterFrame, Exchanged, FromScene, Frozen};
+use super::subsystem::{from_state, to_state, AfterFrame, Diffusion, Exchanged, FromScene, Frozen};
 use super::subsystem::{Restoring, SavedState, StateError, Subsystem};
 use crate::sim::portable;
 use crate::sim::portable::Ordered;
@@ -243,6 +243,7 @@ fn thermal(materials: &[Material]) -> Vec<Thermal> {
         .map(|m| Thermal {
             diffusivity: m.conductivity,
             heat_capacity: m.heat_capacity,
+            mass: m.mass,
         })
         .collect()
 }
@@ -297,15 +298,24 @@ impl Subsystem for Heat {
         true
     }
 
-    fn wants_contacts(&self) -> bool {
-        self.conducts || self.reactions.any()
+    fn diffuses(&self) -> bool {
+        self.conducts
     }
 
-    fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact], exchanged: &mut Exchanged) {
-        if self.conducts {
-            self.conduction
-                .conduct(&self.materials, frozen, contacts, exchanged.temperature);
-        }
+    fn diffusion(&mut self, particles: &Particles, diffusion: &mut Diffusion) {
+        self.conduction
+            .set_lanes(&self.materials, particles, diffusion);
+    }
+
+    fn diffused(&mut self, particles: &mut Particles, diffusion: &mut Diffusion) {
+        self.conduction.take(&self.materials, particles, diffusion);
+    }
+
+    fn wants_contacts(&self) -> bool {
+        self.reactions.any()
+    }
+
+    fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact], _exchanged: &mut Exchanged) {
         self.reactions.note(frozen.particles, contacts);
     }
 

@@ -34,14 +34,30 @@ pub(crate) struct Reactions {
     pub counts: Vec<u64>,
     /// Whether each particle has reacted in this frame (scratch).
     reacted: Vec<bool>,
+    /// Whether some reaction joins materials a and b, at a × materials + b (either order).
+    joins: Vec<bool>,
+    /// How many materials `joins` is laid out for.
+    materials: usize,
 }
 
 impl Reactions {
     /// The reactions `list`, none happened yet.
     pub fn new(list: Vec<Reaction>) -> Self {
+        let materials = list
+            .iter()
+            .flat_map(|r| r.between)
+            .max()
+            .map_or(0, |most| most + 1);
+        let mut joins = vec![false; materials * materials];
+        for [a, b] in list.iter().map(|r| r.between) {
+            joins[a * materials + b] = true;
+            joins[b * materials + a] = true;
+        }
         Self {
             counts: vec![0; list.len()],
             list,
+            joins,
+            materials,
             ..Self::default()
         }
     }
@@ -57,12 +73,11 @@ impl Reactions {
         if self.list.is_empty() {
             return;
         }
-        let material = &particles.material;
+        let (material, n) = (&particles.material, self.materials);
+        let joins = &self.joins;
         let reacts = |a: u16, b: u16| {
             let (a, b) = (a as usize, b as usize);
-            self.list
-                .iter()
-                .any(|r| r.between == [a, b] || r.between == [b, a])
+            a < n && b < n && joins[a * n + b]
         };
         for contact in contacts {
             if reacts(material[contact.i as usize], material[contact.j as usize]) {

@@ -69,6 +69,53 @@ impl<'a> PairSums<'a> {
     }
 }
 
+/// One running sum per particle over a window of particles, as `PairSums` (the diffusion's
+/// exchange).
+pub struct PairSum<'a> {
+    /// Sorted index of the window's first particle.
+    pub start: usize,
+    /// The sum of each particle in the window.
+    pub values: &'a mut [f32],
+}
+
+impl<'a> PairSum<'a> {
+    /// The sums of `band`'s window, cleared first in phase 0 (see `run_phase`).
+    pub fn clearing(band: &Band, values: &'a mut [f32]) -> Self {
+        if band.index.is_multiple_of(2) {
+            values.fill(0.0);
+        }
+        Self {
+            start: band.start,
+            values,
+        }
+    }
+
+    /// Adds the lanes of `value` to the particles from `base` on; lanes past the first `valid`
+    /// must be zero (near the window's end they are skipped instead).
+    #[inline(always)]
+    pub(super) fn add<S: Lanes>(&mut self, base: usize, valid: usize, value: S) {
+        let local = base - self.start;
+        if local + S::LANES <= self.values.len() {
+            // SAFETY: local + LANES <= the length of the sums.
+            unsafe { (S::load(self.values, local) + value).store(self.values, local) };
+        } else {
+            let mut values = [0.0; LANES];
+            // SAFETY: S::LANES <= LANES.
+            unsafe { value.store(&mut values, 0) };
+            let valid = valid.min(S::LANES);
+            for (sum, value) in self.values[local..].iter_mut().zip(values).take(valid) {
+                *sum += value;
+            }
+        }
+    }
+
+    /// Adds one value to the sum of particle `j`.
+    #[inline(always)]
+    pub(super) fn add_one(&mut self, j: usize, value: f32) {
+        self.values[j - self.start] += value;
+    }
+}
+
 /// One band's turn in a phase of `run_phase`.
 #[derive(Clone, Debug)]
 pub struct Band {

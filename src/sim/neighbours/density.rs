@@ -5,7 +5,8 @@
 
 use super::super::grid::ForwardRows;
 use super::super::simd::{Lanes, WIDTH};
-use super::bands::PairSums;
+use super::bands::{PairSum, PairSums};
+use super::diffusion::{self, exchange, Diffusing};
 use super::lanes::{weights, LaneData};
 use std::ops::Range;
 
@@ -17,24 +18,31 @@ pub struct DensityStage<'a> {
     pub lanes: &'a LaneData,
     /// Interaction radius h.
     pub h: f32,
+    /// Every particle has one share of the diffusion (one material), when it runs.
+    pub one_share: bool,
 }
 
 /// Density sums Σ a³ and near-density sums Σ a⁴ (unnormalised, the particle itself excluded) of
 /// the pairs of particle `i` and its forward candidates, added to both ends. `minus_inverse_h`
-/// is −1/h in every lane; `count` is `checked_count` of x and y (found once per band).
+/// is −1/h in every lane; `count` is `checked_count` of x and y (and of the diffusion's lanes
+/// when it `CONDUCTS`; found once per band). `CONDUCTS`: the pairs also exchange the
+/// diffusion's value (`diffusion::exchange`), into `heat`.
 #[inline(always)]
-fn density_pairs<S: Lanes>(
+fn density_pairs<S: Lanes, const CONDUCTS: bool, const ONE_SHARE: bool>(
     rows: &ForwardRows,
     lanes: &LaneData,
     count: usize,
     i: usize,
     minus_inverse_h: S,
     sums: &mut PairSums,
+    heat: &mut PairSum,
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
+    let own_heat = CONDUCTS.then(|| Diffusing::<S>::own(lanes, i));
     // Each lane's running sums, a group's parts side by side (`simd::Lanes::total`).
     let mut sum = [S::splat(0.0); 2];
     let mut near_sum = [S::splat(0.0); 2];
+    let mut gained = [S::splat(0.0); 2];
     for range in rows {
         let (mut base, end) = (range.start as usize, range.end as usize);
         assert!(end <= count);
@@ -53,25 +61,63 @@ fn density_pairs<S: Lanes>(
                 sum[part] += a3;
                 near_sum[part] += a4;
                 sums.add(at, end - at, a3, a4);
+                if let Some(own_heat) = &own_heat {
+                    // SAFETY: at < end <= count, the diffusion's checked count too.
+                    let candidates = unsafe { Diffusing::<S>::load::<ONE_SHARE>(lanes, at) };
+                    let gain = exchange::<S, ONE_SHARE>(own_heat, &candidates, a3);
+                    gained[part] += gain;
+                    heat.add(at, end - at, S::splat(0.0) - gain);
+                }
             }
             base += WIDTH;
         }
     }
     sums.add_one(i, S::total(sum), S::total(near_sum));
+    if CONDUCTS {
+        heat.add_one(i, S::total(gained));
+    }
 }
 
-/// The density sums of one band (`density_pairs`).
+/// The density sums of one band (`density_pairs`), and the diffusion's exchange into `heat`
+/// when it is given.
 #[inline(always)]
 pub(super) fn density_band_for<S: Lanes>(
     band: Range<usize>,
     stage: &DensityStage,
     sums: &mut PairSums,
+    heat: Option<&mut PairSum>,
 ) {
     let (rows, lanes) = (stage.rows, stage.lanes);
     let minus_inverse_h = S::splat(-1.0 / stage.h);
-    let count = lanes.checked_count(&[&lanes.y]);
-    for i in band {
-        density_pairs::<S>(&rows[i], lanes, count, i, minus_inverse_h, sums);
+    let mut no_heat = PairSum {
+        start: 0,
+        values: &mut [],
+    };
+    macro_rules! each {
+        ($conducts:literal, $one_share:literal, $heat:expr) => {{
+            let count = if $conducts {
+                diffusion::checked_count(lanes)
+            } else {
+                lanes.checked_count(&[&lanes.y])
+            };
+            let heat = $heat;
+            for i in band {
+                density_pairs::<S, $conducts, $one_share>(
+                    &rows[i],
+                    lanes,
+                    count,
+                    i,
+                    minus_inverse_h,
+                    sums,
+                    heat,
+                );
+            }
+        }};
+    }
+    match heat {
+        None => each!(false, false, &mut no_heat),
+        Some(heat) if stage.one_share => each!(true, true, &mut *heat),
+        Some(heat) => each!(true, false, &mut *heat),
     }
 }
 
@@ -110,6 +156,7 @@ mod tests {
                     rows: &scene.rows,
                     lanes: &scene.lanes,
                     h,
+                    one_share: false,
                 };
                 let mut first_bits = None;
                 for loops in every_implementation() {
@@ -117,7 +164,7 @@ mod tests {
                     // Stale values: `for_each_band` must clear them.
                     let (mut sum, mut near_sum) = (vec![f32::NAN; count], vec![f32::NAN; count]);
                     for_each_band(&scene.bands, &mut sum, &mut near_sum, &|band, sums| {
-                        loops.density_band(band, &stage, sums)
+                        loops.density_band(band, &stage, sums, None)
                     });
                     // Every implementation of the lanes gives the same bits.
                     let bits: Vec<_> = sum.iter().chain(&near_sum).map(|x| x.to_bits()).collect();

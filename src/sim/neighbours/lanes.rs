@@ -51,6 +51,11 @@ pub struct LaneData {
     pub linear_viscosity: Vec<f32>,
     /// ¼ Δt² β of the particle's material, likewise.
     pub quadratic_viscosity: Vec<f32>,
+    /// The value the diffusion spreads along pairs (the temperature), filled only when some
+    /// subsystem diffuses one (`diffusion`).
+    pub diffused: Vec<f32>,
+    /// The particle's share of its pairs' conductances, A (`diffusion`), likewise.
+    pub diffusion_share: Vec<f32>,
 }
 
 impl LaneData {

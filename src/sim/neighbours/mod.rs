@@ -18,6 +18,7 @@
 
 mod bands;
 mod density;
+mod diffusion;
 mod lanes;
 mod relax;
 #[cfg(test)]
@@ -39,8 +40,9 @@ use super::particles::{Particles, Reordered};
 use super::physics::{near_pressure, pressure};
 use super::wall_density::{NearWall, WallDensity, WallSums};
 use super::LIGHT_CHUNK;
-use bands::{for_each_band, run_phase, Band, PairSums};
+use bands::{for_each_band, run_phase, Band, PairSum, PairSums};
 use density::DensityStage;
+use diffusion::DiffusionStage;
 use glam::Vec2;
 use lanes::{fill_padded, LaneData};
 use rayon::prelude::*;
@@ -51,11 +53,15 @@ use std::ops::Range;
 const BAND: usize = 128;
 
 /// A band's window of the density stage's outputs: (density, near density) sums, then
-/// (pressure, near pressure), then their lanes and how full the walls' liquid is.
+/// (pressure, near pressure), then their lanes, how full the walls' liquid is and what the
+/// diffusion's exchange gave.
 type DensityOutputs<'a> = (
     (&'a mut [f32], &'a mut [f32]),
     (&'a mut [f32], &'a mut [f32]),
-    ((&'a mut [f32], &'a mut [f32]), &'a mut [f32]),
+    (
+        (&'a mut [f32], &'a mut [f32]),
+        (&'a mut [f32], &'a mut [f32]),
+    ),
 );
 
 /// The grid and the buffers the neighbour stages reuse every substep (a steady particle count
@@ -80,6 +86,12 @@ pub struct Neighbours {
     /// How full of liquid the walls near each particle are (`WallSums::fullness`; 0 away from
     /// the walls).
     wall_fullness: Vec<f32>,
+    /// True from `set_diffusion` to the next sort: the density stage runs the diffusion fused.
+    diffusing: bool,
+    /// Every particle has one share of the diffusion (`set_diffusion`).
+    one_share: bool,
+    /// What each particle gained in the diffusion's last pass (`diffusion`).
+    diffusion_gained: Vec<f32>,
 }
 
 impl Neighbours {
@@ -126,6 +138,7 @@ impl Neighbours {
         liquid: &Liquid,
         folding: &Folding,
     ) {
+        self.diffusing = false;
         self.grid.build_within(&particles.position, h, bounds);
         let order = self.grid.order();
         let count = order.len();
@@ -210,7 +223,8 @@ impl Neighbours {
     /// The density stage: every particle's density and near density from the particles within
     /// h (itself excluded, as in the seed) and the liquid the walls stand for (counted, then
     /// times the particle's own mass), its pressures by the equation of state, and the pressure
-    /// lanes of the relaxation. Needs the grid of a `sort` of these particles.
+    /// lanes of the relaxation; with `set_diffusion` since the sort, the diffusion's exchange
+    /// too (`diffusion_gained`). Needs the grid of a `sort` of these particles.
     pub fn densities(
         &mut self,
         particles: &mut Particles,
@@ -232,14 +246,18 @@ impl Neighbours {
             rows: &self.rows,
             lanes: &self.lanes,
             h,
+            one_share: self.one_share,
         };
+        // The diffusion's sums, one per particle (untouched when it does not run).
+        self.diffusion_gained.resize(count, 0.0);
+        let diffusing = self.diffusing;
         let p = particles;
         let (mass, material) = (&p.mass, &p.material);
         let (x, y) = (&self.lanes.x, &self.lanes.y);
         // Densities, pressures and pressure lanes of particles `done` (window positions from
         // `start`), once their sums are complete.
         let finish = |done: Range<usize>, start: usize, outputs: &mut DensityOutputs| {
-            let (sums, pressures, (pressure_lanes, fullness)) = outputs;
+            let (sums, pressures, (pressure_lanes, (fullness, _))) = outputs;
             for i in done {
                 let local = i - start;
                 let constants = &liquid.materials[material[i] as usize];
@@ -271,7 +289,10 @@ impl Neighbours {
                         &mut lane_pressure[..count],
                         &mut lane_near_pressure[..count],
                     ),
-                    &mut self.wall_fullness[..count],
+                    (
+                        &mut self.wall_fullness[..count],
+                        &mut self.diffusion_gained[..count],
+                    ),
                 ),
             );
             run_phase(
@@ -279,9 +300,10 @@ impl Neighbours {
                 phase,
                 outputs,
                 &|band: Band, mut outputs: DensityOutputs| {
-                    let (sums, _, _) = &mut outputs;
+                    let (sums, _, (_, (_, gained))) = &mut outputs;
                     let mut sums = PairSums::clearing(&band, sums.0, sums.1);
-                    loops.density_band(band.particles.clone(), &stage, &mut sums);
+                    let mut heat = diffusing.then(|| PairSum::clearing(&band, gained));
+                    loops.density_band(band.particles.clone(), &stage, &mut sums, heat.as_mut());
                     // Complete now: band 0 (reached by itself alone) after phase 0, and an
                     // odd band's whole window (its band and the next, each reached from the
                     // band before it and itself) after phase 1.
@@ -296,6 +318,59 @@ impl Neighbours {
         }
         self.lanes.pressure = lane_pressure;
         self.lanes.near_pressure = lane_near_pressure;
+    }
+
+    /// Sets the diffusion's lanes of every particle of the last sort (`count` of them, sorted
+    /// order): `lane(i)` gives its value and its share (`diffusion`); `one_share` says every
+    /// particle has the same share. The next density stage then runs the diffusion's exchange
+    /// fused, and `diffusion_gained` gives what it found.
+    pub fn set_diffusion(
+        &mut self,
+        count: usize,
+        one_share: bool,
+        lane: impl Fn(usize) -> [f32; 2] + Sync,
+    ) {
+        let lanes = &mut self.lanes;
+        for field in [&mut lanes.diffused, &mut lanes.diffusion_share] {
+            field.resize(count + lanes::LANES, 0.0);
+            field[count..].fill(0.0);
+        }
+        (
+            &mut lanes.diffused[..count],
+            &mut lanes.diffusion_share[..count],
+        )
+            .into_par_iter()
+            .with_min_len(LIGHT_CHUNK)
+            .enumerate()
+            .for_each(|(i, (value, share))| [*value, *share] = lane(i));
+        self.diffusing = true;
+        self.one_share = one_share;
+    }
+
+    /// True from `set_diffusion` to the next sort.
+    pub fn is_diffusing(&self) -> bool {
+        self.diffusing
+    }
+
+    /// What each particle gained in the diffusion's last pass (sorted order):
+    /// Σ_j a³ H (v_j − v_i) over its pairs (`diffusion`).
+    pub fn diffusion_gained(&self) -> &[f32] {
+        &self.diffusion_gained
+    }
+
+    /// Another pass of the diffusion alone, from `values` (sorted order, the same particles and
+    /// pairs as the density stage's), the shares as set; `diffusion_gained` then gives what it
+    /// found.
+    pub fn diffuse_again(&mut self, values: &[f32], h: f32) {
+        let count = values.len();
+        self.lanes.diffused[..count].copy_from_slice(values);
+        let stage = DiffusionStage {
+            rows: &self.rows,
+            lanes: &self.lanes,
+            h,
+            one_share: self.one_share,
+        };
+        diffusion::diffuse(&self.bands, &stage, &mut self.diffusion_gained[..count]);
     }
 
     /// The relaxation stage: pressure and near pressure pushes, surface tension and viscosity,

@@ -147,3 +147,39 @@ pub fn coincident_direction(i: usize, j: usize) -> Vec2 {
         -Vec2::X
     }
 }
+
+/// Gives the particles of `scene` temperatures and thermal shares (a fifth of them not
+/// conducting; or all one share), set into the diffusion's lanes as the heat sets them; returns
+/// what `physics::reference_conduction` reads and the conductance's scale V c.
+pub fn conducting(
+    scene: &mut Scene,
+    one_share: bool,
+) -> (Vec<crate::sim::physics::Conducting>, f32) {
+    use crate::sim::physics::{conduction_scale, Conducting};
+    let mut rng = Pcg32::seed_from_u64(scene.particles.len() as u64);
+    let (scale, _) = conduction_scale(0.3, 82.0);
+    let particles: Vec<Conducting> = scene
+        .particles
+        .iter()
+        .map(|p| Conducting {
+            position: p.position,
+            temperature: rng.random_range(-20.0..300.0),
+            share: if one_share {
+                0.4
+            } else if rng.random_range(0..5) == 0 {
+                0.0
+            } else {
+                p.mass * rng.random_range(0.2..2.0) * rng.random_range(0.01..1.0)
+            },
+        })
+        .collect();
+    let count = particles.len();
+    let lanes = &mut scene.lanes;
+    fill_padded(&mut lanes.diffused, count, 0.0, |i| {
+        particles[i].temperature
+    });
+    fill_padded(&mut lanes.diffusion_share, count, 0.0, |i| {
+        particles[i].share
+    });
+    (particles, scale)
+}

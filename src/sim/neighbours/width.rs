@@ -6,8 +6,9 @@
 //! The environment variable `SLOSH_LANES=4` forces the parts of four on any CPU, so that a
 //! machine with AVX can check that both give the same results (the golden checksums run both).
 
-use super::bands::PairSums;
+use super::bands::{PairSum, PairSums};
 use super::density::{density_band_for, DensityStage};
+use super::diffusion::{diffusion_band_for, DiffusionStage};
 use super::relax::{relaxation_band_for, RelaxStage};
 use std::ops::Range;
 use std::sync::OnceLock;
@@ -18,9 +19,19 @@ pub const LANES_VARIABLE: &str = "SLOSH_LANES";
 /// The pair loops of one band of particles, compiled for one implementation of the lanes.
 pub trait PairLoops: Sync {
     /// The density sums of every particle of `band`.
-    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums);
+    /// The density sums of every particle of `band`, and the diffusion's exchange fused into
+    /// them when `heat` is given.
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    );
     /// The relaxation of every particle of `band`.
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
+    /// The diffusion's exchange alone for every particle of `band`.
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum);
     /// What runs the lanes, for reports: "avx", or "2x4 sse2", "2x4 neon", "2x4 simd128",
     /// "2x4 scalar".
     fn name(&self) -> &'static str;
@@ -60,12 +71,22 @@ fn avx() -> Option<&'static dyn PairLoops> {
 struct FourByTwo;
 
 impl PairLoops for FourByTwo {
-    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        density_band_for::<wide::f32x4>(band, stage, sums);
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        density_band_for::<wide::f32x4>(band, stage, sums, heat);
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         relaxation_band_for::<wide::f32x4>(band, stage, sums);
+    }
+
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        diffusion_band_for::<wide::f32x4>(band, stage, sums);
     }
 
     fn name(&self) -> &'static str {
@@ -88,26 +109,47 @@ struct AvxLoops;
 #[cfg(target_arch = "x86_64")]
 impl AvxLoops {
     #[target_feature(enable = "avx")]
-    fn density_band_avx(band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
-        density_band_for::<crate::sim::simd::Avx>(band, stage, sums);
+    fn density_band_avx(
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        density_band_for::<crate::sim::simd::Avx>(band, stage, sums, heat);
     }
 
     #[target_feature(enable = "avx")]
     fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         relaxation_band_for::<crate::sim::simd::Avx>(band, stage, sums);
     }
+
+    #[target_feature(enable = "avx")]
+    fn diffusion_band_avx(band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        diffusion_band_for::<crate::sim::simd::Avx>(band, stage, sums);
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl PairLoops for AvxLoops {
-    fn density_band(&self, band: Range<usize>, stage: &DensityStage, sums: &mut PairSums) {
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
         // SAFETY: `avx()` hands out `AvxLoops` only when the CPU has AVX.
-        unsafe { Self::density_band_avx(band, stage, sums) }
+        unsafe { Self::density_band_avx(band, stage, sums, heat) }
     }
 
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         // SAFETY: as above.
         unsafe { Self::relaxation_band_avx(band, stage, sums) }
+    }
+
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        // SAFETY: as above.
+        unsafe { Self::diffusion_band_avx(band, stage, sums) }
     }
 
     fn name(&self) -> &'static str {
