@@ -1,27 +1,28 @@
 //! Heat: every particle's temperature (the `temperature` column, in °C, starting at its
-//! material's `temperature`) conducted between neighbours by the SPH heat equation of Cleary
-//! and Monaghan 1999 (`physics::conductance`), with the conductivities averaged harmonically and
-//! the Laplacian corrected to be exact for quadratic temperatures
-//! (`physics::laplacian_correction`); phase changes with latent heat (`phase.rs`: ice and
-//! water, rock and lava, water ready to boil); reactions between materials in contact
-//! (`reactions.rs`); and walls and obstacles with a temperature, heater and cooler plates.
+//! material's `temperature`) conducted between neighbours by the SPH heat equation in the pair
+//! form of Cleary and Monaghan 1999 (`physics::conductance`: the conductivities averaged
+//! harmonically, the density kernel as the Laplacian's, exact for quadratic temperatures in the
+//! resting liquid); phase changes with latent heat (`phase.rs`: ice and water, rock and lava,
+//! water ready to boil); reactions between materials in contact (`reactions.rs`); and walls and
+//! obstacles with a temperature, heater and cooler plates.
 //!
 //! A scene has it when any material conducts (`conductivity` > 0) or changes phase, when it has
-//! reactions or plates; a scene without pays nothing. Conduction joins the substep at the pair
-//! hook (`Subsystem::contacts`): each pair closer than h gets its conductance once, from the
-//! frozen positions, and what one particle gains the other loses, so the heat is conserved to
-//! rounding. Walls and obstacles without a temperature are adiabatic. Once a frame
-//! (`Subsystem::after_frame`, before the air, which takes the particles ready to boil and
-//! exchanges heat with the surface): the plates, the reactions, the phase changes.
+//! reactions or plates; a scene without pays nothing. Conduction joins the density stage
+//! (`Subsystem::diffusion` and `diffused`, `conduction.rs`): its pair loop weighs each pair
+//! closer than h once, from the frozen positions, and what one particle gains the other loses,
+//! so the heat is conserved to rounding. Walls and obstacles without a temperature are
+//! adiabatic. The reactions note the pairs in contact at the pair hook (`Subsystem::contacts`).
+//! Once a frame (`Subsystem::after_frame`, before the air, which takes the particles ready to
+//! boil and exchanges heat with the surface): the plates, the reactions, the phase changes.
 //!
-//! The exchange is explicit, and a substep too long for it (a large diffusivity at a fine
-//! resolution) is cut into up to `MAX_CYCLES` cycles, each moving at most `MOST_PER_CYCLE` of
-//! a particle's difference from its neighbours, so a temperature never overshoots them; past
-//! that many cycles the pairs' conductances are lowered (both ends alike, so heat is still
-//! conserved) and the heat spreads more slowly than its diffusivity asks.
+//! The exchange is explicit. How far a substep moves a particle toward its neighbours is known
+//! from its density; past `conduction`'s limit the substep is slowed a little or cut into up to
+//! `MAX_CYCLES` cycles, so a temperature never overshoots its neighbours'; past that many cycles
+//! every pair is slowed alike (heat is still conserved) and the heat spreads more slowly than
+//! its diffusivity asks.
 //!
-//! Deterministic: the conductances are computed per pair in parallel, and every sum is taken in
-//! the contacts' fixed order, so any thread count gives the same bits.
+//! Deterministic: every pair sum is taken by the neighbour stages' bands in a fixed order, and
+//! the liquid's mean volume in chunks of a fixed size, so any thread count gives the same bits.
 
 mod conduction;
 mod phase;
