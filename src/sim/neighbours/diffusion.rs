@@ -16,7 +16,7 @@
 
 use super::super::grid::ForwardRows;
 use super::super::simd::{Lanes, WIDTH};
-use super::bands::{run_phase, Band, PairSum};
+use super::bands::PairSum;
 use super::lanes::{weights, LaneData};
 use std::ops::Range;
 
@@ -156,24 +156,9 @@ pub(super) fn diffusion_band_for<S: Lanes>(
     }
 }
 
-/// Runs the diffusion pass over every band into `gained` (one sum per particle, cleared first).
-pub(super) fn diffuse(bands: &[u32], stage: &DiffusionStage, gained: &mut [f32]) {
-    let loops = super::width::chosen();
-    for phase in 0..2 {
-        run_phase(
-            bands,
-            phase,
-            &mut *gained,
-            &|band: Band, window: &mut [f32]| {
-                let mut sums = PairSum::clearing(&band, window);
-                loops.diffusion_band(band.particles, stage, &mut sums);
-            },
-        );
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::bands::{run_phase, Band};
     use super::super::test_scene::{conducting, scene, NOTHING_SAME};
     use super::super::width::every_implementation;
     use super::*;

@@ -370,7 +370,19 @@ impl Neighbours {
             h,
             one_share: self.one_share,
         };
-        diffusion::diffuse(&self.bands, &stage, &mut self.diffusion_gained[..count]);
+        let loops = width::chosen();
+        for phase in 0..2 {
+            let gained = &mut self.diffusion_gained[..count];
+            run_phase(
+                &self.bands,
+                phase,
+                gained,
+                &|band: Band, window: &mut [f32]| {
+                    let mut sums = PairSum::clearing(&band, window);
+                    loops.diffusion_band(band.particles, &stage, &mut sums);
+                },
+            );
+        }
     }
 
     /// The relaxation stage: pressure and near pressure pushes, surface tension and viscosity,
