@@ -257,31 +257,15 @@ fn temperatures_without_conduction_leave_the_checksum_alone() {
 /// heater plate became an adiabatic wall.
 #[test]
 fn widening_a_preset_keeps_its_heater_walls() {
-    let text = format!(
-        r#"
-name = "wide"
-description = "a heater floor under water, widened"
-base_particles = 200
-{walls}
-[[materials]]
-name = "water"
-colour = [0.2, 0.4, 0.9]
-mass = 1.0
-conductivity = 0.5
-temperature = 20.0
-
-[[blocks]]
-material = "water"
-min = [0.1, 0.1]
-max = [1.9, 1.0]
-spacing = 0.1
-"#,
-        walls = box_walls(2.0, 2.0).replacen(
+    // The sloshing box, both waters at 20 °C over a floor at 90 °C.
+    let text = sloshing_box()
+        .replacen("description", "base_particles = 100\ndescription", 1)
+        .replace("temperature = 80.0", "temperature = 20.0")
+        .replacen(
             "normal = [0.0, 1.0]\noffset = 0.0\n",
             "normal = [0.0, 1.0]\noffset = 0.0\ntemperature = 90.0\n",
-            1
-        )
-    );
+            1,
+        );
     let preset = Preset::parse("wide.toml", &text).unwrap();
     let wide = preset
         .clone()

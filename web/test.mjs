@@ -259,22 +259,33 @@ try {
   await page.keyboard.press("Digit3");
   await page.keyboard.up("Shift");
   await page.waitForTimeout(4000);
-  const bath = await page.screenshot();
-  await writeFile(join(out, "bath.png"), bath);
+  // The page steps in real time and the crate bobs, so a grab that missed it (it moved between
+  // the screenshot and the press) is tried once more, from where it floats then.
   const crate = [191, 140, 77];
-  const floating = find(bath, crate);
-  if (floating.count < 2000) fail(`no crate in the bath: ${floating.count} crate-coloured pixels`);
-  await page.keyboard.press("f");
-  await page.mouse.move(floating.x, floating.y);
-  await page.mouse.down();
-  for (let step = 1; step <= 10; step++) {
-    await page.mouse.move(floating.x + 20 * step, floating.y - 25 * step);
-    await page.waitForTimeout(60);
+  let floating;
+  let lifted;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const bath = await page.screenshot();
+    await writeFile(join(out, "bath.png"), bath);
+    floating = find(bath, crate);
+    if (floating.count < 2000) fail(`no crate in the bath: ${floating.count} crate-coloured pixels`);
+    await page.keyboard.press("f");
+    await page.mouse.move(floating.x, floating.y);
+    await page.mouse.down();
+    for (let step = 1; step <= 10; step++) {
+      await page.mouse.move(floating.x + 20 * step, floating.y - 25 * step);
+      await page.waitForTimeout(60);
+    }
+    await page.waitForTimeout(1500);
+    lifted = find(await page.screenshot(), crate);
+    await writeFile(join(out, "grabbed.png"), await page.screenshot());
+    await page.mouse.up();
+    if (lifted.count > 1000 && lifted.y < floating.y - 120) break;
+    if (attempt === 1) {
+      console.error(`web test: the first grab missed the crate (y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}); once more`);
+      await page.waitForTimeout(3000);
+    }
   }
-  await page.waitForTimeout(1500);
-  const lifted = find(await page.screenshot(), crate);
-  await writeFile(join(out, "grabbed.png"), await page.screenshot());
-  await page.mouse.up();
   if (!(lifted.count > 1000 && lifted.y < floating.y - 120)) {
     fail(`the grab did not lift the crate: from y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}`);
   }
