@@ -131,14 +131,6 @@ pub struct Frozen<'a> {
     pub dt: f32,
 }
 
-/// The particle columns subsystems change along pairs in `Subsystem::contacts`, indexed like
-/// `Frozen::particles`, lent apart from them for the stage (the frozen particles' own columns of
-/// these are empty meanwhile).
-pub struct Exchanged<'a> {
-    /// Temperatures (`sim::heat`).
-    pub temperature: &'a mut [f32],
-}
-
 /// The pair loops' diffusion, lent to the subsystem that spreads a value along the pairs (the
 /// heat's temperature, `Subsystem::diffuses`): it sets each particle's lanes before the density
 /// stage, which runs the exchange fused into its own pair loop, takes what it found after, and
@@ -305,9 +297,9 @@ pub trait Subsystem: Send + Sync {
     fn diffused(&mut self, _particles: &mut Particles, _diffusion: &mut Diffusion) {}
 
     /// The springs stage, before `displace`: every pair of particles closer than h, once, in a
-    /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`). What it exchanges
-    /// along a pair it adds to both ends of `exchanged`, so that what one gains the other loses.
-    fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact], _exchanged: &mut Exchanged) {}
+    /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`), to note (the
+    /// heat's reactions); a value spread along the pairs goes through `diffusion` instead.
+    fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact]) {}
 
     /// The springs stage, after the relaxation: adds this subsystem's displacement of every
     /// particle (indexed like `frozen.particles`) to `displacement`, reading only `frozen`

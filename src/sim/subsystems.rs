@@ -14,8 +14,8 @@ use super::scene::Scene;
 use super::springs::Springs;
 use super::stir::Stir;
 use super::subsystem::{
-    AfterFrame, AfterMove, Diffusion, Exchanged, FromScene, Frozen, Moving, Restoring, SavedState,
-    StateError, Subsystem,
+    AfterFrame, AfterMove, Diffusion, FromScene, Frozen, Moving, Restoring, SavedState, StateError,
+    Subsystem,
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
@@ -170,16 +170,13 @@ impl Subsystems {
     }
 
     /// Before the density stage: the subsystem that diffuses a value along the pairs (the first
-    /// active one that `diffuses`) sets its lanes; returns whether one did.
-    pub fn diffusion(&mut self, particles: &Particles, diffusion: &mut Diffusion) -> bool {
-        let found = self.active_timed().find(|(s, _)| s.diffuses());
-        let Some((subsystem, time)) = found else {
-            return false;
-        };
-        let start = Instant::now();
-        subsystem.diffusion(particles, diffusion);
-        *time += Instant::now() - start;
-        true
+    /// active one that `diffuses`) sets its lanes (`Diffusion::is_set` says whether it did).
+    pub fn diffusion(&mut self, particles: &Particles, diffusion: &mut Diffusion) {
+        if let Some((subsystem, time)) = self.active_timed().find(|(s, _)| s.diffuses()) {
+            let start = Instant::now();
+            subsystem.diffusion(particles, diffusion);
+            *time += Instant::now() - start;
+        }
     }
 
     /// After the density stage: the subsystem that set the diffusion's lanes takes the
@@ -192,20 +189,15 @@ impl Subsystems {
         }
     }
 
-    /// The springs stage: every active subsystem's exchanges along pairs (`exchanged`), then
-    /// its displacement.
-    pub fn displace(
-        &mut self,
-        frozen: &Frozen,
-        exchanged: &mut Exchanged,
-        displacement: (&mut [f32], &mut [f32]),
-    ) {
+    /// The springs stage: every active subsystem's notes of the pairs in contact, then its
+    /// displacement.
+    pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
         if self.all().any(|s| s.is_active() && s.wants_contacts()) {
             let contacts = pairs::gather(&frozen.particles.position, frozen.grid, frozen.h);
             for (subsystem, time) in self.active_timed() {
                 if subsystem.wants_contacts() {
                     let start = Instant::now();
-                    subsystem.contacts(frozen, &contacts, exchanged);
+                    subsystem.contacts(frozen, &contacts);
                     *time += Instant::now() - start;
                 }
             }

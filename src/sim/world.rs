@@ -29,7 +29,7 @@ use super::scene::{Emitter, Material, Obstacle, Scene};
 use super::springs::SpringCounts;
 use super::stability;
 use super::stir::{self, Stir};
-use super::subsystem::{AfterFrame, AfterMove, Diffusion, Exchanged, Frozen};
+use super::subsystem::{AfterFrame, AfterMove, Diffusion, Frozen};
 use super::subsystems::{Subsystems, SUBSYSTEMS};
 use super::wall_density::WallDensity;
 use super::LIGHT_CHUNK;
@@ -451,7 +451,8 @@ impl World {
     /// did.
     fn set_diffusion(&mut self) -> bool {
         let mut diffusion = Diffusion::new(&mut self.neighbours, &self.params, self.dt);
-        self.subsystems.diffusion(&self.particles, &mut diffusion) && diffusion.is_set()
+        self.subsystems.diffusion(&self.particles, &mut diffusion);
+        diffusion.is_set()
     }
 
     /// After the density stage: the subsystem that set the diffusion takes its exchange.
@@ -464,20 +465,13 @@ impl World {
     /// The springs stage: the active subsystems add their displacements to the relaxation's.
     fn displace_by_subsystems(&mut self) {
         let (grid, displacement) = self.neighbours.grid_and_displacement();
-        // The columns subsystems change along pairs are lent apart from the frozen particles.
-        let mut temperature = std::mem::take(&mut self.particles.temperature);
-        let mut exchanged = Exchanged {
-            temperature: &mut temperature,
-        };
         let frozen = Frozen {
             particles: &self.particles,
             grid,
             h: self.params.interaction_radius,
             dt: self.dt,
         };
-        self.subsystems
-            .displace(&frozen, &mut exchanged, displacement);
-        self.particles.temperature = temperature;
+        self.subsystems.displace(&frozen, displacement);
     }
 
     /// The move stage (see `motion::move_and_collide`); returns the bounds of the positions.

@@ -36,7 +36,7 @@ use super::pairs::Contact;
 use super::params::SimParams;
 use super::particles::Particles;
 use super::scene::{Material, Obstacle, Product, Scene};
-use super::subsystem::{from_state, to_state, AfterFrame, Diffusion, Exchanged, FromScene, Frozen};
+use super::subsystem::{from_state, to_state, AfterFrame, Diffusion, FromScene, Frozen};
 use super::subsystem::{Restoring, SavedState, StateError, Subsystem};
 use crate::sim::portable;
 use crate::sim::portable::Ordered;
@@ -316,7 +316,7 @@ impl Subsystem for Heat {
         self.reactions.any()
     }
 
-    fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact], _exchanged: &mut Exchanged) {
+    fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact]) {
         self.reactions.note(frozen.particles, contacts);
     }
 
