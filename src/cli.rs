@@ -26,6 +26,15 @@ struct Args {
     #[arg(long)]
     list_presets: bool,
 
+    /// List the levels, one per line: its name, then its title
+    #[arg(long)]
+    list_levels: bool,
+
+    /// Play a level (a name from --list-levels, or a level file): in the window, or with
+    /// --headless run it to its time limit (or --frames) and report its goal
+    #[arg(long, value_name = "NAME|FILE.toml", conflicts_with_all = ["preset", "load", "replay"], value_parser = NonEmptyStringValueParser::new())]
+    level: Option<String>,
+
     /// Preset name, or a path to a preset file
     #[arg(long, value_name = "NAME|FILE.toml", default_value = "seed", value_parser = NonEmptyStringValueParser::new())]
     preset: String,
@@ -106,6 +115,8 @@ fn particle_count(text: &str) -> Result<ParticleCount, String> {
 pub struct WindowOptions {
     /// Preset name, or a path to a `.toml` file.
     pub preset: String,
+    /// `preset` is a level to play (`--level`): refused unless it is one.
+    pub level: bool,
     /// Particle count every preset is rescaled to.
     pub particles: Option<usize>,
     /// Without a count: pick each preset's count from this machine's speed (`--particles
@@ -152,6 +163,8 @@ pub enum Job {
     },
     /// Print the presets, one per line.
     ListPresets,
+    /// Print the levels, one per line.
+    ListLevels,
     /// Print this text (usage) and exit 0.
     Help(String),
 }
@@ -186,8 +199,12 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
     if args.load.is_some() && args.particles.is_some() {
         return Err("--load runs the snapshot's own particles; drop --particles".into());
     }
+    let playing_level = args.level.is_some();
+    let preset = args.level.unwrap_or(args.preset);
     Ok(if args.list_presets {
         Job::ListPresets
+    } else if args.list_levels {
+        Job::ListLevels
     } else if let Some(path) = args.golden {
         Job::Golden {
             path,
@@ -209,8 +226,12 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             );
         }
         Job::Headless(HeadlessOptions {
-            preset: args.preset,
-            frames: args.frames.unwrap_or(DEFAULT_FRAMES),
+            preset,
+            // A level runs to its time limit.
+            frames: args
+                .frames
+                .unwrap_or(if playing_level { 0 } else { DEFAULT_FRAMES }),
+            level: playing_level,
             particles,
             seed: args.seed,
             threads,
@@ -220,7 +241,8 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         })
     } else {
         Job::Window(WindowOptions {
-            preset: args.preset,
+            preset,
+            level: playing_level,
             particles,
             auto_particles: matches!(args.particles, None | Some(ParticleCount::Auto)),
             seed: args.seed,
@@ -319,6 +341,22 @@ fn usage_error(error: &clap::Error) -> String {
             first.trim_start_matches("error: ").to_string()
         }
     }
+}
+
+/// One line per level, in the order they are played: name, then title.
+pub fn list_levels() -> String {
+    crate::level::BUILTIN
+        .iter()
+        .map(|(name, _)| {
+            let preset = crate::preset::Preset::load(name).expect("embedded levels are valid");
+            let title = preset
+                .level
+                .map(|level| level.rules.title)
+                .unwrap_or_default();
+            format!("{name:<12} {title}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// One line per preset: name, then description.

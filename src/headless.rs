@@ -1,6 +1,7 @@
 //! The headless runner (`slosh --headless`): steps a preset without a window and reports timing
 //! and the final state as JSON.
 
+use crate::level::{self, Attempt};
 use crate::preset::{one_line, Preset};
 use crate::replay::{Input, Recorder};
 use crate::sim::air::{Air, Method};
@@ -29,8 +30,11 @@ pub enum StirMode {
 pub struct HeadlessOptions {
     /// Preset name, or a path to a `.toml` file.
     pub preset: String,
-    /// Frames to run.
+    /// Frames to run (0 with `level`: to the level's time limit).
     pub frames: u64,
+    /// Play the preset as a level (`crate::level`): refused unless it is one, and the report
+    /// gains the goal.
+    pub level: bool,
     /// Particle count (rescales presets that allow it, else caps the count).
     pub particles: Option<usize>,
     /// Seed of all randomness.
@@ -50,6 +54,7 @@ impl Default for HeadlessOptions {
         Self {
             preset: "seed".into(),
             frames: DEFAULT_FRAMES,
+            level: false,
             particles: None,
             seed: 1,
             threads: None,
@@ -127,6 +132,9 @@ pub struct Report {
     /// Every rigid body at the end, in scenes with bodies.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bodies: Vec<BodyReport>,
+    /// The level's goal at the end, in a level (`--level`, or a replay recorded in one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<level::Report>,
 }
 
 /// One rigid body at the end of a run.
@@ -251,8 +259,15 @@ pub fn run_here(options: &HeadlessOptions) -> Result<Report, String> {
     let (preset, world) = match &options.load {
         Some(path) => crate::snapshot::load(path)?,
         None => {
-            let preset = Preset::load_scaled(&options.preset, options.particles)
-                .map_err(|error| error.to_string())?;
+            let preset = if options.level {
+                Preset::load_level(&options.preset).and_then(|preset| match options.particles {
+                    Some(particles) => preset.with_particles(particles),
+                    None => Ok(preset),
+                })
+            } else {
+                Preset::load_scaled(&options.preset, options.particles)
+            }
+            .map_err(|error| error.to_string())?;
             let world = preset.build_world(options.seed);
             (preset, world)
         }
@@ -289,7 +304,18 @@ fn run_in_pool(
     mut world: World,
     options: &HeadlessOptions,
 ) -> Result<Report, String> {
-    let frames = options.frames;
+    // A level is played from a fresh world (a snapshot is a sandbox).
+    let mut attempt = match (&preset.level, &options.load) {
+        (Some(level), None) => Some(Attempt::new(level.clone(), &world)?),
+        _ => None,
+    };
+    let frames = match (options.frames, &attempt) {
+        (0, Some(attempt)) => {
+            let rules = &attempt.level().rules;
+            (rules.time_limit * world.params().frame_rate).ceil() as u64
+        }
+        (frames, _) => frames,
+    };
     // A snapshot's world comes with the substeps and air steps it ran before it was saved.
     let before = Counted::of(&world);
     let mut recorder = match &options.record {
@@ -311,7 +337,11 @@ fn run_in_pool(
     let (mut adapted_frames, mut capped_moves) = (0, 0);
     for frame in 0..frames {
         if options.stir == StirMode::Random {
-            if let Some(stir) = stirrer.next(&world) {
+            let stir = stirrer.next(&world).filter(|&stir| {
+                // A level's rules hold for the random stirring too.
+                (attempt.as_ref()).is_none_or(|attempt| attempt.admits(&Input::Stir(stir)).is_ok())
+            });
+            if let Some(stir) = stir {
                 world.stir(stir);
                 if let Some(recorder) = &mut recorder {
                     recorder.record(&Input::Stir(stir));
@@ -320,10 +350,13 @@ fn run_in_pool(
         }
         let start = Instant::now();
         world.step_frame();
+        let seconds = start.elapsed().as_secs_f64();
         if let Some(recorder) = &mut recorder {
             recorder.frame_done();
         }
-        let seconds = start.elapsed().as_secs_f64();
+        if let Some(attempt) = &mut attempt {
+            attempt.observe(&world);
+        }
         let stepped = world.last_frame();
         adapted_frames += (stepped.substeps > configured_substeps) as u64;
         capped_moves += stepped.capped as u64;
@@ -348,14 +381,9 @@ fn run_in_pool(
     if let Some(recorder) = recorder {
         recorder.finish(world.checksum())?;
     }
-    Ok(report(
-        preset,
-        &world,
-        frames,
-        options.seed,
-        timing,
-        &before,
-    ))
+    let mut report = report(preset, &world, frames, options.seed, timing, &before);
+    report.goal = attempt.map(|attempt| attempt.report());
+    Ok(report)
 }
 
 /// What a world had counted before a run began (a snapshot's earlier substeps, stage times and
@@ -454,6 +482,7 @@ fn report(
         stage_ms: stage_ms_per_substep(world, before),
         air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),
+        goal: None,
     }
 }
 
@@ -503,7 +532,7 @@ pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, 
             ..Timing::default()
         };
         // The player's world is built from the replay's presets: it counted nothing before.
-        let report = report(
+        let mut report = report(
             &player.preset,
             world,
             frames,
@@ -511,6 +540,7 @@ pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, 
             timing,
             &Counted::default(),
         );
+        report.goal = player.attempt.as_ref().map(Attempt::report);
         if report.checksum != recorded {
             return Err(format!(
                 "{file}: the replay ended with checksum {:016x}, the recorded run with \

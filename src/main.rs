@@ -12,6 +12,7 @@ fn main() -> ExitCode {
     match job {
         Job::Help(text) => print!("{text}"),
         Job::ListPresets => println!("{}", cli::list_presets()),
+        Job::ListLevels => println!("{}", cli::list_levels()),
         Job::Headless(options) => match headless::run(&options) {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),

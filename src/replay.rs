@@ -22,7 +22,7 @@
 //!
 //! | verb | arguments | what the simulation gets |
 //! |---|---|---|
-//! | `preset` | source (`NAME` or a `.toml` path), `own` or a particle count, the new world's checksum | a fresh world (a switch, a reset, a reload, `[`/`]`) |
+//! | `preset` | source (a preset's or a level's `NAME`, or a `.toml` path), `own` or a particle count, the new world's checksum | a fresh world (a switch, a reset, a reload, `[`/`]`); in a level, a fresh go at it |
 //! | `stir` | x y vx vy radius | `World::stir` |
 //! | `pull` | x y radius speed | `World::pull` |
 //! | `pour` | material x y radius vx vy | `World::pour` |
@@ -40,6 +40,7 @@
 //! ended with; a file without it is truncated and refused. Blank lines and lines starting with
 //! `#` are ignored.
 
+use crate::level::Attempt;
 use crate::preset::Preset;
 use crate::sim::{EditError, Obstacle, Pour, Shape, Stir, Tunable, World};
 use glam::Vec2;
@@ -670,23 +671,38 @@ impl Feed {
         frame >= self.replay.frames
     }
 
-    /// Applies a recorded `input` from `line` to `preset` and `world` (a `preset` input builds
-    /// both anew and checks the new world's checksum). Refusals name the line: the replay does
-    /// not match this build or these presets.
+    /// Applies a recorded `input` from `line` to `preset`, `world` and the go at its level, if
+    /// it is one (a `preset` input builds all three anew and checks the new world's checksum).
+    /// Refusals name the line: the replay does not match this build, these presets or the
+    /// level's rules.
     pub fn apply(
         &self,
         preset: &mut Preset,
         world: &mut World,
+        attempt: &mut Option<Attempt>,
         input: &Input,
         line: usize,
     ) -> Result<(), String> {
+        let file = &self.replay.file;
         if let Input::Preset { .. } = input {
             (*preset, *world) = self.build(input, line)?;
+            *attempt =
+                attempt_at(preset, world).map_err(|error| format!("{file}:{line}: {error}"))?;
             return Ok(());
         }
+        if let Some(attempt) = attempt {
+            attempt
+                .admits(input)
+                .map_err(|error| format!("{file}:{line}: the level refuses it: {error}"))?;
+        }
+        let before = world.particles().len();
         input
             .apply(world)
-            .map_err(|error| format!("{}:{line}: the world refused it: {error}", self.replay.file))
+            .map_err(|error| format!("{file}:{line}: the world refused it: {error}"))?;
+        if let Some(attempt) = attempt {
+            attempt.spend(input, before, world);
+        }
+        Ok(())
     }
 
     /// The preset and world a recorded `preset` input from `line` names, checked against the
@@ -713,8 +729,17 @@ impl Feed {
     }
 }
 
+/// A go at `preset`'s level in `world`, fresh from it (none when the preset is no level).
+pub fn attempt_at(preset: &Preset, world: &World) -> Result<Option<Attempt>, String> {
+    preset
+        .level
+        .as_ref()
+        .map(|level| Attempt::new(level.clone(), world))
+        .transpose()
+}
+
 /// Plays a replay without a window: builds the worlds it names and applies its inputs at their
-/// frames.
+/// frames, and judges the level's goals when a world is a level.
 pub struct Player {
     feed: Feed,
     frame: u64,
@@ -722,6 +747,8 @@ pub struct Player {
     pub preset: Preset,
     /// The world running now.
     pub world: World,
+    /// The go at the level running now, if it is one.
+    pub attempt: Option<Attempt>,
 }
 
 impl Player {
@@ -734,14 +761,24 @@ impl Player {
             return Err(format!("{}: no preset to start from", feed.replay.file));
         };
         let (preset, world) = feed.build(&first, line)?;
+        let attempt = attempt_at(&preset, &world)
+            .map_err(|error| format!("{}:{line}: {error}", feed.replay.file))?;
         let mut player = Self {
             feed,
             frame: 0,
             preset,
             world,
+            attempt,
         };
         for (input, line) in due {
-            (player.feed).apply(&mut player.preset, &mut player.world, &input, line)?;
+            let Self {
+                feed,
+                preset,
+                world,
+                attempt,
+                ..
+            } = &mut player;
+            feed.apply(preset, world, attempt, &input, line)?;
         }
         Ok(player)
     }
@@ -760,13 +797,21 @@ impl Player {
     pub fn step(&mut self) -> Result<(), String> {
         self.world.step_frame();
         self.frame += 1;
+        if let Some(attempt) = &mut self.attempt {
+            attempt.observe(&self.world);
+        }
         self.apply_due()
     }
 
     fn apply_due(&mut self) -> Result<(), String> {
         for (input, line) in self.feed.due(self.frame) {
-            self.feed
-                .apply(&mut self.preset, &mut self.world, &input, line)?;
+            (self.feed).apply(
+                &mut self.preset,
+                &mut self.world,
+                &mut self.attempt,
+                &input,
+                line,
+            )?;
         }
         Ok(())
     }

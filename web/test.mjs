@@ -259,12 +259,15 @@ try {
   await page.keyboard.press("Digit3");
   await page.keyboard.up("Shift");
   await page.waitForTimeout(4000);
-  // The page steps in real time and the crate bobs, so a grab that missed it (it moved between
-  // the screenshot and the press) is tried once more, from where it floats then.
+  // The page steps in real time and the crate bobs, so the crate is found and taken while the
+  // page is paused (Space; a grab takes hold at once, paused or not), and the drag runs with the
+  // page resumed. A grab that missed all the same is tried once more.
   const crate = [191, 140, 77];
   let floating;
   let lifted;
   for (let attempt = 1; attempt <= 2; attempt++) {
+    await page.keyboard.press("Space");
+    await page.waitForTimeout(500);
     const bath = await page.screenshot();
     await writeFile(join(out, "bath.png"), bath);
     floating = find(bath, crate);
@@ -272,6 +275,8 @@ try {
     await page.keyboard.press("f");
     await page.mouse.move(floating.x, floating.y);
     await page.mouse.down();
+    await page.waitForTimeout(300);
+    await page.keyboard.press("Space");
     for (let step = 1; step <= 10; step++) {
       await page.mouse.move(floating.x + 20 * step, floating.y - 25 * step);
       await page.waitForTimeout(60);

@@ -226,7 +226,7 @@ impl Game {
         }
         self.display.remember(&self.session.world);
         self.session.run_frame();
-        self.recording.frame_done();
+        self.recording.frame_done(&self.session.world);
         self.play_due();
     }
 
@@ -385,7 +385,8 @@ impl Game {
     /// last one ended at a snapshot).
     fn record_preset(&mut self) {
         let built = self.session.built();
-        self.recording.record_preset(self.session.seed(), &built);
+        let session = &self.session;
+        (self.recording).record_preset(session.seed(), &built, &session.preset, &session.world);
     }
 
     /// Polls the preset file; reloads it when it changed.

@@ -23,7 +23,7 @@ pub use recording::Recording;
 pub use session::{
     rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
 };
-pub use tools::{FrameInput, Tool, Tools};
+pub use tools::{FrameInput, Tool, Tools, HEAT_RATE};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};

@@ -2,8 +2,9 @@
 //! goes to the world through here, into the recording, and a replay being played feeds its
 //! recorded inputs to the world at their frames instead.
 
+use crate::level::Attempt;
 use crate::preset::Preset;
-use crate::replay::{Feed, Input, Recorder};
+use crate::replay::{attempt_at, Feed, Input, Recorder};
 use crate::sim::{EditError, World};
 
 /// The window's recording of the inputs, or the replay it plays instead of taking any.
@@ -17,6 +18,9 @@ pub struct Recording {
     feed: Option<Feed>,
     /// A replay that could not go on, shown in the HUD.
     pub replay_error: Option<String>,
+    /// The go at the level being played, if the world is one: it admits every input by the
+    /// level's rules and judges the goals after each frame.
+    pub attempt: Option<Attempt>,
 }
 
 impl Recording {
@@ -29,6 +33,7 @@ impl Recording {
             recorder,
             feed,
             replay_error: None,
+            attempt: None,
         }
     }
 
@@ -38,16 +43,25 @@ impl Recording {
         if self.feed.is_some() {
             return Ok(());
         }
+        if let Some(attempt) = &self.attempt {
+            attempt.admits(&input).map_err(EditError::Refused)?;
+        }
+        let before = world.particles().len();
         input.apply(world)?;
+        if let Some(attempt) = &mut self.attempt {
+            attempt.spend(&input, before, world);
+        }
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&input);
         }
         Ok(())
     }
 
-    /// Records `built`, the `Input::Preset` of a world just built from a preset (a new
-    /// recording from `seed` when the last one ended at a snapshot).
-    pub fn record_preset(&mut self, seed: u64, built: &Input) {
+    /// Records `built`, the `Input::Preset` of `world` just built from `preset` (a new
+    /// recording from `seed` when the last one ended at a snapshot), and starts a go at the
+    /// preset's level when it is one.
+    pub fn record_preset(&mut self, seed: u64, built: &Input, preset: &Preset, world: &World) {
+        self.attempt = attempt_at(preset, world).ok().flatten();
         if self.recorder.is_none() && self.records && self.feed.is_none() {
             self.recorder = Some(Recorder::in_memory(seed));
         }
@@ -56,9 +70,12 @@ impl Recording {
         }
     }
 
-    /// Counts a simulation frame run.
-    pub fn frame_done(&mut self) {
+    /// Counts a simulation frame run in `world`, and judges the level's goals after it.
+    pub fn frame_done(&mut self, world: &World) {
         self.frame += 1;
+        if let Some(attempt) = &mut self.attempt {
+            attempt.observe(world);
+        }
         if let Some(recorder) = &mut self.recorder {
             recorder.frame_done();
         }
@@ -74,7 +91,7 @@ impl Recording {
         if self.replay_error.is_none() {
             for (input, line) in feed.due(self.frame) {
                 let builds = matches!(input, Input::Preset { .. });
-                if let Err(error) = feed.apply(preset, world, &input, line) {
+                if let Err(error) = feed.apply(preset, world, &mut self.attempt, &input, line) {
                     self.replay_error = Some(error);
                     break;
                 }

@@ -6,6 +6,7 @@
 //! that kind needs, which serde cannot check for unknown keys through a flattened tag, and for
 //! bodies the parts' geometry the engine derives from them.
 
+use crate::level::{Goal, Rules};
 use crate::sim::air::AirSettings;
 use crate::sim::{Block, Emitter, Material, SimParams, Wall};
 use serde::{Deserialize, Serialize};
@@ -35,6 +36,11 @@ pub(super) struct PresetFile {
     pub hinges: Vec<HingeFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions: Vec<ReactionFile>,
+    /// A level's rules (`crate::level`): with `goals`, the scene is a level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Rules>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goals: Vec<Goal>,
 }
 
 /// A `[[reactions]]` entry as written: materials by name, and each product a material's name,

@@ -23,6 +23,7 @@ mod validate;
 
 pub use error::{one_line, PresetError};
 
+use crate::level::{self, Level};
 use crate::sim::portable::Ordered;
 use crate::sim::ranges::Step;
 use crate::sim::{Domain, Scene, Shape, Wall, World};
@@ -79,6 +80,8 @@ pub struct Preset {
     /// Particle count the geometry was drawn for, if `--particles` widens the scene instead of
     /// making its particles finer (the `tank` the benchmarks use).
     pub base_particles: Option<usize>,
+    /// Its rules and goals, when the scene is a level (`crate::level`).
+    pub level: Option<Level>,
     /// The scene as the file writes it, at the reference radius: every rescale starts here.
     reference: Scene,
     /// The particle radius the file asks for (its 1×).
@@ -89,7 +92,7 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// Loads an embedded preset by name, or a file when `name_or_path` ends in `.toml`.
+    /// Loads an embedded preset or level by name, or a file when `name_or_path` ends in `.toml`.
     pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
         if name_or_path.ends_with(".toml") {
             let text = std::fs::read_to_string(name_or_path).map_err(|error| PresetError {
@@ -100,23 +103,52 @@ impl Preset {
             })?;
             return Self::parse(name_or_path, &text);
         }
-        let (_, text) = BUILTIN
+        if let Some((_, text)) = BUILTIN.iter().find(|(name, _)| *name == name_or_path) {
+            return Self::parse(&format!("assets/presets/{name_or_path}.toml"), text);
+        }
+        if let Some((_, text)) = level::BUILTIN
             .iter()
             .find(|(name, _)| *name == name_or_path)
-            .ok_or_else(|| PresetError {
+        {
+            return Self::parse(&format!("assets/levels/{name_or_path}.toml"), text);
+        }
+        let names = |list: &[(&str, &str)]| {
+            list.iter()
+                .map(|(name, _)| *name)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        Err(PresetError {
+            file: name_or_path.to_string(),
+            line: None,
+            field: String::new(),
+            message: format!(
+                "no such preset or level (presets: {}; levels: {})",
+                names(BUILTIN),
+                names(level::BUILTIN)
+            ),
+        })
+    }
+
+    /// Loads a level: an embedded level by name, or a `.toml` file with a `[level]` section.
+    pub fn load_level(name_or_path: &str) -> Result<Self, PresetError> {
+        let preset = Self::load(name_or_path)?;
+        if preset.level.is_none() {
+            return Err(PresetError {
                 file: name_or_path.to_string(),
                 line: None,
                 field: String::new(),
                 message: format!(
-                    "no such preset (known: {})",
-                    BUILTIN
+                    "is a preset, not a level (levels: {})",
+                    level::BUILTIN
                         .iter()
                         .map(|(name, _)| *name)
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-            })?;
-        Self::parse(&format!("assets/presets/{name_or_path}.toml"), text)
+            });
+        }
+        Ok(preset)
     }
 
     /// `load`, then rescaled for `particles` when given (`with_particles`): how the program
@@ -152,6 +184,7 @@ impl Preset {
             description: checked.description,
             scene: checked.reference.clone(),
             base_particles: checked.base_particles,
+            level: checked.level,
             reference: checked.reference,
             own_radius: checked.radius,
             written,

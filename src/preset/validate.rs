@@ -3,6 +3,7 @@
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{ObstacleFile, PresetFile, ReactionFile};
+use crate::level::Level;
 use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
 use crate::sim::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
@@ -21,6 +22,8 @@ pub(super) struct Checked {
     /// The particle radius the file asks for.
     pub radius: f32,
     pub base_particles: Option<usize>,
+    /// Its level, when it is one.
+    pub level: Option<Level>,
 }
 
 impl PresetFile {
@@ -62,23 +65,43 @@ impl PresetFile {
                 ));
             }
         }
+        let reference = Scene {
+            params,
+            materials,
+            domain,
+            obstacles,
+            emitters,
+            blocks,
+            air,
+            bodies,
+            hinges,
+            reactions,
+        };
+        let level = match (self.level, self.goals.is_empty()) {
+            (None, true) => None,
+            (None, false) => {
+                return Err(invalid(
+                    &[Key("goals")],
+                    "goals belong to a level: add a `[level]` section",
+                ))
+            }
+            (Some(rules), _) => {
+                let level = Level {
+                    rules,
+                    goals: self.goals,
+                };
+                crate::level::check(&level, &reference)
+                    .map_err(|(path, message)| invalid(&path, message))?;
+                Some(level)
+            }
+        };
         Ok(Checked {
             name: self.name,
             description: self.description,
             radius,
-            reference: Scene {
-                params,
-                materials,
-                domain,
-                obstacles,
-                emitters,
-                blocks,
-                air,
-                bodies,
-                hinges,
-                reactions,
-            },
+            reference,
             base_particles,
+            level,
         })
     }
 }

@@ -54,6 +54,8 @@ pub enum EditError {
     Gap(String),
     /// A change the engine cannot make at run time.
     Unsupported(&'static str),
+    /// An edit the game's rules refuse: a level allows only some tools, and only so much.
+    Refused(String),
 }
 
 impl fmt::Display for EditError {
@@ -80,6 +82,7 @@ impl fmt::Display for EditError {
             ),
             Self::Gap(problem) => write!(f, "the obstacle {problem}"),
             Self::Unsupported(what) => write!(f, "{what}"),
+            Self::Refused(why) => write!(f, "{why}"),
         }
     }
 }
