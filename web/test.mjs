@@ -15,6 +15,8 @@
 //     lines too), handed out by the page (F8, a download), plays natively (`slosh --headless --replay`) to its recorded
 //     checksum, and a replay recorded natively (web/dist/native.replay, written by web/test.sh)
 //     plays in the page (`#replay=native.replay`) to its recorded checksum;
+//   - levels run in the page: M opens the menu and Enter starts the first level; a pour over
+//     its cup meets the goal, and the stars are kept in the browser's local storage;
 //   - the page computes the golden checksums (`#golden`: tests/golden/checksums.tsv, embedded):
 //     every case ends with the checksum the native program gives.
 // It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
@@ -322,6 +324,35 @@ try {
     fail(`the page's replay ended natively at ${playedNatively}, the page at ${recordedInPage}`);
   }
 
+  // Levels: M opens the menu, Enter starts the first level; one pour from above its cup (the
+  // level hands the pour tool) fills it, and the star is kept in the browser's local storage.
+  await page.keyboard.press("m");
+  await page.waitForTimeout(800);
+  await writeFile(join(out, "levels.png"), await page.screenshot());
+  await page.keyboard.press("Enter");
+  const levelDeadline = Date.now() + 15_000;
+  while (Date.now() < levelDeadline && !reports.some((report) => report.preset === "first-pour")) {
+    await page.waitForTimeout(500);
+  }
+  if (!reports.some((report) => report.preset === "first-pour")) {
+    fail("the level menu did not start the first level (no report of first-pour)");
+  }
+  await page.mouse.move(780, 330);
+  await page.mouse.down();
+  await page.waitForTimeout(400);
+  await page.mouse.up();
+  await page.mouse.move(1200, 700);
+  let kept = null;
+  for (let wait = 0; wait < 30 && !kept; wait++) {
+    await page.waitForTimeout(500);
+    kept = await page.evaluate(() => localStorage.getItem("slosh-progress"));
+  }
+  await writeFile(join(out, "level.png"), await page.screenshot());
+  if (!kept || !/^first-pour [123]$/m.test(kept)) {
+    fail(`the first level's stars are not in local storage: ${JSON.stringify(kept)} (web/out/level.png)`);
+  }
+  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
+
   // A replay recorded natively (web/test.sh) plays in the page to its recorded checksum.
   const nativeReplay = await readFile(join(dist, "native.replay"), "utf8");
   const final = JSON.parse(await waitForLine(page, errors, url, "replay=native.replay", "slosh: final ", 120));
@@ -348,6 +379,7 @@ try {
     drag_changed_share: +difference.toFixed(4),
     temperature_view_pixels: shades,
     crate_lifted_px: +(floating.y - lifted.y).toFixed(0),
+    level_stars_kept: kept.trim(),
     replay_from_page_played_natively: playedNatively,
     native_replay_played_in_page: final.checksum,
     golden: { matched: golden.matched, of: golden.of, seconds: golden.seconds, lanes: golden.lanes },

@@ -3,9 +3,11 @@
 //! window shows (`Display`), which turns each command and mouse frame into calls on those parts.
 
 use super::display::Display;
+use super::levels::{level_tool, Menu, Progress, TOOLS};
 use super::recording::Recording;
 use super::session::{checkout_differs, key_label, PresetSource, Resolution, Session, PRESET_KEYS};
 use super::tools::{self, FrameInput, Tool, Tools};
+use crate::level::{self, Attempt, Outcome, Tool as LevelTool};
 use crate::preset::{Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder};
 use crate::sim::{EditError, Material, Tunable, World};
@@ -55,6 +57,15 @@ pub enum Command {
     SaveSnapshot,
     /// Save the replay of the session so far (in a page: download it).
     SaveReplay,
+    /// Open or close the level menu.
+    LevelMenu,
+    /// Move the level menu's selection by this many rows.
+    MenuMove(isize),
+    /// Play level `index` (in `level::BUILTIN`'s order), if it is open.
+    PlayLevel(usize),
+    /// Enter: in the menu, play the level chosen; after a level ends, the next one (won) or
+    /// the same again (lost).
+    Confirm,
     /// Close the window.
     Quit,
 }
@@ -70,6 +81,12 @@ pub struct Game {
     pub tools: Tools,
     /// What the window shows and how.
     pub display: Display,
+    /// The stars earned in each level, kept between runs.
+    pub progress: Progress,
+    /// The level menu.
+    pub menu: Menu,
+    /// Whether the current go at a level has been counted in `progress` (once it is won).
+    counted: bool,
     quit: bool,
     screenshot_requested: bool,
     save_requested: Option<Command>,
@@ -99,6 +116,9 @@ impl Game {
             session,
             recording: Recording::new(recorder, feed),
             display: Display::default(),
+            progress: Progress::default(),
+            menu: Menu::default(),
+            counted: false,
             quit: false,
             screenshot_requested: false,
             save_requested: None,
@@ -108,6 +128,7 @@ impl Game {
             return game;
         }
         game.record_preset();
+        game.pick_allowed_tool();
         game.session.watch();
         if let PresetSource::Builtin { name, .. } = &game.session.source {
             // A checkout's edited file wins over the embedded text from the start.
@@ -179,7 +200,15 @@ impl Game {
             }
             Command::Screenshot => self.screenshot_requested = true,
             Command::Quit => self.quit = true,
+            Command::LevelMenu => self.toggle_menu(),
+            Command::MenuMove(rows) => self.menu.step(rows),
+            Command::PlayLevel(index) => self.play_level(index),
+            Command::Confirm => self.confirm(),
             Command::SelectTool(tool) => {
+                if let Err(refused) = self.allows(level_tool(tool)) {
+                    self.say(refused);
+                    return;
+                }
                 self.release_body();
                 self.tools.tool = tool;
                 self.say(format!("tool: {}", tool.name()));
@@ -189,6 +218,9 @@ impl Game {
                 self.say(said);
             }
             Command::TiltBack => {
+                if self.allows(LevelTool::Tilt).is_err() {
+                    return;
+                }
                 let gravity = self.session.preset.scene.params.gravity;
                 let world = &mut self.session.world;
                 self.tools.tilt_back(world, &mut self.recording, gravity);
@@ -227,6 +259,7 @@ impl Game {
         self.display.remember(&self.session.world);
         self.session.run_frame();
         self.recording.frame_done(&self.session.world);
+        self.count_a_win();
         self.play_due();
     }
 
@@ -296,8 +329,12 @@ impl Game {
         self.tools.wall_radius(&self.session.world)
     }
 
-    /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it.
+    /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it. A
+    /// level that does not allow tilting keeps gravity as it is.
     pub fn turn_gravity(&mut self, radians: f32) {
+        if radians == 0.0 || self.allows(LevelTool::Tilt).is_err() {
+            return;
+        }
         let gravity = self.session.preset.scene.params.gravity;
         let world = &mut self.session.world;
         self.tools
@@ -455,6 +492,112 @@ impl Game {
         self.tools.restart(&self.session.world);
         self.record_preset();
         self.display.forget();
+        self.counted = false;
+        self.pick_allowed_tool();
+    }
+
+    /// A level's tools: the one in hand if the level allows it, else the first it does.
+    fn pick_allowed_tool(&mut self) {
+        if self.allows(level_tool(self.tools.tool)).is_err() {
+            if let Some(&tool) = TOOLS
+                .iter()
+                .find(|&&tool| self.allows(level_tool(tool)).is_ok())
+            {
+                self.tools.tool = tool;
+            }
+        }
+    }
+
+    /// The go at the level being played, if the scene is a level.
+    pub fn attempt(&self) -> Option<&Attempt> {
+        self.recording.attempt.as_ref()
+    }
+
+    /// Whether the level being played (if any) lets the player use `tool`; why not, if not.
+    pub fn allows(&self, tool: LevelTool) -> Result<(), String> {
+        match self.attempt() {
+            Some(attempt) if !attempt.level().rules.tools.contains(&tool) => {
+                Err(format!("{} is not a tool of this level", tool.name()))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The index in `level::BUILTIN` of the level being played, if it is one of them.
+    pub fn level_index(&self) -> Option<usize> {
+        self.attempt()?;
+        let name = &self.session.preset.name;
+        level::BUILTIN.iter().position(|(level, _)| level == name)
+    }
+
+    /// Opens level `index` of `level::BUILTIN` when the levels before it are met; says why not
+    /// otherwise.
+    pub fn play_level(&mut self, index: usize) {
+        let Some((name, _)) = level::BUILTIN.get(index) else {
+            return;
+        };
+        if !self.progress.is_open(index) {
+            self.say("locked: meet the levels before it first");
+            return;
+        }
+        if self.recording.replaying() || !self.session.load_builtin(name, 0) {
+            return;
+        }
+        self.menu.open = false;
+        self.rebuild();
+        self.tools.reset_stir_radius(&self.session.world);
+        if let Some(attempt) = self.attempt() {
+            let rules = &attempt.level().rules;
+            let said = format!("{}: {}", rules.title, rules.hint);
+            self.say(said);
+        }
+    }
+
+    fn toggle_menu(&mut self) {
+        self.menu.open = !self.menu.open;
+        if self.menu.open {
+            let first_unmet = (0..level::BUILTIN.len())
+                .find(|&index| self.progress.stars(level::BUILTIN[index].0) == 0)
+                .unwrap_or(0);
+            self.menu.selected = self.level_index().unwrap_or(first_unmet);
+        }
+    }
+
+    fn confirm(&mut self) {
+        if self.menu.open {
+            self.play_level(self.menu.selected);
+            return;
+        }
+        match (
+            self.attempt().and_then(Attempt::outcome),
+            self.level_index(),
+        ) {
+            (Some(Outcome::Won { .. }), Some(index)) if index + 1 < level::BUILTIN.len() => {
+                self.play_level(index + 1)
+            }
+            (Some(Outcome::Won { .. }), _) => self.toggle_menu(),
+            (Some(Outcome::Lost(_)), _) => {
+                self.rebuild();
+                self.say(format!("{}: again", self.session.preset.name));
+            }
+            _ => {}
+        }
+    }
+
+    /// Counts a go just won in `progress` (once), and says so.
+    fn count_a_win(&mut self) {
+        if self.counted || self.recording.replaying() {
+            return;
+        }
+        let Some(Outcome::Won { stars, .. }) = self.attempt().and_then(Attempt::outcome) else {
+            return;
+        };
+        let stars = *stars;
+        self.counted = true;
+        let name = self.session.preset.name.clone();
+        if let Err(error) = self.progress.earn(&name, stars) {
+            self.say(error);
+        }
     }
 }
 

@@ -60,6 +60,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "save the replay of the session so far (--replay; in a page: download)",
     ),
     ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
+    (
+        "M",
+        "levels: Up / Down and Enter to play; Enter after a level: the next",
+    ),
     ("[ ]", "half / twice the particles"),
     ("R", "reset the preset"),
     ("Space", "pause / resume"),
@@ -144,6 +148,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset], cursor: Option<Vec
     let frame = world.last_frame();
     let adapted = frame.substeps > configured || frame.capped > 0;
     let key = match (game.session.key(), game.session.is_file()) {
+        _ if game.attempt().is_some() => "level: M for the menu".to_string(),
         (Some(key), _) => format!("key {}", key_label(key)),
         (None, true) => "file".to_string(),
         (None, false) => "no key".to_string(),

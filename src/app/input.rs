@@ -16,8 +16,9 @@ const MAX_STIR_SPEED: f32 = 40.0;
 /// How much of each frame's measured mouse velocity enters the smoothed one.
 const SMOOTHING: f32 = 0.5;
 
-/// Commands for the keys pressed this frame.
-pub fn commands() -> Vec<Command> {
+/// Commands for the keys pressed this frame. While the level menu is open (`menu_open`) the keys
+/// move through it instead: Up and Down choose, Enter or a digit plays, M or Esc closes it.
+pub fn commands(menu_open: bool) -> Vec<Command> {
     // Keys 1 to 9, then 0 for the tenth preset.
     const DIGITS: [KeyCode; 10] = [
         KeyCode::Key1,
@@ -37,6 +38,28 @@ pub fn commands() -> Vec<Command> {
         .iter()
         .any(|&key| is_key_down(key) || is_key_pressed(key));
     let row = if shift { 10 } else { 0 };
+    if menu_open {
+        let mut commands: Vec<Command> = DIGITS[..9]
+            .iter()
+            .enumerate()
+            .filter(|(_, &key)| is_key_pressed(key))
+            .map(|(index, _)| Command::PlayLevel(index))
+            .collect();
+        let keys = [
+            (KeyCode::Up, Command::MenuMove(-1)),
+            (KeyCode::Down, Command::MenuMove(1)),
+            (KeyCode::Enter, Command::Confirm),
+            (KeyCode::KpEnter, Command::Confirm),
+            (KeyCode::M, Command::LevelMenu),
+            (KeyCode::Escape, Command::LevelMenu),
+        ];
+        commands.extend(
+            keys.iter()
+                .filter(|(key, _)| is_key_pressed(*key))
+                .map(|&(_, command)| command),
+        );
+        return commands;
+    }
     let mut commands: Vec<Command> = DIGITS
         .iter()
         .enumerate()
@@ -71,6 +94,9 @@ pub fn commands() -> Vec<Command> {
         (KeyCode::F6, Command::SaveSnapshot),
         (KeyCode::F7, Command::SavePreset),
         (KeyCode::F8, Command::SaveReplay),
+        (KeyCode::M, Command::LevelMenu),
+        (KeyCode::Enter, Command::Confirm),
+        (KeyCode::KpEnter, Command::Confirm),
     ];
     commands.extend(
         keys.iter()

@@ -5,6 +5,8 @@ mod display;
 mod game;
 mod hud;
 mod input;
+mod level_hud;
+mod levels;
 mod page;
 mod palette;
 mod panel;
@@ -19,6 +21,7 @@ pub use crate::cli::WindowOptions;
 pub use display::{Display, Shading};
 pub use game::{Command, Game, WEB};
 pub use hud::CONTROLS;
+pub use levels::{data_file, Progress};
 pub use recording::Recording;
 pub use session::{
     rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
@@ -161,7 +164,12 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
         },
         None => (options.preset.clone(), options.seed, resolution),
     };
-    let preset = Preset::load(&preset_name).map_err(|error| error.to_string())?;
+    let preset = if options.level {
+        Preset::load_level(&preset_name)
+    } else {
+        Preset::load(&preset_name)
+    }
+    .map_err(|error| error.to_string())?;
     let (preset, particles) = rescaled_to(preset, resolution)?;
     let source = if preset_name.ends_with(".toml") {
         PresetSource::File(PathBuf::from(&preset_name))
@@ -182,6 +190,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
         (None, Some(_)) => None,
     };
     let mut game = Game::with_inputs(preset, source, seed, resolution, particles, recorder, feed);
+    game.progress = Progress::load();
     if let Some(path) = &options.load {
         let (preset, world) = crate::snapshot::load(path)?;
         game.open_snapshot(preset, world);
@@ -281,7 +290,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         let dt = clock.elapsed().as_secs_f64();
         clock = Instant::now();
         game.poll_file();
-        for command in input::commands() {
+        for command in input::commands(game.menu.open) {
             game.apply(command);
         }
         if game.quit_requested() {
@@ -315,7 +324,18 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             Vec2::new(screen_width(), screen_height()),
         );
         mouse.update(&view, dt as f32);
-        if panel.captures(&game, Vec2::from(macroquad::prelude::mouse_position())) {
+        let pixel = Vec2::from(macroquad::prelude::mouse_position());
+        if panel.captures(&game, pixel) {
+            mouse.release();
+        }
+        if game.menu.open {
+            // The menu takes the mouse: a click plays the level under it.
+            if mouse.pressed {
+                if let Some(index) = level_hud::menu_row_at(&game, pixel) {
+                    game.menu.selected = index;
+                    game.apply(Command::PlayLevel(index));
+                }
+            }
             mouse.release();
         }
         match game.tools.tool {
@@ -357,6 +377,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.session.clock.fraction()
         };
         renderer.draw_world(&game, &view, fraction);
+        level_hud::draw_zones(&view, &game);
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
@@ -376,6 +397,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             }
         }
         hud::draw(&game, &timing, &presets, mouse.position);
+        level_hud::draw_goal_bar(&game);
+        level_hud::draw_end(&game);
+        level_hud::draw_menu(&game);
         panel.draw(&mut game);
 
         if game.take_screenshot_request() {

@@ -2,7 +2,8 @@
 //! what the page does (play, check the golden checksums, or play a replay file beside it), and a
 //! way to hand a file out (a download, with its text on the browser's console). The JavaScript
 //! half is the `slosh_page` plugin in `web/index.html`. Natively there is no page: the fragment
-//! is empty and nothing is handed out.
+//! is empty and nothing is handed out. It also keeps a little text in the browser's local storage
+//! (the levels' stars).
 
 /// What the page was opened to do, from its address's fragment.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,48 @@ pub fn hand_out(name: &str, text: &str) {
     let _ = (name, text);
 }
 
+/// The text the page's local storage keeps under `key` (natively, and where the browser keeps
+/// none, `None`).
+pub fn stored(key: &str) -> Option<String> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        // SAFETY: the key's pointer and length describe a live string for the calls; the
+        // plugin writes exactly `length` bytes into the buffer it is given. A length of
+        // u32::MAX says nothing is kept.
+        let length = unsafe { js::slosh_page_stored_length(key.as_ptr(), key.len() as u32) };
+        if length == u32::MAX {
+            return None;
+        }
+        let mut bytes = vec![0u8; length as usize];
+        unsafe {
+            js::slosh_page_stored(key.as_ptr(), key.len() as u32, bytes.as_mut_ptr(), length)
+        };
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let _ = key;
+        None
+    }
+}
+
+/// Keeps `value` under `key` in the page's local storage, where it outlives the page (natively
+/// nothing: the window keeps its own file).
+pub fn store(key: &str, value: &str) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: the pointers and lengths describe live strings for the duration of the call.
+    unsafe {
+        js::slosh_page_store(
+            key.as_ptr(),
+            key.len() as u32,
+            value.as_ptr(),
+            value.len() as u32,
+        )
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (key, value);
+}
+
 /// The fragment of the page's address, without its `#` and URL-decoded (natively empty).
 fn fragment() -> String {
     #[cfg(target_arch = "wasm32")]
@@ -96,6 +139,12 @@ mod js {
         pub fn slosh_page_fragment(buffer: *mut u8, length: u32);
         /// Downloads the text as a file of that name.
         pub fn slosh_page_hand_out(name: *const u8, name_length: u32, text: *const u8, length: u32);
+        /// Bytes of the text local storage keeps under the key, as UTF-8 (u32::MAX: none).
+        pub fn slosh_page_stored_length(key: *const u8, key_length: u32) -> u32;
+        /// Writes the first `length` bytes of the text kept under the key to `buffer`.
+        pub fn slosh_page_stored(key: *const u8, key_length: u32, buffer: *mut u8, length: u32);
+        /// Keeps the text under the key in local storage.
+        pub fn slosh_page_store(key: *const u8, key_length: u32, value: *const u8, length: u32);
     }
 
     /// The plugin's version, which macroquad's loader compares with the page's.

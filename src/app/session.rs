@@ -135,8 +135,16 @@ fn modified(path: &Path) -> Option<SystemTime> {
 /// The on-disk file of embedded preset `name`, when the program runs from a checkout (the
 /// current folder or the one it was built in).
 pub fn checkout_file(name: &str) -> Option<PathBuf> {
+    let folder = if crate::level::BUILTIN
+        .iter()
+        .any(|(level, _)| *level == name)
+    {
+        "levels"
+    } else {
+        "presets"
+    };
     let relative = Path::new("assets")
-        .join("presets")
+        .join(folder)
         .join(format!("{name}.toml"));
     [
         PathBuf::from("."),
@@ -247,7 +255,11 @@ pub fn checkout_differs(name: &str, unreadable: bool) -> bool {
     let Some(path) = checkout_file(name) else {
         return false;
     };
-    let embedded = BUILTIN.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+    let embedded = BUILTIN
+        .iter()
+        .chain(crate::level::BUILTIN)
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t);
     match std::fs::read_to_string(path) {
         Ok(text) => Some(text.as_str()) != embedded,
         Err(_) => unreadable && embedded.is_some(),
@@ -337,7 +349,7 @@ impl Session {
     /// Number key of the current preset, if it is an embedded one that has a key.
     pub fn key(&self) -> Option<usize> {
         match self.source {
-            PresetSource::Builtin { key, .. } => (key <= PRESET_KEYS).then_some(key),
+            PresetSource::Builtin { key, .. } => (1..=PRESET_KEYS).contains(&key).then_some(key),
             PresetSource::File(_) => None,
         }
     }
