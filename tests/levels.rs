@@ -200,3 +200,31 @@ fn level_file_mistakes_are_named_by_line() {
         assert!(line.parse::<usize>().is_ok(), "a line number in: {error}");
     }
 }
+
+/// `--list-levels` prints one level a line, its name first, then its title; `--level` with a
+/// preset that is no level is one line and exit code 2.
+#[test]
+fn the_command_line_lists_levels_and_refuses_a_preset_as_one() {
+    let slosh = env!("CARGO_BIN_EXE_slosh");
+    let output = std::process::Command::new(slosh)
+        .arg("--list-levels")
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), BUILTIN.len(), "{text}");
+    for ((name, _), line) in BUILTIN.iter().zip(&lines) {
+        let title = Preset::load(name).unwrap().level.unwrap().rules.title;
+        assert_eq!(line.split_whitespace().next(), Some(*name), "{line}");
+        assert!(line.trim_end().ends_with(&title), "{line}");
+    }
+    let refused = std::process::Command::new(slosh)
+        .args(["--headless", "--level", "dam"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    let error = String::from_utf8(refused.stderr).unwrap();
+    assert_eq!(error.lines().count(), 1, "{error}");
+    assert!(error.contains("is a preset, not a level"), "{error}");
+}

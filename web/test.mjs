@@ -337,7 +337,9 @@ try {
   if (!reports.some((report) => report.preset === "first-pour")) {
     fail("the level menu did not start the first level (no report of first-pour)");
   }
+  // Held still first, so that the pour leaves the ring at rest (it takes the mouse's velocity).
   await page.mouse.move(780, 330);
+  await page.waitForTimeout(1000);
   await page.mouse.down();
   await page.waitForTimeout(400);
   await page.mouse.up();

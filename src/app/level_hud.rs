@@ -16,7 +16,10 @@ const PANEL: Color = Color::new(0.04, 0.05, 0.08, 0.82);
 const GOOD: Color = Color::new(0.35, 0.9, 0.45, 1.0);
 const BAD: Color = Color::new(1.0, 0.35, 0.3, 1.0);
 const GOLD: Color = Color::new(1.0, 0.8, 0.2, 1.0);
-const FONT: u16 = 20;
+/// The text size, as the HUD's (every new size is a new set of glyphs in the font atlas).
+const FONT: u16 = 18;
+/// The titles' size.
+const TITLE: f32 = 28.0;
 
 /// The zones of the level's goals over the world: green where something must go, red where it
 /// must not, each with what it asks.
@@ -38,7 +41,7 @@ pub fn draw_zones(view: &View, game: &Game) {
         draw_text(
             label,
             left + 4.0,
-            top + 16.0,
+            top + f32::from(FONT),
             18.0,
             with_alpha(colour, 0.95),
         );
@@ -98,8 +101,8 @@ pub fn draw_goal_bar(game: &Game) {
     draw_text(
         format!("{number}{}", rules.title),
         x + 10.0,
-        y + 22.0,
-        22.0,
+        y + f32::from(FONT),
+        f32::from(FONT),
         TEXT,
     );
     let seconds = format!("{:.0} s left", attempt.seconds_left().ceil());
@@ -107,8 +110,8 @@ pub fn draw_goal_bar(game: &Game) {
     draw_text(
         &seconds,
         x + width - measured.width - 10.0,
-        y + 22.0,
-        20.0,
+        y + f32::from(FONT),
+        f32::from(FONT),
         DIM,
     );
     // The bar: the goals' progress; the time used is the thin line under it.
@@ -132,7 +135,13 @@ pub fn draw_goal_bar(game: &Game) {
         DIM,
     );
     for (row, (line, colour)) in lines.iter().enumerate() {
-        draw_text(line, x + 10.0, y + 68.0 + 20.0 * row as f32, 19.0, *colour);
+        draw_text(
+            line,
+            x + 10.0,
+            y + 68.0 + 20.0 * row as f32,
+            f32::from(FONT),
+            *colour,
+        );
     }
 }
 
@@ -159,12 +168,17 @@ pub fn draw_end(game: &Game) {
         .is_none_or(|index| index + 1 == level::BUILTIN.len());
     match outcome {
         Outcome::Won { seconds, stars } => {
-            centred("Level complete", y + 36.0, 30.0, GOOD);
+            centred("Level complete", y + 36.0, TITLE, GOOD);
             for star in 0..3u8 {
                 let centre = Vec2::new(x + width * 0.5 + 44.0 * (f32::from(star) - 1.0), y + 72.0);
-                draw_star(centre, 17.0, star < *stars);
+                draw_star(centre, f32::from(FONT), star < *stars);
             }
-            centred(&format!("in {seconds:.1} s"), y + 112.0, 20.0, TEXT);
+            centred(
+                &format!("in {seconds:.1} s"),
+                y + 112.0,
+                f32::from(FONT),
+                TEXT,
+            );
             let next = if last {
                 "Enter: the levels"
             } else {
@@ -173,14 +187,19 @@ pub fn draw_end(game: &Game) {
             centred(
                 &format!("{next}    R: retry    M: levels"),
                 y + 148.0,
-                19.0,
+                f32::from(FONT),
                 DIM,
             );
         }
         Outcome::Lost(why) => {
-            centred("Not this time", y + 44.0, 30.0, BAD);
-            centred(why, y + 84.0, 20.0, TEXT);
-            centred("Enter or R: retry    M: levels", y + 140.0, 19.0, DIM);
+            centred("Not this time", y + 44.0, TITLE, BAD);
+            centred(why, y + 84.0, f32::from(FONT), TEXT);
+            centred(
+                "Enter or R: retry    M: levels",
+                y + 140.0,
+                f32::from(FONT),
+                DIM,
+            );
         }
     }
 }
@@ -223,14 +242,14 @@ pub fn draw_menu(game: &Game) {
     let height = 70.0 + row * level::BUILTIN.len() as f32;
     draw_rectangle(x, top, width, height, PANEL);
     draw_rectangle_lines(x, top, width, height, 2.0, DIM);
-    draw_text("Levels", x + 14.0, top + 32.0, 28.0, TEXT);
+    draw_text("Levels", x + 14.0, top + 32.0, TITLE, TEXT);
     let keys = "Up / Down, Enter or click: play    M: close";
-    let measured = measure_text(keys, None, 17, 1.0);
+    let measured = measure_text(keys, None, FONT, 1.0);
     draw_text(
         keys,
         x + width - measured.width - 14.0,
         top + 30.0,
-        17.0,
+        f32::from(FONT),
         DIM,
     );
     for (index, (name, _)) in level::BUILTIN.iter().enumerate() {
@@ -255,12 +274,12 @@ pub fn draw_menu(game: &Game) {
             format!("{}  {title}", index + 1),
             x + 14.0,
             y + 18.0,
-            21.0,
+            f32::from(FONT),
             colour,
         );
         let detail = if open { teaches } else { "locked".to_string() };
-        let detail = fit(&detail, width - 180.0, 16);
-        draw_text(&detail, x + 36.0, y + 36.0, 16.0, DIM);
+        let detail = fit(&detail, width - 180.0, FONT);
+        draw_text(&detail, x + 36.0, y + 36.0, f32::from(FONT), DIM);
         let stars = game.progress.stars(name);
         for star in 0..3u8 {
             let centre = Vec2::new(x + width - 90.0 + 26.0 * f32::from(star), y + 20.0);
@@ -269,16 +288,16 @@ pub fn draw_menu(game: &Game) {
     }
 }
 
-/// `text` cut with an ellipsis to fit `width` pixels at `font`.
+/// `text` cut with "..." to fit `width` pixels at `font`.
 fn fit(text: &str, width: f32, font: u16) -> String {
     if measure_text(text, None, font, 1.0).width <= width {
         return text.to_string();
     }
     let mut cut: String = text.to_string();
-    while !cut.is_empty() && measure_text(format!("{cut}…"), None, font, 1.0).width > width {
+    while !cut.is_empty() && measure_text(format!("{cut}..."), None, font, 1.0).width > width {
         cut.pop();
     }
-    format!("{cut}…")
+    format!("{cut}...")
 }
 
 /// A five-pointed star of outer radius `radius` at `centre`: gold when earned, faint when not.

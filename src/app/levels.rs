@@ -22,7 +22,7 @@ pub struct Progress {
 impl Progress {
     /// The progress kept on this machine (or in this browser); none yet is no progress.
     pub fn load() -> Self {
-        if super::game::WEB {
+        if cfg!(target_arch = "wasm32") {
             let text = super::page::stored(STORAGE_KEY).unwrap_or_default();
             return Self::from_text(&text, None);
         }
@@ -80,7 +80,7 @@ impl Progress {
     }
 
     fn keep(&self) -> Result<(), String> {
-        if super::game::WEB {
+        if cfg!(target_arch = "wasm32") {
             super::page::store(STORAGE_KEY, &self.to_text());
             return Ok(());
         }

@@ -273,6 +273,7 @@ async fn golden_page() -> Result<(), String> {
 /// One displayed frame after another until the player quits or the frame count is reached.
 async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String> {
     let mut renderer = Renderer::new()?;
+    warm_font_cache();
     let presets = Preset::builtins();
     let mut mouse = input::Mouse::default();
     let mut timing = hud::Timing::default();
@@ -419,6 +420,18 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             return finish(&mut game, &renderer, &timing);
         }
         next_frame().await;
+    }
+}
+
+/// Puts every glyph the window's text uses, at every size it uses, into the default font's
+/// atlas before the first frame. The atlas grows (a new texture, the old one deleted) when a
+/// glyph first shows; in a frame that already drew text from the old texture, WebGL then
+/// reports a deleted texture (the level menu's first opening did).
+fn warm_font_cache() {
+    let font = macroquad::text::get_default_font();
+    let characters: Vec<char> = (' '..='~').chain("°·…".chars()).collect();
+    for size in [14, 18, 24, 28] {
+        font.populate_font_cache(&characters, size);
     }
 }
 

@@ -1,6 +1,6 @@
 //! One go at a level: its rules applied to every input, its goals judged after every frame.
 
-use super::{Combine, Goal, Level, Tool, Zone};
+use super::description::{Combine, Goal, Level, Tool, Zone};
 use crate::replay::Input;
 use crate::sim::physics::rest_particles_per_area;
 use crate::sim::portable::Ordered;
@@ -199,7 +199,7 @@ impl Attempt {
     /// Whether the rules let `input` through: its tool is one the level allows, and what it
     /// makes or removes has budget left. The refusal says why, in a few words.
     pub fn admits(&self, input: &Input) -> Result<(), String> {
-        let Some(tool) = Tool::of(input) else {
+        let Some(tool) = tool_of(input) else {
             return Ok(());
         };
         if !self.level.rules.tools.contains(&tool) {
@@ -441,6 +441,23 @@ impl Attempt {
         }
         broken
     }
+}
+
+/// The tool an input comes from (`None` for a fresh world, which every level allows).
+pub fn tool_of(input: &Input) -> Option<Tool> {
+    Some(match input {
+        Input::Preset { .. } => return None,
+        Input::Stir(_) => Tool::Stir,
+        Input::Pull { .. } => Tool::Pull,
+        Input::Pour(_) => Tool::Pour,
+        Input::Erase { .. } => Tool::Erase,
+        Input::Heat { rate, .. } if *rate < 0.0 => Tool::Cool,
+        Input::Heat { .. } => Tool::Heat,
+        Input::Draw(_) | Input::Undraw(_) => Tool::Draw,
+        Input::Gravity(_) => Tool::Tilt,
+        Input::Grab(_) | Input::Drag(_) | Input::Release => Tool::Grab,
+        Input::Tune { .. } => Tool::Tune,
+    })
 }
 
 /// How much of a wall budget an obstacle takes: a capsule's length, a circle's width.

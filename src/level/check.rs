@@ -1,7 +1,7 @@
 //! Checking a level against the scene it is played in: every value in its range, every name the
 //! scene's, every zone inside the box.
 
-use super::{Budget, Goal, Level, Zone};
+use super::description::{Budget, Goal, Level, Zone};
 use crate::sim::ranges::Step::{self, Index, Key};
 use crate::sim::Scene;
 

@@ -1,0 +1,373 @@
+//! One input that reaches the simulation, as a replay line names it (the verbs are listed in
+//! the module documentation of `replay`).
+
+use crate::sim::{EditError, Obstacle, Pour, Shape, Stir, Tunable, World};
+use glam::Vec2;
+use std::fmt::Write as _;
+
+/// One input that reaches the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Input {
+    /// A fresh world from a preset: `source` is a name or a `.toml` path, `particles` the count
+    /// it was rescaled to (`None`: its own), `checksum` the new world's (checked on replay).
+    Preset {
+        /// Preset name or file.
+        source: String,
+        /// `--particles` count, if rescaled.
+        particles: Option<usize>,
+        /// Checksum of the world just built.
+        checksum: u64,
+    },
+    /// The mouse stirs.
+    Stir(Stir),
+    /// The mouse pulls.
+    Pull {
+        /// Where to.
+        centre: Vec2,
+        /// Reach.
+        radius: f32,
+        /// Speed at the rim.
+        speed: f32,
+    },
+    /// Liquid poured.
+    Pour(Pour),
+    /// Particles erased in a disc.
+    Erase {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+    },
+    /// The particles in a disc heated or cooled for one frame.
+    Heat {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+        /// Degrees per second: positive heats, negative cools.
+        rate: f32,
+    },
+    /// An obstacle drawn.
+    Draw(Obstacle),
+    /// Obstacle `index` removed.
+    Undraw(usize),
+    /// Gravity set.
+    Gravity(Vec2),
+    /// The grab tool takes hold of the body under a point.
+    Grab(Vec2),
+    /// The held body is pulled toward a point.
+    Drag(Vec2),
+    /// The held body is let go.
+    Release,
+    /// A material constant tuned.
+    Tune {
+        /// Material index.
+        material: usize,
+        /// Which constant.
+        field: Tunable,
+        /// Its new value, in the world's units.
+        value: f32,
+    },
+}
+
+impl Input {
+    /// The input as the words of one replay line (after the frame number).
+    pub fn to_line(&self) -> String {
+        let mut line = String::new();
+        let mut put = |value: &dyn std::fmt::Display| {
+            let _ = write!(line, " {value}");
+        };
+        match self {
+            Self::Preset {
+                source,
+                particles,
+                checksum,
+            } => {
+                put(&"preset");
+                put(source);
+                match particles {
+                    Some(count) => put(count),
+                    None => put(&"own"),
+                }
+                put(&format!("{checksum:016x}"));
+            }
+            Self::Stir(stir) => {
+                put(&"stir");
+                for value in [
+                    stir.position.x,
+                    stir.position.y,
+                    stir.velocity.x,
+                    stir.velocity.y,
+                    stir.radius,
+                ] {
+                    put(&value);
+                }
+            }
+            Self::Pull {
+                centre,
+                radius,
+                speed,
+            } => {
+                put(&"pull");
+                for value in [centre.x, centre.y, *radius, *speed] {
+                    put(&value);
+                }
+            }
+            Self::Pour(pour) => {
+                put(&"pour");
+                put(&pour.material);
+                for value in [
+                    pour.centre.x,
+                    pour.centre.y,
+                    pour.radius,
+                    pour.velocity.x,
+                    pour.velocity.y,
+                ] {
+                    put(&value);
+                }
+            }
+            Self::Erase { centre, radius } => {
+                put(&"erase");
+                for value in [centre.x, centre.y, *radius] {
+                    put(&value);
+                }
+            }
+            Self::Heat {
+                centre,
+                radius,
+                rate,
+            } => {
+                put(&"heat");
+                for value in [centre.x, centre.y, *radius, *rate] {
+                    put(&value);
+                }
+            }
+            Self::Draw(obstacle) => {
+                put(&"draw");
+                match obstacle.shape {
+                    Shape::Circle { centre, radius } => {
+                        put(&"circle");
+                        for value in [centre.x, centre.y, radius, obstacle.friction] {
+                            put(&value);
+                        }
+                    }
+                    Shape::Capsule { a, b, radius } => {
+                        put(&"capsule");
+                        for value in [a.x, a.y, b.x, b.y, radius, obstacle.friction] {
+                            put(&value);
+                        }
+                    }
+                }
+            }
+            Self::Undraw(index) => {
+                put(&"undraw");
+                put(index);
+            }
+            Self::Gravity(gravity) => {
+                put(&"gravity");
+                put(&gravity.x);
+                put(&gravity.y);
+            }
+            Self::Grab(point) => {
+                put(&"grab");
+                put(&point.x);
+                put(&point.y);
+            }
+            Self::Drag(point) => {
+                put(&"drag");
+                put(&point.x);
+                put(&point.y);
+            }
+            Self::Release => put(&"release"),
+            Self::Tune {
+                material,
+                field,
+                value,
+            } => {
+                put(&"tune");
+                put(material);
+                put(&field.name());
+                put(value);
+            }
+        }
+        line.trim_start().to_string()
+    }
+
+    /// Reads the words of one line (after the frame number); the error says what is wrong.
+    pub fn parse(words: &[&str]) -> Result<Self, String> {
+        let (verb, args) = words.split_first().ok_or("a frame number with no input")?;
+        let count = |n: usize| -> Result<(), String> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(format!("`{verb}` takes {n} values, got {}", args.len()))
+            }
+        };
+        let number = |index: usize| -> Result<f32, String> {
+            let word = args[index];
+            word.parse::<f32>()
+                .map_err(|_| format!("`{word}` is not a number"))
+        };
+        let index = |at: usize| -> Result<usize, String> {
+            let word = args[at];
+            word.parse::<usize>()
+                .map_err(|_| format!("`{word}` is not a whole number"))
+        };
+        let point =
+            |at: usize| -> Result<Vec2, String> { Ok(Vec2::new(number(at)?, number(at + 1)?)) };
+        Ok(match *verb {
+            "preset" => {
+                count(3)?;
+                let particles = match args[1] {
+                    "own" => None,
+                    _ => Some(index(1)?),
+                };
+                let checksum = u64::from_str_radix(args[2], 16)
+                    .map_err(|_| format!("`{}` is not a 16-digit hexadecimal checksum", args[2]))?;
+                Self::Preset {
+                    source: args[0].to_string(),
+                    particles,
+                    checksum,
+                }
+            }
+            "stir" => {
+                count(5)?;
+                Self::Stir(Stir {
+                    position: point(0)?,
+                    velocity: point(2)?,
+                    radius: number(4)?,
+                })
+            }
+            "pull" => {
+                count(4)?;
+                Self::Pull {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    speed: number(3)?,
+                }
+            }
+            "pour" => {
+                count(6)?;
+                Self::Pour(Pour {
+                    material: index(0)?,
+                    centre: point(1)?,
+                    radius: number(3)?,
+                    velocity: point(4)?,
+                })
+            }
+            "erase" => {
+                count(3)?;
+                Self::Erase {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                }
+            }
+            "heat" => {
+                count(4)?;
+                Self::Heat {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    rate: number(3)?,
+                }
+            }
+            "draw" => match args.first().copied() {
+                Some("circle") => {
+                    count(5)?;
+                    Self::Draw(Obstacle::circle(point(1)?, number(3)?, number(4)?))
+                }
+                Some("capsule") => {
+                    count(7)?;
+                    Self::Draw(Obstacle::capsule(
+                        point(1)?,
+                        point(3)?,
+                        number(5)?,
+                        number(6)?,
+                    ))
+                }
+                _ => return Err("`draw` takes `circle` or `capsule` first".into()),
+            },
+            "undraw" => {
+                count(1)?;
+                Self::Undraw(index(0)?)
+            }
+            "gravity" => {
+                count(2)?;
+                Self::Gravity(point(0)?)
+            }
+            "grab" => {
+                count(2)?;
+                Self::Grab(point(0)?)
+            }
+            "drag" => {
+                count(2)?;
+                Self::Drag(point(0)?)
+            }
+            "release" => {
+                count(0)?;
+                Self::Release
+            }
+            "tune" => {
+                count(3)?;
+                let field = Tunable::from_name(args[1]).ok_or_else(|| {
+                    let names: Vec<&str> = Tunable::ALL.iter().map(|t| t.name()).collect();
+                    format!("unknown field `{}` (known: {})", args[1], names.join(", "))
+                })?;
+                Self::Tune {
+                    material: index(0)?,
+                    field,
+                    value: number(2)?,
+                }
+            }
+            other => return Err(format!("unknown input `{other}`")),
+        })
+    }
+
+    /// Applies a world-level input to `world` (every verb but `preset`, which needs a new
+    /// world: see `build`). An input the world refuses changes nothing.
+    pub fn apply(&self, world: &mut World) -> Result<(), EditError> {
+        match *self {
+            Self::Preset { .. } => {
+                return Err(EditError::Unsupported(
+                    "a preset input builds a new world (replay::build)",
+                ))
+            }
+            Self::Stir(stir) => world.stir(stir),
+            Self::Pull {
+                centre,
+                radius,
+                speed,
+            } => world.pull(centre, radius, speed),
+            Self::Pour(pour) => {
+                world.pour(pour)?;
+            }
+            Self::Erase { centre, radius } => {
+                world.erase(centre, radius)?;
+            }
+            Self::Heat {
+                centre,
+                radius,
+                rate,
+            } => {
+                world.heat_under(centre, radius, rate)?;
+            }
+            Self::Draw(obstacle) => {
+                world.add_obstacle(obstacle)?;
+            }
+            Self::Undraw(index) => {
+                world.remove_obstacle(index)?;
+            }
+            Self::Gravity(gravity) => world.set_gravity(gravity)?,
+            Self::Grab(point) => {
+                world.grab_body(point)?;
+            }
+            Self::Drag(point) => world.drag_body(point)?,
+            Self::Release => world.release_body(),
+            Self::Tune {
+                material,
+                field,
+                value,
+            } => world.tune(material, field, value)?,
+        }
+        Ok(())
+    }
+}
