@@ -13,12 +13,15 @@ use macroquad::prelude::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,
 };
 
-const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
-const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
+/// The text's colour (the level's screens use it too).
+pub(super) const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
+/// Dimmed text.
+pub(super) const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
 const WARN: Color = Color::new(1.0, 0.72, 0.25, 1.0);
 const PANEL: Color = Color::new(0.0, 0.0, 0.0, 0.55);
 const ERROR_PANEL: Color = Color::new(0.62, 0.08, 0.08, 0.92);
-const FONT: u16 = 18;
+/// The text's size (every new size is a new set of glyphs in the font's atlas).
+pub(super) const FONT: u16 = 18;
 const LINE: f32 = 19.0;
 
 /// The keys, for the help overlay and README.

@@ -2,6 +2,7 @@
 //! budgets), the end screen with its stars, and the level menu.
 
 use super::game::Game;
+use super::hud::{DIM, FONT, TEXT};
 use super::render::View;
 use crate::level::{self, Goal, Outcome};
 use crate::sim::portable::Ordered;
@@ -10,14 +11,10 @@ use macroquad::prelude::{
     screen_height, screen_width, Color, Vec2,
 };
 
-const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
-const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
 const PANEL: Color = Color::new(0.04, 0.05, 0.08, 0.82);
 const GOOD: Color = Color::new(0.35, 0.9, 0.45, 1.0);
 const BAD: Color = Color::new(1.0, 0.35, 0.3, 1.0);
 const GOLD: Color = Color::new(1.0, 0.8, 0.2, 1.0);
-/// The text size, as the HUD's (every new size is a new set of glyphs in the font atlas).
-const FONT: u16 = 18;
 /// The titles' size.
 const TITLE: f32 = 28.0;
 
@@ -264,11 +261,7 @@ pub fn draw_menu(game: &Game) {
                 Color::new(1.0, 1.0, 1.0, 0.1),
             );
         }
-        let (title, teaches) = crate::preset::Preset::load(name)
-            .ok()
-            .and_then(|preset| preset.level)
-            .map(|level| (level.rules.title, level.rules.teaches))
-            .unwrap_or_default();
+        let (title, teaches) = &super::levels::catalogue()[index];
         let colour = if open { TEXT } else { DIM };
         draw_text(
             format!("{}  {title}", index + 1),
@@ -277,8 +270,7 @@ pub fn draw_menu(game: &Game) {
             f32::from(FONT),
             colour,
         );
-        let detail = if open { teaches } else { "locked".to_string() };
-        let detail = fit(&detail, width - 180.0, FONT);
+        let detail = fit(if open { teaches } else { "locked" }, width - 180.0, FONT);
         draw_text(&detail, x + 36.0, y + 36.0, f32::from(FONT), DIM);
         let stars = game.progress.stars(name);
         for star in 0..3u8 {

@@ -116,6 +116,23 @@ pub fn data_file() -> Option<PathBuf> {
     Some(folder.join("progress.txt"))
 }
 
+/// Each embedded level's title and what it teaches, in `level::BUILTIN`'s order (read once).
+pub fn catalogue() -> &'static [(String, String)] {
+    static CATALOGUE: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    CATALOGUE.get_or_init(|| {
+        level::BUILTIN
+            .iter()
+            .map(|(name, _)| {
+                crate::preset::Preset::load(name)
+                    .ok()
+                    .and_then(|preset| preset.level)
+                    .map(|level| (level.rules.title, level.rules.teaches))
+                    .unwrap_or_default()
+            })
+            .collect()
+    })
+}
+
 /// The level menu: open or not, and the row chosen.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Menu {

@@ -187,7 +187,6 @@ impl Attempt {
             outcome: None,
         };
         attempt.judge(world);
-        attempt.outcome = None;
         Ok(attempt)
     }
 
