@@ -17,7 +17,8 @@ const MAX_STIR_SPEED: f32 = 40.0;
 const SMOOTHING: f32 = 0.5;
 
 /// Commands for the keys pressed this frame. While the level menu is open (`menu_open`) the keys
-/// move through it instead: Up and Down choose, Enter or a digit plays, M or Esc closes it.
+/// move through it instead: Up and Down choose, Enter or a digit plays, M or Esc closes it
+/// (F12 still saves a screenshot).
 pub fn commands(menu_open: bool) -> Vec<Command> {
     // Keys 1 to 9, then 0 for the tenth preset.
     const DIGITS: [KeyCode; 10] = [
@@ -52,6 +53,7 @@ pub fn commands(menu_open: bool) -> Vec<Command> {
             (KeyCode::KpEnter, Command::Confirm),
             (KeyCode::M, Command::LevelMenu),
             (KeyCode::Escape, Command::LevelMenu),
+            (KeyCode::F12, Command::Screenshot),
         ];
         commands.extend(
             keys.iter()
