@@ -43,14 +43,7 @@ impl Recording {
         if self.feed.is_some() {
             return Ok(());
         }
-        if let Some(attempt) = &self.attempt {
-            attempt.admits(&input).map_err(EditError::Refused)?;
-        }
-        let before = world.particles().len();
-        input.apply(world)?;
-        if let Some(attempt) = &mut self.attempt {
-            attempt.spend(&input, before, world);
-        }
+        Attempt::apply(self.attempt.as_mut(), &input, world)?;
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&input);
         }

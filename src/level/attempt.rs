@@ -4,7 +4,7 @@ use super::description::{Combine, Goal, Level, Tool, Zone};
 use crate::replay::Input;
 use crate::sim::physics::rest_particles_per_area;
 use crate::sim::portable::Ordered;
-use crate::sim::{Shape, World};
+use crate::sim::{EditError, Shape, World};
 use serde::Serialize;
 
 /// How a go at a level ended.
@@ -263,16 +263,12 @@ impl Attempt {
         }
         self.seconds = world.time() - self.start;
         let broken = self.judge(world);
-        let reached: Vec<bool> = self
-            .judged
-            .iter()
-            .zip(&self.progress)
-            .filter(|(goal, _)| !matches!(goal, Judged::KeepOut { .. }))
-            .map(|(_, &progress)| progress >= 1.0)
-            .collect();
-        let met = match self.level.rules.combine {
-            Combine::All => reached.iter().all(|&done| done),
-            Combine::Any => reached.iter().any(|&done| done),
+        let met = {
+            let mut reached = self.to_reach().map(|progress| progress >= 1.0);
+            match self.level.rules.combine {
+                Combine::All => reached.all(|done| done),
+                Combine::Any => reached.any(|done| done),
+            }
         };
         if let Some(zone) = broken {
             self.outcome = Some(Outcome::Lost(zone));
@@ -303,13 +299,7 @@ impl Attempt {
 
     /// Where the go stands.
     pub fn report(&self) -> Report {
-        let counted: Vec<f32> = self
-            .judged
-            .iter()
-            .zip(&self.progress)
-            .filter(|(goal, _)| !matches!(goal, Judged::KeepOut { .. }))
-            .map(|(_, &progress)| progress)
-            .collect();
+        let counted: Vec<f32> = self.to_reach().collect();
         let progress = match self.level.rules.combine {
             Combine::All => counted.iter().sum::<f32>() / counted.len().max(1) as f32,
             Combine::Any => counted.iter().copied().fold(0.0, |a, b| a.at_least(b)),
@@ -328,6 +318,32 @@ impl Attempt {
                 seconds: self.seconds,
             },
         }
+    }
+
+    /// The progress of each goal to reach (every goal but `keep_out`, which is only broken or
+    /// not).
+    fn to_reach(&self) -> impl Iterator<Item = f32> + '_ {
+        (self.judged.iter().zip(&self.progress))
+            .filter(|(goal, _)| !matches!(goal, Judged::KeepOut { .. }))
+            .map(|(_, &progress)| progress)
+    }
+
+    /// Applies `input` to `world` under the rules of `attempt` (none: no level): refused when
+    /// the level does not allow it, and what it spends counted. The one way an input reaches a
+    /// level's world, live or replayed.
+    pub fn apply(
+        attempt: Option<&mut Attempt>,
+        input: &Input,
+        world: &mut World,
+    ) -> Result<(), EditError> {
+        let Some(attempt) = attempt else {
+            return input.apply(world);
+        };
+        attempt.admits(input).map_err(EditError::Refused)?;
+        let before = world.particles().len();
+        input.apply(world)?;
+        attempt.spend(input, before, world);
+        Ok(())
     }
 
     /// Stars for goals met now: one, two within the par time, three also within the par budget.

@@ -46,7 +46,7 @@ mod input;
 
 pub use input::Input;
 
-use crate::sim::World;
+use crate::sim::{EditError, World};
 use std::io::Write as _;
 use std::path::Path;
 
@@ -325,19 +325,10 @@ impl Feed {
                 attempt_at(preset, world).map_err(|error| format!("{file}:{line}: {error}"))?;
             return Ok(());
         }
-        if let Some(attempt) = attempt {
-            attempt
-                .admits(input)
-                .map_err(|error| format!("{file}:{line}: the level refuses it: {error}"))?;
-        }
-        let before = world.particles().len();
-        input
-            .apply(world)
-            .map_err(|error| format!("{file}:{line}: the world refused it: {error}"))?;
-        if let Some(attempt) = attempt {
-            attempt.spend(input, before, world);
-        }
-        Ok(())
+        Attempt::apply(attempt.as_mut(), input, world).map_err(|error| match error {
+            EditError::Refused(why) => format!("{file}:{line}: the level refuses it: {why}"),
+            error => format!("{file}:{line}: the world refused it: {error}"),
+        })
     }
 
     /// The preset and world a recorded `preset` input from `line` names, checked against the
