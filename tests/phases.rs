@@ -57,8 +57,8 @@ fn half_melted(preset: &Preset, limit: f32) -> f32 {
 }
 
 /// The `ice` preset: more than half of its ice melts within 60 s, and the cubes float while
-/// they melt (their centroid above the water's). Measured: half melted at 3.3 s (seed 1), the
-/// cubes' centroid 1.06 m above the water's after 10 s.
+/// they melt (their centroid above the water's). Measured: half melted at 3.0 s, the cubes'
+/// centroid 1.03 m above the water's after 10 s.
 #[test]
 fn ice_melts_more_than_half_within_a_minute_floating() {
     let preset = Preset::load("ice").unwrap();
@@ -111,9 +111,9 @@ fn one_cube_in_a_warm_box(melting_heat: f32) -> Preset {
 
 /// Doubling the latent heat of melting roughly doubles the time half an ice cube takes to melt
 /// (the ice starts at its melting point, and the warm walls keep the water warm, so the heat
-/// reaching the ice is about the same in both). Measured: 2.20 s and 4.15 s (1.89 times: the
-/// water beside the ice has longer to warm again while it takes twice the heat; with the
-/// preset's 0.1 m²/s it cools more, 2.37 times); the bound is 2 ± 15%.
+/// reaching the ice is about the same in both). Measured: 1.85 s and 3.40 s (1.84 times: the
+/// water beside the ice has longer to warm again while it takes twice the heat); the bound is
+/// 2 ± 15%.
 #[test]
 fn doubling_the_latent_heat_doubles_the_melting_time() {
     let once = half_melted(&one_cube_in_a_warm_box(80.0), 120.0);
@@ -123,12 +123,11 @@ fn doubling_the_latent_heat_doubles_the_melting_time() {
     assert!((1.7..=2.3).contains(&ratio), "ratio {ratio}");
 }
 
-/// `ice` at four times its particles melts in about the same time. Measured (half the ice
-/// melted, counting the latent heat taken up): 3.75 s at 1x and 3.00 s at 4x, 20% faster. The
-/// finer cubes float lower (centroid 1.80 m against 1.95 m after 5 s: their springs at the finer
-/// resolution hold them less stiffly), so more of them touches the warm water, and the layer
-/// within h of the surface, where a particle lacks neighbours and passes heat more slowly, is
-/// thinner. The bound is 25%; the 10% is not met yet.
+/// `ice` at four times its particles melts in the same time within 10%. Measured (half the ice
+/// melted, counting the latent heat taken up): 3.00 s at its own resolution (radius 0.03, about
+/// 4,700 particles) and 2.80 s at four times that, 6.7% apart. Regression:
+/// at the seed's radius the warm water's thermal layer against the ice was thinner than h, and
+/// the ice melted 20% more slowly than at four times its particles (3.75 s against 3.00 s).
 #[test]
 fn ice_at_four_times_the_particles_melts_in_about_the_same_time() {
     let coarse = Preset::load("ice").unwrap();
@@ -138,7 +137,7 @@ fn ice_at_four_times_the_particles_melts_in_about_the_same_time() {
         .unwrap();
     let (t1, t4) = (half_melted(&coarse, 60.0), half_melted(&fine, 60.0));
     println!("half melted at {t1} s at 1x, {t4} s at 4x");
-    assert!((t4 - t1).abs() <= 0.25 * t1, "{t1} s against {t4} s");
+    assert!((t4 - t1).abs() <= 0.10 * t1, "{t1} s against {t4} s");
 }
 
 /// `volcano` makes rock and steam: after 20 s its lava has made rock (beyond the old basalt,
