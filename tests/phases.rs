@@ -125,9 +125,9 @@ fn doubling_the_latent_heat_doubles_the_melting_time() {
 
 /// `ice` at four times its particles melts in the same time within 10%. Measured (half the ice
 /// melted, counting the latent heat taken up): 3.00 s at its own resolution (radius 0.03, about
-/// 4,700 particles) and 2.80 s at four times that, 6.7% apart. Regression:
-/// at the seed's radius the warm water's thermal layer against the ice was thinner than h, and
-/// the ice melted 20% more slowly than at four times its particles (3.75 s against 3.00 s).
+/// 4,700 particles) and 2.80 s at four times that, 6.7% apart. Regression: at the seed's radius
+/// the warm water's thermal layer against the ice was thinner than h, and the ice melted 20%
+/// more slowly than at four times its particles (3.75 s against 3.00 s).
 #[test]
 fn ice_at_four_times_the_particles_melts_in_about_the_same_time() {
     let coarse = Preset::load("ice").unwrap();
