@@ -2,7 +2,9 @@
 //! line each (`main` prints them on standard error and exits with code 2).
 
 use crate::headless::{HeadlessOptions, StirMode, DEFAULT_FRAMES};
-use crate::preset::{one_line, MAX_PARTICLES};
+use crate::preset::{one_line, Preset, MAX_PARTICLES};
+use crate::replay::Replay;
+use crate::share::{Opened, Shared};
 use clap::builder::NonEmptyStringValueParser;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Parser;
@@ -77,6 +79,16 @@ struct Args {
     #[arg(long, value_name = "FILE", value_parser = non_empty_path)]
     load: Option<PathBuf>,
 
+    /// Print a link to the scene (--preset or --level: a name, or a file carried as its text,
+    /// with --particles and --seed) or to the replay (--replay FILE), and exit
+    #[arg(long, conflicts_with_all = ["headless", "screenshot", "record", "load", "golden", "open"])]
+    share: bool,
+
+    /// Open a link that --share printed (or a page address ending in `#LINK`): in the window,
+    /// or with --headless run it (a replay plays to its end and checks its checksum)
+    #[arg(long, value_name = "LINK", conflicts_with_all = ["preset", "level", "replay", "load"], value_parser = NonEmptyStringValueParser::new())]
+    open: Option<String>,
+
     /// Run every case of a golden checksum file (tests/golden/checksums.tsv) and check that each
     /// ends with its checksum; exit code 2 unless all do
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["headless", "replay", "load", "record", "screenshot"])]
@@ -134,6 +146,8 @@ pub struct WindowOptions {
     pub replay: Option<PathBuf>,
     /// Open this snapshot.
     pub load: Option<PathBuf>,
+    /// Play this replay, opened from a link (`--open`), as `replay` plays a file.
+    pub linked_replay: Option<Replay>,
 }
 
 /// One job of the program.
@@ -143,6 +157,15 @@ pub enum Job {
     Window(WindowOptions),
     /// Run without a window and print a JSON report.
     Headless(HeadlessOptions),
+    /// Print this link (`--share`).
+    Share(String),
+    /// Play a replay opened from a link without a window and print the JSON report.
+    ReplayLink {
+        /// The replay.
+        replay: Replay,
+        /// Worker threads (default: one per core).
+        threads: Option<usize>,
+    },
     /// Play a replay without a window and print the JSON report.
     Replay {
         /// The replay file.
@@ -199,8 +222,41 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
     if args.load.is_some() && args.particles.is_some() {
         return Err("--load runs the snapshot's own particles; drop --particles".into());
     }
-    let playing_level = args.level.is_some();
-    let preset = args.level.unwrap_or(args.preset);
+    if args.share {
+        let shared = match &args.replay {
+            Some(path) => Shared::of_replay(path)?,
+            None => Shared::of_preset(
+                args.level.as_deref().unwrap_or(&args.preset),
+                particles,
+                args.seed,
+            )?,
+        };
+        return Ok(Job::Share(shared.encode()));
+    }
+    let mut playing_level = args.level.is_some();
+    let mut preset = args.level.unwrap_or(args.preset);
+    let (mut seed, mut particles, mut linked_replay) = (args.seed, particles, None);
+    if let Some(link) = &args.open {
+        match Shared::decode(link)?.open()? {
+            Opened::Start {
+                source,
+                particles: linked,
+                seed: linked_seed,
+            } => {
+                playing_level = Preset::load(&source)
+                    .map(|opened| opened.level.is_some())
+                    .unwrap_or(false);
+                preset = source;
+                seed = linked_seed;
+                // --particles, when given, rescales what the link opens.
+                particles = particles.or(linked);
+            }
+            Opened::Replay(replay) if args.headless => {
+                return Ok(Job::ReplayLink { replay, threads })
+            }
+            Opened::Replay(replay) => linked_replay = Some(replay),
+        }
+    }
     Ok(if args.list_presets {
         Job::ListPresets
     } else if args.list_levels {
@@ -233,7 +289,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
                 .unwrap_or(if playing_level { 0 } else { DEFAULT_FRAMES }),
             level: playing_level,
             particles,
-            seed: args.seed,
+            seed,
             threads,
             stir: args.stir,
             record: args.record,
@@ -244,13 +300,15 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             preset,
             level: playing_level,
             particles,
-            auto_particles: matches!(args.particles, None | Some(ParticleCount::Auto)),
-            seed: args.seed,
+            auto_particles: particles.is_none()
+                && matches!(args.particles, None | Some(ParticleCount::Auto)),
+            seed,
             frames: args.frames,
             screenshot: args.screenshot,
             record: args.record,
             replay: args.replay,
             load: args.load,
+            linked_replay,
         })
     })
 }

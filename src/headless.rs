@@ -509,7 +509,11 @@ pub fn body_reports(world: &World) -> Vec<BodyReport> {
 /// threads. The report's `checksum` is the replayed run's; a replay that does not end with the
 /// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
 pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
-    let replay = crate::replay::Replay::load(path)?;
+    play(crate::replay::Replay::load(path)?, threads)
+}
+
+/// Plays `replay` without a window, as [`replay`] plays a file (one opened from a link, say).
+pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Report, String> {
     in_pool(threads, || {
         let (frames, seed, recorded, file) = (
             replay.frames,

@@ -42,6 +42,7 @@ pub mod headless;
 pub mod level;
 pub mod preset;
 pub mod replay;
+pub mod share;
 pub mod sim;
 #[cfg(feature = "cli")]
 pub mod snapshot;

@@ -30,6 +30,11 @@ fn main() -> ExitCode {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },
+        Job::ReplayLink { replay, threads } => match headless::play(replay, threads) {
+            Ok(report) => println!("{}", report.to_json()),
+            Err(message) => return fail(&message),
+        },
+        Job::Share(link) => println!("{link}"),
         Job::Window(options) => {
             if let Err(message) = window::run(&options) {
                 return fail(&message);

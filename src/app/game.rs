@@ -57,6 +57,8 @@ pub enum Command {
     SaveSnapshot,
     /// Save the replay of the session so far (in a page: download it).
     SaveReplay,
+    /// Copy a link to the scene as edited (`crate::share`) and show it.
+    ShareLink,
     /// Open or close the level menu.
     LevelMenu,
     /// Move the level menu's selection by this many rows.
@@ -159,7 +161,7 @@ impl Game {
         std::mem::take(&mut self.screenshot_requested)
     }
 
-    /// The save the player asked for (F6, F7), once.
+    /// The save the player asked for (F6, F7, F8, F10), once.
     pub fn take_save_request(&mut self) -> Option<Command> {
         self.save_requested.take()
     }
@@ -226,7 +228,10 @@ impl Game {
                 self.tools.tilt_back(world, &mut self.recording, gravity);
             }
             Command::TogglePanel => self.display.panel = !self.display.panel,
-            Command::SavePreset | Command::SaveSnapshot | Command::SaveReplay => {
+            Command::SavePreset
+            | Command::SaveSnapshot
+            | Command::SaveReplay
+            | Command::ShareLink => {
                 self.save_requested = Some(command);
             }
         }

@@ -62,6 +62,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F8",
         "save the replay of the session so far (--replay; in a page: download)",
     ),
+    (
+        "F10",
+        "copy a link to the scene (--open LINK; in a page: its address)",
+    ),
     ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
     (
         "M",

@@ -30,6 +30,7 @@ pub use tools::{FrameInput, Tool, Tools, HEAT_RATE};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
+use crate::share::{Opened, Shared};
 use crate::sim::clock::Instant;
 use crate::sim::portable::Ordered;
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
@@ -66,9 +67,10 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         Ok(mode) => (mode, None),
         Err(error) => (PageMode::Play, Some(error)),
     };
-    let feed = match &options.replay {
-        Some(path) => Some(Feed::new(Replay::load(path)?)),
-        None => None,
+    let feed = match (&options.replay, &options.linked_replay) {
+        (Some(path), _) => Some(Feed::new(Replay::load(path)?)),
+        (None, Some(replay)) => Some(Feed::new(replay.clone())),
+        (None, None) => None,
     };
     // Natively the game is made before the window opens, so that a preset or file that does not
     // load is an error and an exit code; a page fetches its replay first.
@@ -77,6 +79,25 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
             let mut game = new_game(options, feed)?;
             if let Some(error) = mode_error {
                 game.say(error);
+            }
+            Opening::Play(Box::new(game))
+        }
+        PageMode::Open(link) => {
+            let (game, said) = match opened_from_link(options, &link) {
+                Ok((options, feed)) => (new_game(&options, feed)?, None),
+                Err(error) => (new_game(options, feed)?, Some(error)),
+            };
+            let mut game = game;
+            match said {
+                Some(error) => {
+                    macroquad::logging::error!("slosh: {}", error);
+                    game.say(error);
+                }
+                None => {
+                    let name = game.session.preset.name.clone();
+                    macroquad::logging::info!("slosh: opened link: {}", name);
+                    game.say(format!("{name}: opened from the link"));
+                }
             }
             Opening::Play(Box::new(game))
         }
@@ -121,6 +142,32 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         *result.borrow_mut() = ended;
     });
     outcome.replace(Ok(()))
+}
+
+/// The options and replay a page's link opens (`#s1.…`): its scene, particle count and seed,
+/// or its replay. A damaged link, or one the loaders refuse, is one line to show.
+fn opened_from_link(
+    options: &WindowOptions,
+    link: &str,
+) -> Result<(WindowOptions, Option<Feed>), String> {
+    let opened = Shared::decode(link)
+        .and_then(|shared| shared.open())
+        .map_err(|error| format!("cannot open the link: {}", one_line(&error)))?;
+    let mut options = options.clone();
+    match opened {
+        Opened::Start {
+            source,
+            particles,
+            seed,
+        } => {
+            options.level = Preset::load(&source).is_ok_and(|preset| preset.level.is_some());
+            options.preset = source;
+            options.particles = particles;
+            options.seed = seed;
+            Ok((options, None))
+        }
+        Opened::Replay(replay) => Ok((options, Some(Feed::new(replay)))),
+    }
 }
 
 /// What the window does once it is open.
@@ -506,6 +553,17 @@ fn save_if_asked(game: &mut Game) {
                     .map_err(|error| format!("cannot write the replay: {error}")),
                 Err(reason) => Err(reason.to_string()),
             }
+        }
+        Command::ShareLink => {
+            let link = game.session.link().encode();
+            page::show_link(&link);
+            macroquad::miniquad::window::clipboard_set(&link);
+            let shown: String = link.chars().take(32).collect();
+            game.say(format!(
+                "link copied ({} characters): {shown}...",
+                link.chars().count()
+            ));
+            return;
         }
         Command::SavePreset => {
             let path = PathBuf::from(format!("{stem}.toml"));

@@ -14,6 +14,8 @@ pub enum PageMode {
     Golden,
     /// `#replay=FILE`: play the replay file `FILE`, fetched from beside the page.
     Replay(String),
+    /// `#s1.…`: open a link (`crate::share`), checked when it is opened.
+    Open(String),
 }
 
 impl PageMode {
@@ -22,14 +24,39 @@ impl PageMode {
         match fragment {
             "" => Ok(Self::Play),
             "golden" => Ok(Self::Golden),
+            _ if is_link(fragment) => Ok(Self::Open(fragment.to_string())),
             _ => match fragment.strip_prefix("replay=") {
                 Some(file) if is_plain_file_name(file) => Ok(Self::Replay(file.to_string())),
                 _ => Err(format!(
-                    "unknown address #{fragment}: use #golden or #replay=FILE (a file beside the page)"
+                    "unknown address #{fragment}: use #golden, #replay=FILE (a file beside the page) \
+                     or a link"
                 )),
             },
         }
     }
+}
+
+/// True for what looks like a link (`s`, a version number, `.`): whether it is a good one is
+/// for `share::Shared::decode` to say.
+fn is_link(fragment: &str) -> bool {
+    fragment
+        .strip_prefix('s')
+        .and_then(|rest| rest.split_once('.'))
+        .is_some_and(|(version, _)| {
+            !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
+/// Shows a link to the scene (F10): a page's address takes it after `#` (and the clipboard,
+/// where the browser allows it); natively it is printed on standard output.
+pub fn show_link(link: &str) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: the pointer and length describe a live string for the call; the plugin copies it.
+    unsafe {
+        js::slosh_page_show_link(link.as_ptr(), link.len() as u32)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    println!("{link}");
 }
 
 /// A file name without folders or anything a URL would read as more than a name.
@@ -143,6 +170,8 @@ mod js {
         pub fn slosh_page_stored_length(key: *const u8, key_length: u32) -> u32;
         /// Writes the first `length` bytes of the text kept under the key to `buffer`.
         pub fn slosh_page_stored(key: *const u8, key_length: u32, buffer: *mut u8, length: u32);
+        /// Puts the link in the page's address (after `#`) and the clipboard.
+        pub fn slosh_page_show_link(link: *const u8, length: u32);
         /// Keeps the text under the key in local storage.
         pub fn slosh_page_store(key: *const u8, key_length: u32, value: *const u8, length: u32);
     }
@@ -166,7 +195,13 @@ mod tests {
             PageMode::from_fragment("replay=native.replay"),
             Ok(PageMode::Replay("native.replay".into()))
         );
+        assert_eq!(
+            PageMode::from_fragment("s1.eNoB"),
+            Ok(PageMode::Open("s1.eNoB".into()))
+        );
         for bad in [
+            "s.x",
+            "sx.1",
             "gold",
             "replay=",
             "replay=../secret",

@@ -500,6 +500,30 @@ impl Session {
         self.preset
             .edited(&materials, world.obstacles(), world.params().gravity)
     }
+
+    /// The scene as a link (`crate::share`), at the session's particle count and seed: by name
+    /// when it is an embedded preset or level as it loads, else as the text F7 saves (with the
+    /// person's edits).
+    pub fn link(&self) -> crate::share::Shared {
+        let edited = self.edited_preset().to_toml();
+        let embedded = crate::preset::BUILTIN
+            .iter()
+            .chain(crate::level::BUILTIN)
+            .any(|(name, _)| *name == self.loaded_from);
+        if embedded && edited == self.preset.to_toml() {
+            crate::share::Shared::Preset {
+                name: self.loaded_from.clone(),
+                particles: self.particles,
+                seed: self.seed,
+            }
+        } else {
+            crate::share::Shared::Scene {
+                toml: edited,
+                particles: self.particles,
+                seed: self.seed,
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -535,6 +559,46 @@ mod tests {
         let fine = Resolution::Fixed(AUTO_FINEST * own);
         let fixed = Session::new(preset, seed, 1, fine, Some(AUTO_FINEST * own));
         assert!(!fixed.auto_capped(), "only auto caps");
+    }
+
+    /// F10's link: an embedded preset as it loads goes by name; once a wall is drawn it goes as
+    /// the text F7 saves, and that text builds a world with the wall, at the same seed.
+    #[test]
+    fn a_scene_goes_by_name_until_it_is_edited_then_as_text() {
+        use crate::share::{Opened, Shared};
+        let source = PresetSource::Builtin {
+            name: "dam".into(),
+            key: 0,
+        };
+        let preset = Preset::load("dam").unwrap();
+        let mut session = Session::new(preset, source, 6, Resolution::Own, None);
+        assert_eq!(
+            session.link(),
+            Shared::Preset {
+                name: "dam".into(),
+                particles: None,
+                seed: 6
+            }
+        );
+        let wall = crate::sim::Obstacle::capsule(
+            glam::Vec2::new(3.0, 4.0),
+            glam::Vec2::new(5.0, 4.5),
+            0.1,
+            0.5,
+        );
+        session.world.add_obstacle(wall).unwrap();
+        let link = session.link();
+        assert!(matches!(link, Shared::Scene { seed: 6, .. }), "{link:?}");
+        let Ok(Opened::Start { source, seed, .. }) = Shared::decode(&link.encode()).unwrap().open()
+        else {
+            panic!("a scene");
+        };
+        let opened = Preset::load(&source).unwrap().build_world(seed);
+        assert_eq!(
+            opened.obstacles().len(),
+            session.world.obstacles().len(),
+            "the drawn wall is in the link"
+        );
     }
 
     #[test]

@@ -65,6 +65,33 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 
+/// Scenes that have no file, by the name they were registered under: those opened from a link
+/// (`crate::share`). `Preset::load` finds them before any file.
+static REGISTERED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers preset `text` under `name`, so that `Preset::load(name)` parses it; checked by the
+/// loader first (its errors name `name`). A name registered again takes the new text.
+pub fn register_text(name: &str, text: &str) -> Result<(), PresetError> {
+    Preset::parse(name, text)?;
+    let mut registered = REGISTERED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    registered.retain(|(known, _)| known != name);
+    registered.push((name.to_string(), text.to_string()));
+    Ok(())
+}
+
+/// The text registered under `name` ([`register_text`]), if any.
+pub fn registered_text(name: &str) -> Option<String> {
+    let registered = REGISTERED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    registered
+        .iter()
+        .find(|(known, _)| known == name)
+        .map(|(_, text)| text.clone())
+}
+
 /// Most particles a preset or `--particles` may ask for.
 pub use crate::sim::ranges::MAX_PARTICLES;
 
@@ -92,8 +119,12 @@ pub struct Preset {
 }
 
 impl Preset {
-    /// Loads an embedded preset or level by name, or a file when `name_or_path` ends in `.toml`.
+    /// Loads an embedded preset or level by name, a scene registered by that name
+    /// ([`register_text`]: opened from a link), or a file when `name_or_path` ends in `.toml`.
     pub fn load(name_or_path: &str) -> Result<Self, PresetError> {
+        if let Some(text) = registered_text(name_or_path) {
+            return Self::parse(name_or_path, &text);
+        }
         if name_or_path.ends_with(".toml") {
             let text = std::fs::read_to_string(name_or_path).map_err(|error| PresetError {
                 file: name_or_path.to_string(),
