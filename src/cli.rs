@@ -66,6 +66,11 @@ struct Args {
     #[arg(long, value_name = "PATH", value_parser = non_empty_path)]
     screenshot: Option<PathBuf>,
 
+    /// Render --frames frames (default 120) into an animated GIF at 20 frames a second, then
+    /// exit (screenshot mode, with or without --screenshot)
+    #[arg(long, value_name = "PATH", value_parser = non_empty_path, conflicts_with = "headless")]
+    gif: Option<PathBuf>,
+
     /// Record every input that reaches the simulation to this replay file
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
     record: Option<PathBuf>,
@@ -140,6 +145,8 @@ pub struct WindowOptions {
     pub frames: Option<u64>,
     /// Save a PNG of the window after the last frame.
     pub screenshot: Option<PathBuf>,
+    /// Save every frame rendered as an animated GIF (screenshot mode).
+    pub gif: Option<PathBuf>,
     /// Record the inputs to this replay file.
     pub record: Option<PathBuf>,
     /// Play this replay file instead of taking input.
@@ -305,6 +312,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             seed,
             frames: args.frames,
             screenshot: args.screenshot,
+            gif: args.gif,
             record: args.record,
             replay: args.replay,
             load: args.load,

@@ -186,6 +186,55 @@ fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
     assert!(stderr.contains("/nonexistent-folder/x.png"), "{stderr}");
 }
 
+/// `--gif` renders its frames into an animated GIF that loops at 20 frames a second, shrunk to
+/// 400 pixels wide, with the liquid in it; an unwritable path is one line and exit 2.
+#[test]
+fn gif_mode_writes_an_animated_gif_of_its_frames() {
+    let folder = std::env::temp_dir().join(format!("slosh-gif-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("dam.gif");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x720x24"])
+        .arg(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--preset", "dam", "--frames", "30", "--gif"])
+        .arg(&path)
+        .output()
+        .expect("xvfb-run starts");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::fs::File::open(&path).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (400, 225));
+    let (mut frames, mut hundredths, mut liquid) = (0, 0_u32, 0);
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        frames += 1;
+        hundredths += u32::from(frame.delay);
+        liquid += frame
+            .buffer
+            .chunks_exact(4)
+            .filter(|p| p[3] != 0 && is_liquid([p[0], p[1], p[2]]))
+            .count();
+    }
+    assert_eq!(frames, 30);
+    assert_eq!(hundredths, 150, "30 frames at 20 a second");
+    assert!(liquid > 5_000, "liquid-coloured pixels written: {liquid}");
+
+    let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .args(["--frames", "1", "--gif", "/nonexistent-folder/x.gif"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot write the GIF"), "{stderr}");
+}
+
 /// A virtual X display on a free number, stopped when dropped.
 struct Display {
     number: u32,

@@ -17,6 +17,8 @@
 //     plays in the page (`#replay=native.replay`) to its recorded checksum;
 //   - levels run in the page: M opens the menu and Enter starts the first level; a pour over
 //     its cup meets the goal, and the stars are kept in the browser's local storage;
+//   - a link opens in the page: `slosh --share --preset volcano` given as the fragment, the page
+//     says it opened volcano;
 //   - the page computes the golden checksums (`#golden`: tests/golden/checksums.tsv, embedded):
 //     every case ends with the checksum the native program gives.
 // It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
@@ -362,6 +364,11 @@ try {
     fail(`the native replay ended in the page at ${final.checksum}, natively at ${final.recorded_checksum}`);
   }
 
+  // A link made natively (`slosh --share`) opens in the page from its fragment.
+  const link = execFileSync(native, ["--share", "--preset", "volcano", "--seed", "3"], { encoding: "utf8" }).trim();
+  const opened = (await waitForLine(page, errors, url, link, "slosh: opened link: ", 60)).trim();
+  if (opened !== "volcano") fail(`the page opened the link as ${JSON.stringify(opened)}, not volcano`);
+
   // The golden checksums in the page's wasm.
   const tally = await waitForLine(page, errors, url, "golden", "slosh: golden {", 300);
   const golden = JSON.parse(`{${tally}`);
@@ -384,6 +391,8 @@ try {
     level_stars_kept: kept.trim(),
     replay_from_page_played_natively: playedNatively,
     native_replay_played_in_page: final.checksum,
+    link_opened: true,
+    link_scene: opened,
     golden: { matched: golden.matched, of: golden.of, seconds: golden.seconds, lanes: golden.lanes },
     seconds: +((Date.now() - started) / 1000).toFixed(1),
   }));

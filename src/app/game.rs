@@ -59,6 +59,8 @@ pub enum Command {
     SaveReplay,
     /// Copy a link to the scene as edited (`crate::share`) and show it.
     ShareLink,
+    /// Save the last seconds of the window as an animated GIF (`capture`).
+    SaveGif,
     /// Open or close the level menu.
     LevelMenu,
     /// Move the level menu's selection by this many rows.
@@ -161,7 +163,7 @@ impl Game {
         std::mem::take(&mut self.screenshot_requested)
     }
 
-    /// The save the player asked for (F6, F7, F8, F10), once.
+    /// The save the player asked for (F6 to F10), once.
     pub fn take_save_request(&mut self) -> Option<Command> {
         self.save_requested.take()
     }
@@ -231,7 +233,8 @@ impl Game {
             Command::SavePreset
             | Command::SaveSnapshot
             | Command::SaveReplay
-            | Command::ShareLink => {
+            | Command::ShareLink
+            | Command::SaveGif => {
                 self.save_requested = Some(command);
             }
         }

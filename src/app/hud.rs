@@ -62,6 +62,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F8",
         "save the replay of the session so far (--replay; in a page: download)",
     ),
+    ("F9", "save the last 10 seconds as a GIF"),
     (
         "F10",
         "copy a link to the scene (--open LINK; in a page: its address)",
@@ -103,11 +104,32 @@ pub struct Timing {
     pub splat_ms: f32,
     /// The part of `splat_ms` before the draw calls (`Renderer::splat_prepare_millis`).
     pub splat_prepare_ms: f32,
+    /// Main-thread milliseconds of the last `CAPTURES_KEPT` frames the GIF capture took
+    /// (`capture::Capture::take`).
+    pub captures: std::collections::VecDeque<f64>,
     window_frames: u32,
     window_seconds: f64,
 }
 
+/// How many captures' costs `Timing` keeps.
+const CAPTURES_KEPT: usize = 200;
+
 impl Timing {
+    /// Notes a capture that took `ms` of the main thread.
+    pub fn note_capture(&mut self, ms: f64) {
+        if self.captures.len() == CAPTURES_KEPT {
+            self.captures.pop_front();
+        }
+        self.captures.push_back(ms);
+    }
+
+    /// The median of the captures' main-thread milliseconds kept (0 with none).
+    pub fn capture_ms(&self) -> f64 {
+        let mut sorted: Vec<f64> = self.captures.iter().copied().collect();
+        sorted.sort_by(f64::total_cmp);
+        sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+    }
+
     /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost, which
     /// took `substeps` substeps.
     pub fn update(&mut self, dt: f64, sim_ms: f64, substeps: u32) {

@@ -96,6 +96,7 @@ pub fn commands(menu_open: bool) -> Vec<Command> {
         (KeyCode::F6, Command::SaveSnapshot),
         (KeyCode::F7, Command::SavePreset),
         (KeyCode::F8, Command::SaveReplay),
+        (KeyCode::F9, Command::SaveGif),
         (KeyCode::F10, Command::ShareLink),
         (KeyCode::M, Command::LevelMenu),
         (KeyCode::Enter, Command::Confirm),

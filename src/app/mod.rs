@@ -1,6 +1,7 @@
 //! The demo window (macroquad): the main loop, screenshots and screenshot mode. The only part of
 //! the crate that uses macroquad.
 
+mod capture;
 mod display;
 mod game;
 mod hud;
@@ -105,7 +106,10 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         PageMode::Replay(file) => Opening::Fetch(file),
     };
     if let Some(path) = &options.screenshot {
-        check_writable(path)?;
+        check_writable(path, "screenshot")?;
+    }
+    if let Some(path) = &options.gif {
+        check_writable(path, "GIF")?;
     }
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
@@ -187,11 +191,12 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
     // A page runs every preset at its own resolution: one thread, and figures comparable with
     // the native program's.
     let auto = options.auto_particles && !WEB;
-    let resolution = match (options.particles, &options.screenshot) {
+    let screenshot_mode = options.screenshot.is_some() || options.gif.is_some();
+    let resolution = match (options.particles, screenshot_mode) {
         (Some(particles), _) => Resolution::Fixed(particles),
-        (None, Some(_)) => Resolution::Own,
-        (None, None) if auto => Resolution::Auto,
-        (None, None) => Resolution::Own,
+        (None, true) => Resolution::Own,
+        (None, false) if auto => Resolution::Auto,
+        (None, false) => Resolution::Own,
     };
     // A replay starts from the preset, particles and seed it recorded.
     let (preset_name, seed, resolution) = match feed.as_ref().map(Feed::replay) {
@@ -326,7 +331,13 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut timing = hud::Timing::default();
     let mut panel = panel::Panel::default();
     let mut web_log = WebLog::default();
-    let screenshot_mode = options.screenshot.is_some();
+    let screenshot_mode = options.screenshot.is_some() || options.gif.is_some();
+    // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
+    let mut capture = match (&options.gif, screenshot_mode) {
+        (Some(_), _) => Some(capture::Capture::start(true).ok_or("cannot start the GIF writer")?),
+        (None, true) => None,
+        (None, false) => capture::Capture::start(false),
+    };
     let last_frame = options
         .frames
         .or(screenshot_mode.then_some(DEFAULT_SCREENSHOT_FRAMES));
@@ -337,6 +348,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         frame += 1;
         let dt = clock.elapsed().as_secs_f64();
         clock = Instant::now();
+        if let Some(capture) = &mut capture {
+            let ms = capture.collect();
+            if ms > 0.0 {
+                timing.note_capture(ms);
+            }
+        }
         game.poll_file();
         for command in input::commands(game.menu.open) {
             game.apply(command);
@@ -399,7 +416,16 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             },
             _ => {}
         }
-        save_if_asked(&mut game);
+        save_if_asked(&mut game, capture.as_mut());
+        if let Some(written) = capture.as_ref().and_then(capture::Capture::written) {
+            match written {
+                Ok(path) => {
+                    println!("{}", path.display());
+                    game.say(format!("saved {}", path.display()));
+                }
+                Err(error) => game.say(one_line(&error)),
+            }
+        }
         // Screenshot mode steps once per rendered frame, so the picture does not depend on how
         // fast this machine renders.
         let due = if screenshot_mode {
@@ -426,6 +452,17 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         };
         renderer.draw_world(&game, &view, fraction);
         level_hud::draw_zones(&view, &game);
+        // The GIF shows the world and the level's zones, not the HUD or the cursor.
+        if let Some(capture) = &mut capture {
+            capture.take(dt);
+            // Read back at once in screenshot mode: its last frame has no next one.
+            if screenshot_mode {
+                let ms = capture.collect();
+                if ms > 0.0 {
+                    timing.note_capture(ms);
+                }
+            }
+        }
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
         if !screenshot_mode {
@@ -463,6 +500,10 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if last_frame == Some(frame) {
             if let Some(path) = &options.screenshot {
                 save_screenshot(path)?;
+            }
+            if let (Some(path), Some(capture)) = (&options.gif, &mut capture) {
+                capture.write(path.clone());
+                capture.wait_written()?;
             }
             return finish(&mut game, &renderer, &timing);
         }
@@ -534,13 +575,26 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
 
 /// Writes the preset (F7), the snapshot (F6) or the replay so far (F8) the player asked for,
 /// into the current folder; a page hands the replay out as a download.
-fn save_if_asked(game: &mut Game) {
+fn save_if_asked(game: &mut Game, capture: Option<&mut capture::Capture>) {
     let Some(command) = game.take_save_request() else {
         return;
     };
     let stamp = timestamped_name(wall_time());
     let stem = stamp.trim_end_matches(".png");
     let outcome = match command {
+        Command::SaveGif => {
+            match capture {
+                Some(capture) => {
+                    let path = PathBuf::from(format!("{stem}.gif"));
+                    game.say(format!("writing {}...", path.display()));
+                    capture.write(path);
+                }
+                None => {
+                    game.say("GIF capture is not in a web page (it has no threads to encode on)")
+                }
+            }
+            return;
+        }
         Command::SaveReplay => {
             let path = PathBuf::from(format!("{stem}.replay"));
             match game.replay_so_far() {
@@ -625,6 +679,7 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
         "simulated_seconds": game.session.world.time(),
         "sim_ms_per_substep": timing.substep_ms,
+        "capture_ms": timing.capture_ms(),
         "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })
@@ -640,8 +695,9 @@ fn finite_or_minus_one(value: f64) -> f64 {
     }
 }
 
-/// Fails with a one-line error when `path` cannot be written (checked before the window opens).
-fn check_writable(path: &Path) -> Result<(), String> {
+/// Fails with a one-line error when `path`, where the `what` goes, cannot be written (checked
+/// before the window opens).
+fn check_writable(path: &Path, what: &str) -> Result<(), String> {
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
@@ -649,7 +705,7 @@ fn check_writable(path: &Path) -> Result<(), String> {
         .open(path)
         .map_err(|error| {
             one_line(&format!(
-                "cannot write the screenshot to {}: {error}",
+                "cannot write the {what} to {}: {error}",
                 path.display()
             ))
         })?;
