@@ -342,6 +342,11 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     drag((640, 200), (700, 220));
     key("e");
     drag((400, 620), (420, 600));
+    // Undo the hole and redo it (Ctrl+Z, Ctrl+Shift+Z), undo it and redo it again (Ctrl+Y).
+    key("ctrl+z");
+    key("ctrl+shift+z");
+    key("ctrl+z");
+    key("ctrl+y");
     // Heat the pool beside the hole, then cool it.
     key("a");
     drag((700, 620), (760, 620));
@@ -405,6 +410,8 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         " undraw 0",
         " gravity ",
         " tune 0 stiffness ",
+        " undo\n",
+        " redo\n",
     ] {
         assert!(
             recording.contains(verb),

@@ -61,6 +61,10 @@ pub enum Command {
     ShareLink,
     /// Save the last seconds of the window as an animated GIF (`capture`).
     SaveGif,
+    /// The world as it was before the last edit (`replay::History`).
+    Undo,
+    /// The last edit undone done again.
+    Redo,
     /// Open or close the level menu.
     LevelMenu,
     /// Move the level menu's selection by this many rows.
@@ -230,6 +234,7 @@ impl Game {
                 self.tools.tilt_back(world, &mut self.recording, gravity);
             }
             Command::TogglePanel => self.display.panel = !self.display.panel,
+            Command::Undo | Command::Redo => self.undo_or_redo(command == Command::Undo),
             Command::SavePreset
             | Command::SaveSnapshot
             | Command::SaveReplay
@@ -238,6 +243,24 @@ impl Game {
                 self.save_requested = Some(command);
             }
         }
+    }
+
+    /// Undoes the last edit (`undo`) or redoes the last undone, and says what happened: the
+    /// world goes back (or forward) whole, time with it, and goes on from there.
+    fn undo_or_redo(&mut self, undo: bool) {
+        self.release_body();
+        let input = if undo { Input::Undo } else { Input::Redo };
+        let said = match self.input(input) {
+            Ok(()) => {
+                let (undos, redos) = self.recording.history.steps();
+                let megabytes = self.recording.history.bytes() as f64 / 1e6;
+                let done = if undo { "undone" } else { "redone" };
+                format!("{done} ({undos} to undo, {redos} to redo, {megabytes:.0} MB kept)")
+            }
+            Err(error) => error.to_string(),
+        };
+        self.tools.keep_stir_radius_in(&self.session.world);
+        self.say(said);
     }
 
     /// Applies `input` to the world and records it; a refused input changes nothing and is not

@@ -62,6 +62,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F8",
         "save the replay of the session so far (--replay; in a page: download)",
     ),
+    (
+        "Ctrl+Z / Ctrl+Y",
+        "undo / redo an edit (Ctrl+Shift+Z redoes too)",
+    ),
     ("F9", "save the last 10 seconds as a GIF"),
     (
         "F10",

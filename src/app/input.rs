@@ -62,6 +62,20 @@ pub fn commands(menu_open: bool) -> Vec<Command> {
         );
         return commands;
     }
+    // Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes; Ctrl takes Z and Y from the tools.
+    let ctrl = [KeyCode::LeftControl, KeyCode::RightControl]
+        .iter()
+        .any(|&key| is_key_down(key) || is_key_pressed(key));
+    if ctrl {
+        let mut commands = Vec::new();
+        if is_key_pressed(KeyCode::Z) {
+            commands.push(if shift { Command::Redo } else { Command::Undo });
+        }
+        if is_key_pressed(KeyCode::Y) {
+            commands.push(Command::Redo);
+        }
+        return commands;
+    }
     let mut commands: Vec<Command> = DIGITS
         .iter()
         .enumerate()

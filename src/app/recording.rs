@@ -4,7 +4,7 @@
 
 use crate::level::Attempt;
 use crate::preset::Preset;
-use crate::replay::{attempt_at, Feed, Input, Recorder};
+use crate::replay::{attempt_at, Feed, History, Input, Recorder};
 use crate::sim::{EditError, World};
 
 /// The window's recording of the inputs, or the replay it plays instead of taking any.
@@ -21,6 +21,8 @@ pub struct Recording {
     /// The go at the level being played, if the world is one: it admits every input by the
     /// level's rules and judges the goals after each frame.
     pub attempt: Option<Attempt>,
+    /// The worlds before each edit, for undo and redo.
+    pub history: History,
 }
 
 impl Recording {
@@ -34,16 +36,17 @@ impl Recording {
             feed,
             replay_error: None,
             attempt: None,
+            history: History::new(),
         }
     }
 
-    /// Applies `input` to `world` and records it; a refused input changes nothing and is not
-    /// recorded. While a replay plays, live inputs are ignored.
+    /// Applies `input` to `world` through the undo history and records it; a refused input
+    /// changes nothing and is not recorded. While a replay plays, live inputs are ignored.
     pub fn input(&mut self, world: &mut World, input: Input) -> Result<(), EditError> {
         if self.feed.is_some() {
             return Ok(());
         }
-        Attempt::apply(self.attempt.as_mut(), &input, world)?;
+        (self.history).apply(self.frame, self.attempt.as_mut(), &input, world)?;
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&input);
         }
@@ -55,6 +58,7 @@ impl Recording {
     /// preset's level when it is one.
     pub fn record_preset(&mut self, seed: u64, built: &Input, preset: &Preset, world: &World) {
         self.attempt = attempt_at(preset, world).ok().flatten();
+        self.history.clear();
         if self.recorder.is_none() && self.records && self.feed.is_none() {
             self.recorder = Some(Recorder::in_memory(seed));
         }
@@ -135,6 +139,7 @@ impl Recording {
     /// far does not lead to its world.
     pub fn interrupt(&mut self) {
         self.recorder = None;
+        self.history.clear();
     }
 }
 

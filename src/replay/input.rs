@@ -59,6 +59,10 @@ pub enum Input {
     Drag(Vec2),
     /// The held body is let go.
     Release,
+    /// The last edit undone: the world as it was before it (`History`).
+    Undo,
+    /// The last edit undone done again (`History`).
+    Redo,
     /// A material constant tuned.
     Tune {
         /// Material index.
@@ -179,6 +183,8 @@ impl Input {
                 put(&point.y);
             }
             Self::Release => put(&"release"),
+            Self::Undo => put(&"undo"),
+            Self::Redo => put(&"redo"),
             Self::Tune {
                 material,
                 field,
@@ -302,6 +308,14 @@ impl Input {
                 count(2)?;
                 Self::Drag(point(0)?)
             }
+            "undo" => {
+                count(0)?;
+                Self::Undo
+            }
+            "redo" => {
+                count(0)?;
+                Self::Redo
+            }
             "release" => {
                 count(0)?;
                 Self::Release
@@ -362,6 +376,11 @@ impl Input {
             }
             Self::Drag(point) => world.drag_body(point)?,
             Self::Release => world.release_body(),
+            Self::Undo | Self::Redo => {
+                return Err(EditError::Unsupported(
+                    "undo and redo go through the history (replay::History)",
+                ))
+            }
             Self::Tune {
                 material,
                 field,

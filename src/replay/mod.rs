@@ -35,6 +35,8 @@
 //! | `drag` | x y | `World::drag_body` (the held body is pulled toward the point) |
 //! | `release` | none | `World::release_body` (the held body is let go) |
 //! | `tune` | material field value (in the world's units) | `World::tune` |
+//! | `undo` | none | the world as it was before the last edit (`History`) |
+//! | `redo` | none | the last edit undone, done again (`History`) |
 //!
 //! The last line, `end FRAMES CHECKSUM`, gives the frames run and the checksum the recorded run
 //! ended with; a file without it is truncated and refused. Blank lines and lines starting with
@@ -42,8 +44,10 @@
 
 use crate::level::Attempt;
 use crate::preset::Preset;
+mod history;
 mod input;
 
+pub use history::{world_bytes, History};
 pub use input::Input;
 
 use crate::sim::{EditError, World};
@@ -271,16 +275,25 @@ impl Replay {
 
 /// The inputs of a replay, handed out frame by frame (for a player that owns its own world, as
 /// the window does).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Feed {
     replay: Replay,
     next: usize,
+    /// The frame of the inputs handed out last.
+    frame: u64,
+    /// The replay's undo history, as the recorded run kept it.
+    history: History,
 }
 
 impl Feed {
     /// The inputs of `replay`, from its start.
     pub fn new(replay: Replay) -> Self {
-        Self { replay, next: 0 }
+        Self {
+            replay,
+            next: 0,
+            frame: 0,
+            history: History::new(),
+        }
     }
 
     /// The replay fed.
@@ -290,6 +303,7 @@ impl Feed {
 
     /// The inputs recorded after `frame` frames, with their lines, not handed out before.
     pub fn due(&mut self, frame: u64) -> Vec<(Input, usize)> {
+        self.frame = frame;
         let mut due = Vec::new();
         while let Some((at, input, line)) = self.replay.inputs.get(self.next) {
             if *at > frame {
@@ -307,11 +321,12 @@ impl Feed {
     }
 
     /// Applies a recorded `input` from `line` to `preset`, `world` and the go at its level, if
-    /// it is one (a `preset` input builds all three anew and checks the new world's checksum).
+    /// it is one (a `preset` input builds all three anew and checks the new world's checksum),
+    /// through the replay's undo history (`History`) as the recorded run did.
     /// Refusals name the line: the replay does not match this build, these presets or the
     /// level's rules.
     pub fn apply(
-        &self,
+        &mut self,
         preset: &mut Preset,
         world: &mut World,
         attempt: &mut Option<Attempt>,
@@ -321,11 +336,16 @@ impl Feed {
         let file = &self.replay.file;
         if let Input::Preset { .. } = input {
             (*preset, *world) = self.build(input, line)?;
+            self.history.clear();
             *attempt =
                 attempt_at(preset, world).map_err(|error| format!("{file}:{line}: {error}"))?;
             return Ok(());
         }
-        Attempt::apply(attempt.as_mut(), input, world).map_err(|error| match error {
+        let file = &self.replay.file;
+        let applied = self
+            .history
+            .apply(self.frame, attempt.as_mut(), input, world);
+        applied.map_err(|error| match error {
             EditError::Refused(why) => format!("{file}:{line}: the level refuses it: {why}"),
             error => format!("{file}:{line}: the world refused it: {error}"),
         })
