@@ -7,6 +7,8 @@
 //   - the box and the liquid are drawn: the screenshot is not blank or black, and a fair share of
 //     it is liquid-coloured;
 //   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall;
+//   - so does a synthesized touch drag (one finger uses the tool in hand), after a first touch
+//     that brings up the touch toolbar;
 //   - heat is seen and touched: the heat tool (A) and the cool tool (Z) held over the pool, then
 //     the temperature view (C twice), show hot (orange to red) and cold (deep blue) liquid;
 //   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
@@ -204,6 +206,30 @@ try {
   if (difference < 0.005) {
     fail(`the drag changed only ${(100 * difference).toFixed(2)}% of the picture`);
   }
+  // A finger: a touch drag with the draw tool lays another wall (one finger uses the tool in
+  // hand), after a first touch that brings up the touch toolbar.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
+  const touch = (type, x, y) =>
+    cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
+  await touch("touchStart", 1150, 150);
+  await touch("touchEnd");
+  await page.waitForTimeout(800);
+  const untouched = await page.screenshot();
+  await touch("touchStart", 420, 240);
+  for (let step = 1; step <= 10; step++) {
+    await touch("touchMove", 420 + 40 * step, 240 + 6 * step);
+    await page.waitForTimeout(50);
+  }
+  await touch("touchEnd");
+  await page.waitForTimeout(800);
+  const touched = await page.screenshot();
+  await writeFile(join(out, "touched.png"), touched);
+  const touchDifference = changed(PNG.sync.read(untouched), PNG.sync.read(touched));
+  if (touchDifference < 0.005) {
+    fail(`the touch drag changed only ${(100 * touchDifference).toFixed(2)}% of the picture (web/out/touched.png)`);
+  }
+  await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: false });
   // Resumed, a stir drag runs without error.
   await page.keyboard.press("Space");
   await page.keyboard.press("q");
@@ -386,6 +412,7 @@ try {
     ms_per_substep: median,
     liquid_share: +seen.liquid.toFixed(3),
     drag_changed_share: +difference.toFixed(4),
+    touch_changed_share: +touchDifference.toFixed(4),
     temperature_view_pixels: shades,
     crate_lifted_px: +(floating.y - lifted.y).toFixed(0),
     level_stars_kept: kept.trim(),

@@ -16,6 +16,7 @@ mod render;
 mod session;
 mod smoke;
 mod splats;
+mod toolbar;
 mod tools;
 
 pub use crate::cli::WindowOptions;
@@ -330,6 +331,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut mouse = input::Mouse::default();
     let mut timing = hud::Timing::default();
     let mut panel = panel::Panel::default();
+    let mut toolbar = toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
     let screenshot_mode = options.screenshot.is_some() || options.gif.is_some();
     // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
@@ -391,6 +393,15 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         mouse.update(&view, dt as f32);
         let pixel = Vec2::from(macroquad::prelude::mouse_position());
         if panel.captures(&game, pixel) {
+            mouse.release();
+        }
+        toolbar.update();
+        if toolbar.captures(pixel) {
+            if mouse.pressed {
+                if let Some(command) = toolbar.command_at(pixel, &game) {
+                    game.apply(command);
+                }
+            }
             mouse.release();
         }
         if game.menu.open {
@@ -486,6 +497,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         level_hud::draw_end(&game);
         level_hud::draw_menu(&game);
         panel.draw(&mut game);
+        toolbar.draw(&game);
 
         if game.take_screenshot_request() {
             let path = PathBuf::from(timestamped_name(wall_time()));
