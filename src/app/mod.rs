@@ -386,9 +386,10 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
         game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
-        let view = View::fit(
+        let view = View::fit_above(
             &game.session.world,
             Vec2::new(screen_width(), screen_height()),
+            toolbar.height(),
         );
         mouse.update(&view, dt as f32);
         let pixel = Vec2::from(macroquad::prelude::mouse_position());

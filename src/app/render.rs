@@ -14,6 +14,7 @@ use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
 use crate::sim::clock::Instant;
+use crate::sim::portable::Ordered as _;
 use crate::sim::{BodyShape, Shape, World};
 use macroquad::miniquad::{
     BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
@@ -97,6 +98,17 @@ impl View {
             scale: (screen.x / size.x).min(screen.y / size.y),
             screen,
         }
+    }
+
+    /// `fit`, leaving `margin` pixels free along the bottom of the screen (the touch toolbar):
+    /// the world fits above it.
+    pub fn fit_above(world: &World, screen: Vec2, margin: f32) -> Self {
+        let above = Vec2::new(screen.x, (screen.y - margin).at_least(1.0));
+        let mut view = Self::fit(world, above);
+        view.screen = screen.max(Vec2::ONE);
+        // The screen's middle shows what lies half the margin below the world's centre.
+        view.centre.y -= 0.5 * margin / view.scale;
+        view
     }
 
     /// The camera that draws world coordinates (y up) to the window or, with `target`, to an

@@ -74,6 +74,15 @@ impl Toolbar {
         self.touched || screen_width() < NARROW_SCREEN
     }
 
+    /// Pixels the toolbar takes along the bottom of the screen (0 when it does not show).
+    pub fn height(&self) -> f32 {
+        if !self.shown() {
+            return 0.0;
+        }
+        let columns = columns(screen_width());
+        BUTTONS.len().div_ceil(columns) as f32 * BUTTON_HEIGHT
+    }
+
     /// True when `point` (pixels) is on the toolbar: the mouse (or finger) there is the
     /// toolbar's, not the tool's.
     pub fn captures(&self, point: Vec2) -> bool {
@@ -136,7 +145,7 @@ impl Toolbar {
 /// `NARROWEST` pixels or more, the lowest row full.
 fn layout() -> Vec<(Rect, Action)> {
     let width = screen_width().at_least(1.0);
-    let columns = ((width / NARROWEST).floor() as usize).clamp(1, BUTTONS.len());
+    let columns = columns(width);
     let rows = BUTTONS.len().div_ceil(columns);
     let button = width / columns as f32;
     let bottom = screen_height();
@@ -152,4 +161,9 @@ fn layout() -> Vec<(Rect, Action)> {
             )
         })
         .collect()
+}
+
+/// Buttons to a row on a screen `width` pixels wide.
+fn columns(width: f32) -> usize {
+    ((width.at_least(1.0) / NARROWEST).floor() as usize).clamp(1, BUTTONS.len())
 }
