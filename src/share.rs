@@ -123,11 +123,8 @@ impl Shared {
         for (_, input, line) in &replay.inputs {
             if let Input::Preset { source, .. } = input {
                 if !is_embedded(source) && !presets.contains_key(source) {
-                    let toml = match preset::registered_text(source) {
-                        Some(toml) => toml,
-                        None => read_preset_file(source)
-                            .map_err(|error| format!("{file}:{line}: {error}"))?,
-                    };
+                    let toml = read_preset_file(source)
+                        .map_err(|error| format!("{file}:{line}: {error}"))?;
                     presets.insert(source.clone(), toml);
                 }
             }
@@ -150,13 +147,7 @@ impl Shared {
     pub fn decode(link: &str) -> Result<Self, String> {
         let link = link.trim();
         let link = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);
-        let Some((version, body)) = link
-            .strip_prefix('s')
-            .and_then(|rest| rest.split_once('.'))
-            .filter(|(version, _)| {
-                !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())
-            })
-        else {
+        let Some((version, body)) = version_and_body(link) else {
             return Err(format!(
                 "not a slosh link (a link starts with `s{VERSION}.`): `{}`",
                 shortened(link)
@@ -234,8 +225,16 @@ impl Shared {
     }
 }
 
-/// True for the name of an embedded preset or level.
-fn is_embedded(source: &str) -> bool {
+/// A link's version and body: `s`, digits, `.` and the rest (none when `text` does not start
+/// like a link; whether it is a good one is for `Shared::decode` to say).
+pub fn version_and_body(text: &str) -> Option<(&str, &str)> {
+    text.strip_prefix('s')
+        .and_then(|rest| rest.split_once('.'))
+        .filter(|(version, _)| !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// True for the name of an embedded preset or level (a link carries it by name).
+pub fn is_embedded(source: &str) -> bool {
     preset::BUILTIN.iter().any(|(name, _)| *name == source)
         || crate::level::BUILTIN
             .iter()

@@ -24,7 +24,9 @@ impl PageMode {
         match fragment {
             "" => Ok(Self::Play),
             "golden" => Ok(Self::Golden),
-            _ if is_link(fragment) => Ok(Self::Open(fragment.to_string())),
+            _ if crate::share::version_and_body(fragment).is_some() => {
+                Ok(Self::Open(fragment.to_string()))
+            }
             _ => match fragment.strip_prefix("replay=") {
                 Some(file) if is_plain_file_name(file) => Ok(Self::Replay(file.to_string())),
                 _ => Err(format!(
@@ -34,17 +36,6 @@ impl PageMode {
             },
         }
     }
-}
-
-/// True for what looks like a link (`s`, a version number, `.`): whether it is a good one is
-/// for `share::Shared::decode` to say.
-fn is_link(fragment: &str) -> bool {
-    fragment
-        .strip_prefix('s')
-        .and_then(|rest| rest.split_once('.'))
-        .is_some_and(|(version, _)| {
-            !version.is_empty() && version.bytes().all(|b| b.is_ascii_digit())
-        })
 }
 
 /// Shows a link to the scene (F10): a page's address takes it after `#` (and the clipboard,

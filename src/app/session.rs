@@ -506,11 +506,7 @@ impl Session {
     /// person's edits).
     pub fn link(&self) -> crate::share::Shared {
         let edited = self.edited_preset().to_toml();
-        let embedded = crate::preset::BUILTIN
-            .iter()
-            .chain(crate::level::BUILTIN)
-            .any(|(name, _)| *name == self.loaded_from);
-        if embedded && edited == self.preset.to_toml() {
+        if crate::share::is_embedded(&self.loaded_from) && edited == self.preset.to_toml() {
             crate::share::Shared::Preset {
                 name: self.loaded_from.clone(),
                 particles: self.particles,

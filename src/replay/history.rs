@@ -51,21 +51,33 @@ enum Stroke {
     Grab,
 }
 
-/// What `input` is to the history: not an edit (`None`), an edit that always starts a step
-/// (`Some(None)`), or a stroke (`Some(Some(kind))`), which starts one unless it goes on from the
-/// frame before; `Grab` starts one, a drag or release goes on.
-fn edit_of(input: &Input) -> Option<Option<Stroke>> {
-    Some(Some(match input {
-        Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } => return None,
-        Input::Undo | Input::Redo => return None,
-        Input::Draw(_) | Input::Undraw(_) | Input::Grab(_) => return Some(None),
-        Input::Pour(_) => Stroke::Pour,
-        Input::Erase { .. } => Stroke::Erase,
-        Input::Heat { .. } => Stroke::Heat,
-        Input::Gravity(_) => Stroke::Gravity,
-        Input::Tune { .. } => Stroke::Tune,
-        Input::Drag(_) | Input::Release => Stroke::Grab,
-    }))
+/// When an edit starts a step of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Starts {
+    /// Always (a draw, an undraw, a grab).
+    Always,
+    /// Never: it goes on with the step before (a drag or a release, with its grab).
+    Never,
+    /// Unless the same stroke had an input in the frame before.
+    UnlessGoingOn,
+}
+
+/// What `input` is to the history: no edit (`None`), or when it starts a step and the stroke
+/// it belongs to, if any.
+fn edit_of(input: &Input) -> Option<(Starts, Option<Stroke>)> {
+    let stroke = |stroke| Some((Starts::UnlessGoingOn, Some(stroke)));
+    match input {
+        Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } => None,
+        Input::Undo | Input::Redo => None,
+        Input::Draw(_) | Input::Undraw(_) => Some((Starts::Always, None)),
+        Input::Grab(_) => Some((Starts::Always, Some(Stroke::Grab))),
+        Input::Drag(_) | Input::Release => Some((Starts::Never, Some(Stroke::Grab))),
+        Input::Pour(_) => stroke(Stroke::Pour),
+        Input::Erase { .. } => stroke(Stroke::Erase),
+        Input::Heat { .. } => stroke(Stroke::Heat),
+        Input::Gravity(_) => stroke(Stroke::Gravity),
+        Input::Tune { .. } => stroke(Stroke::Tune),
+    }
 }
 
 /// About how many bytes a copy of `world` takes: its particles (their columns and the buffers
@@ -153,23 +165,16 @@ impl History {
             _ => {
                 let edit = edit_of(input);
                 let starts = match edit {
-                    None => false,
-                    Some(None) => true,
-                    // A drag or a release goes on with its grab.
-                    Some(Some(Stroke::Grab)) => false,
-                    Some(Some(stroke)) => !matches!(
-                        self.last,
-                        Some((at, last)) if last == stroke && at + 1 >= frame
+                    None | Some((Starts::Never, _)) => false,
+                    Some((Starts::Always, _)) => true,
+                    Some((Starts::UnlessGoingOn, stroke)) => !matches!(
+                        (self.last, stroke),
+                        (Some((at, last)), Some(now)) if last == now && at + 1 >= frame
                     ),
                 };
                 let before = starts.then(|| world.clone());
                 Attempt::apply(attempt, input, world)?;
-                if let Some(edit) = edit {
-                    let stroke = match (edit, input) {
-                        (Some(stroke), _) => Some(stroke),
-                        (None, Input::Grab(_)) => Some(Stroke::Grab),
-                        (None, _) => None,
-                    };
+                if let Some((_, stroke)) = edit {
                     self.last = stroke.map(|stroke| (frame, stroke));
                 }
                 if let Some(world) = before {
