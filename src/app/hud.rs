@@ -108,30 +108,38 @@ pub struct Timing {
     pub splat_ms: f32,
     /// The part of `splat_ms` before the draw calls (`Renderer::splat_prepare_millis`).
     pub splat_prepare_ms: f32,
-    /// Main-thread milliseconds of the last `CAPTURES_KEPT` frames the GIF capture took
-    /// (`capture::Capture::take`).
-    pub captures: std::collections::VecDeque<f64>,
+    /// Main-thread milliseconds of the last `KEPT` frames the GIF capture took
+    /// (`capture::Capture::take` and `collect`).
+    captures: Recent<KEPT>,
+    /// Main-thread milliseconds of the last `KEPT` frames, from the frame's start to its
+    /// hand-over to the screen (`next_frame`), which waits for the GPU and the display.
+    frames: Recent<KEPT>,
     window_frames: u32,
     window_seconds: f64,
 }
 
-/// How many captures' costs `Timing` keeps.
-const CAPTURES_KEPT: usize = 200;
+/// How many frames' costs `Timing` keeps.
+const KEPT: usize = 200;
 
 impl Timing {
     /// Notes a capture that took `ms` of the main thread.
     pub fn note_capture(&mut self, ms: f64) {
-        if self.captures.len() == CAPTURES_KEPT {
-            self.captures.pop_front();
-        }
-        self.captures.push_back(ms);
+        self.captures.push(ms as f32);
     }
 
     /// The median of the captures' main-thread milliseconds kept (0 with none).
     pub fn capture_ms(&self) -> f64 {
-        let mut sorted: Vec<f64> = self.captures.iter().copied().collect();
-        sorted.sort_by(f64::total_cmp);
-        sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+        self.captures.median().into()
+    }
+
+    /// Notes a frame that took `ms` of the main thread before its hand-over to the screen.
+    pub fn note_frame(&mut self, ms: f64) {
+        self.frames.push(ms as f32);
+    }
+
+    /// The median of the frames' main-thread milliseconds kept (0 with none).
+    pub fn frame_ms(&self) -> f64 {
+        self.frames.median().into()
     }
 
     /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost, which
@@ -544,5 +552,43 @@ pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
     draw_circle_lines(centre.x, centre.y, ring, 1.5, colour);
     if live {
         draw_circle(centre.x, centre.y, 2.0, colour);
+    }
+}
+
+/// The last `KEPT` samples of a time, in milliseconds, for a median that one slow frame does
+/// not move.
+#[derive(Clone, Debug)]
+pub(super) struct Recent<const KEPT: usize> {
+    /// A ring: the next sample goes to `count % KEPT`.
+    samples: [f32; KEPT],
+    /// Samples taken so far.
+    count: usize,
+}
+
+impl<const KEPT: usize> Default for Recent<KEPT> {
+    fn default() -> Self {
+        Self {
+            samples: [0.0; KEPT],
+            count: 0,
+        }
+    }
+}
+
+impl<const KEPT: usize> Recent<KEPT> {
+    /// Keeps `millis`, dropping the oldest sample once `KEPT` are kept.
+    pub(super) fn push(&mut self, millis: f32) {
+        self.samples[self.count % KEPT] = millis;
+        self.count += 1;
+    }
+
+    /// Median of the samples kept, 0 before the first.
+    pub(super) fn median(&self) -> f32 {
+        let mut samples = self.samples;
+        let samples = &mut samples[..self.count.min(KEPT)];
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let middle = samples.len() / 2;
+        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
     }
 }

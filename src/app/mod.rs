@@ -520,6 +520,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             }
             return finish(&mut game, &renderer, &timing);
         }
+        timing.note_frame(clock.elapsed().as_secs_f64() * 1000.0);
         next_frame().await;
     }
 }
@@ -678,7 +679,9 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<
 /// The state the window leaves behind, as one line of JSON on exit (for scripts that drive the
 /// window and check that the fluid came through whole), with the renderer's CPU cost per frame
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
-/// calls, which a software rasterizer does not inflate).
+/// calls, which a software rasterizer does not inflate; `frame_ms`: the whole frame before its
+/// hand-over to the screen; `capture_ms`: the GIF capture's part of a frame that takes one),
+/// each the median of the last frames, and the GL renderer they ran on.
 fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String {
     let stats = game.session.world.stats();
     serde_json::json!({
@@ -693,10 +696,31 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String
         "simulated_seconds": game.session.world.time(),
         "sim_ms_per_substep": timing.substep_ms,
         "capture_ms": timing.capture_ms(),
+        "frame_ms": timing.frame_ms(),
+        "gl_renderer": gl_renderer(),
         "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })
     .to_string()
+}
+
+/// The OpenGL renderer's name (a GPU, or a software rasterizer such as llvmpipe), so that the
+/// frame times beside it say what they were measured on. `None` in a page.
+fn gl_renderer() -> Option<String> {
+    if WEB {
+        return None;
+    }
+    const GL_RENDERER: u32 = 0x1F01;
+    // SAFETY: called on the main thread, which holds the current GL context; the string the
+    // driver returns is NUL-terminated and lives as long as the context.
+    unsafe {
+        let name = macroquad::miniquad::gl::glGetString(GL_RENDERER);
+        (!name.is_null()).then(|| {
+            std::ffi::CStr::from_ptr(name.cast())
+                .to_string_lossy()
+                .into_owned()
+        })
+    }
 }
 
 /// JSON has no NaN or infinity; such values (counted in `nan` anyway) are written as −1.

@@ -10,6 +10,7 @@
 
 use super::display::Shading;
 use super::game::Game;
+use super::hud::Recent;
 use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
@@ -157,38 +158,11 @@ pub struct Renderer {
     /// The fallback's meshes, empty while instancing works.
     meshes: Vec<Mesh>,
     /// CPU milliseconds of the last frames' particles: filled and uploaded.
-    prepare_times: Recent,
+    prepare_times: Recent<TIMED_FRAMES>,
     /// ... and also drawn (pass, pipeline, draw calls).
-    splat_times: Recent,
+    splat_times: Recent<TIMED_FRAMES>,
     /// The air's smoke texture.
     smoke: SmokeLayer,
-}
-
-/// The last `TIMED_FRAMES` samples of a time, in milliseconds.
-#[derive(Clone, Debug, Default)]
-struct Recent {
-    /// A ring: the next sample goes to `count % TIMED_FRAMES`.
-    samples: [f32; TIMED_FRAMES],
-    /// Samples taken so far.
-    count: usize,
-}
-
-impl Recent {
-    fn push(&mut self, millis: f32) {
-        self.samples[self.count % TIMED_FRAMES] = millis;
-        self.count += 1;
-    }
-
-    /// Median of the samples kept, 0 before the first.
-    fn median(&self) -> f32 {
-        let mut samples = self.samples;
-        let samples = &mut samples[..self.count.min(TIMED_FRAMES)];
-        if samples.is_empty() {
-            return 0.0;
-        }
-        let middle = samples.len() / 2;
-        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
-    }
 }
 
 /// Where the particle quads go and how they look.
