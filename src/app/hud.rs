@@ -181,9 +181,146 @@ fn stability_note(needs: &[(&'static str, u32)]) -> String {
     format!("  (more for stability: {})", said.join(", "))
 }
 
+/// Widest the compact HUD's text goes, pixels (it fits a phone held upright).
+const COMPACT_WIDTH: f32 = 300.0;
+/// Rows the compact HUD keeps clear of the world: its four lines and two of the occasional ones
+/// (the temperature under the ring, paused).
+const COMPACT_ROWS: f32 = 6.0;
+
+/// The panel the compact HUD takes at the top left of the screen, pixels: the view keeps the
+/// world clear of it (`View::fit_clear_of`).
+pub fn compact_panel() -> Vec2 {
+    Vec2::new(
+        6.0 + COMPACT_WIDTH + 16.0 + 6.0,
+        6.0 + COMPACT_ROWS * LINE + 10.0 + 6.0,
+    )
+}
+
 /// Draws the HUD, messages, the help overlay and the error banner (default camera);
 /// `cursor` is the mouse in world units, where the HUD reads the temperature under the ring.
-pub fn draw(game: &Game, timing: &Timing, presets: &[Preset], cursor: Option<Vec2>) {
+/// `compact` is the HUD of a touch screen (beside the toolbar): what a player reads, not the
+/// engine's figures, within `compact_panel`; `bottom` is the pixels the toolbar takes along the
+/// bottom, which messages stay above.
+pub fn draw(
+    game: &Game,
+    timing: &Timing,
+    presets: &[Preset],
+    cursor: Option<Vec2>,
+    compact: bool,
+    bottom: f32,
+) {
+    let lines = lines(game, timing, cursor, compact);
+    let lines: Vec<(String, Color)> = if compact {
+        lines
+            .into_iter()
+            .map(|(text, colour)| (fit(&text, COMPACT_WIDTH, FONT), colour))
+            .collect()
+    } else {
+        lines
+    };
+    let legend = game.display.shading == Shading::Temperature;
+    let top = if game.session.reload_error.is_some() {
+        34.0
+    } else {
+        0.0
+    };
+    let width = lines
+        .iter()
+        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
+        .fold(0.0, crate::sim::portable::max);
+    draw_rectangle(
+        6.0,
+        top + 6.0,
+        width + 16.0,
+        lines.len() as f32 * LINE + 10.0,
+        PANEL,
+    );
+    for (row, (text, colour)) in lines.iter().enumerate() {
+        draw_text(
+            text,
+            14.0,
+            top + 24.0 + row as f32 * LINE,
+            FONT as f32,
+            *colour,
+        );
+    }
+    if legend {
+        draw_temperature_scale(6.0, top + 22.0 + lines.len() as f32 * LINE);
+    }
+
+    if let Some(message) = game.message() {
+        let (sw, sh) = (
+            macroquad::prelude::screen_width(),
+            macroquad::prelude::screen_height(),
+        );
+        let message = fit(message, sw - 40.0, 24);
+        let size = measure_text(&message, None, 24, 1.0);
+        let x = (sw - size.width) * 0.5;
+        let y = sh - bottom - 40.0;
+        draw_rectangle(x - 12.0, y - 26.0, size.width + 24.0, 36.0, PANEL);
+        draw_text(&message, x, y, 24.0, TEXT);
+    }
+
+    if game.display.help {
+        draw_help(presets);
+    }
+
+    if let Some(error) = &game.session.reload_error {
+        let sw = macroquad::prelude::screen_width();
+        draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
+        let text = format!("preset not reloaded: {error}");
+        draw_text(fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
+    }
+}
+
+/// The HUD's lines and their colours: in full, the frame rate and the engine's costs, the
+/// particles, substeps and air, the scene and its key, the tool; compact, the frame rate and
+/// simulation cost, the particles, the scene and the tool. Then either way what holds now (the
+/// temperature under the ring, the view, a replay, pause).
+fn lines(
+    game: &Game,
+    timing: &Timing,
+    cursor: Option<Vec2>,
+    compact: bool,
+) -> Vec<(String, Color)> {
+    let world = &game.session.world;
+    let mut lines: Vec<(String, Color)> = if compact {
+        vec![
+            (
+                format!("{:.0} fps   sim {:.1} ms", timing.fps, timing.sim_ms),
+                TEXT,
+            ),
+            (format!("{} particles", world.particles().len()), TEXT),
+            (game.session.preset.name.clone(), TEXT),
+            (tool_line(game), TEXT),
+        ]
+    } else {
+        full_lines(game, timing)
+    };
+    if let Some(line) = temperature_line(game, cursor) {
+        lines.push((line, TEXT));
+    }
+    if game.display.shading == Shading::Temperature {
+        lines.push(("view: temperature (C: next view)".into(), TEXT));
+    }
+    if game.replaying() {
+        lines.push(("replaying a recording: input is ignored".into(), WARN));
+    }
+    if let Some(error) = &game.recording.replay_error {
+        lines.push((format!("replay stopped: {error}"), WARN));
+    }
+    if game.session.paused {
+        lines.push(("paused: Space resumes, N steps".into(), WARN));
+    }
+    if !compact {
+        lines.push(("H: help".into(), DIM));
+    }
+    lines
+}
+
+/// The full HUD's first lines: frame rate and costs, particles, substeps, the air, the scene
+/// and its key, the tool.
+fn full_lines(game: &Game, timing: &Timing) -> Vec<(String, Color)> {
     let world = &game.session.world;
     let configured = world.params().substeps;
     let frame = world.last_frame();
@@ -236,22 +373,7 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset], cursor: Option<Vec
             ),
             if adapted { WARN } else { TEXT },
         ),
-        (format!("{} ({key})", game.session.preset.name), TEXT),
-        (tool_line(game), TEXT),
     ];
-    if let Some(line) = temperature_line(game, cursor) {
-        lines.push((line, TEXT));
-    }
-    let legend = game.display.shading == Shading::Temperature;
-    if legend {
-        lines.push(("view: temperature (C: next view)".into(), TEXT));
-    }
-    if game.replaying() {
-        lines.push(("replaying a recording: input is ignored".into(), WARN));
-    }
-    if let Some(error) = &game.recording.replay_error {
-        lines.push((format!("replay stopped: {error}"), WARN));
-    }
     if let Some(air) = world.air() {
         let grid = air.grid();
         let last = air.last_step();
@@ -260,72 +382,17 @@ pub fn draw(game: &Game, timing: &Timing, presets: &[Preset], cursor: Option<Vec
         } else {
             "  (smoke hidden: S)"
         };
-        lines.insert(
-            3,
-            (
-                format!(
-                    "air {}x{}  {} solver iterations{hidden}",
-                    grid.nx, grid.ny, last.solve.iterations
-                ),
-                TEXT,
+        lines.push((
+            format!(
+                "air {}x{}  {} solver iterations{hidden}",
+                grid.nx, grid.ny, last.solve.iterations
             ),
-        );
+            TEXT,
+        ));
     }
-    if game.session.paused {
-        lines.push(("paused: Space resumes, N steps".into(), WARN));
-    }
-    lines.push(("H: help".into(), DIM));
-    let top = if game.session.reload_error.is_some() {
-        34.0
-    } else {
-        0.0
-    };
-    let width = lines
-        .iter()
-        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
-        .fold(0.0, crate::sim::portable::max);
-    draw_rectangle(
-        6.0,
-        top + 6.0,
-        width + 16.0,
-        lines.len() as f32 * LINE + 10.0,
-        PANEL,
-    );
-    for (row, (text, colour)) in lines.iter().enumerate() {
-        draw_text(
-            text,
-            14.0,
-            top + 24.0 + row as f32 * LINE,
-            FONT as f32,
-            *colour,
-        );
-    }
-    if legend {
-        draw_temperature_scale(6.0, top + 22.0 + lines.len() as f32 * LINE);
-    }
-
-    if let Some(message) = game.message() {
-        let size = measure_text(message, None, 24, 1.0);
-        let (sw, sh) = (
-            macroquad::prelude::screen_width(),
-            macroquad::prelude::screen_height(),
-        );
-        let x = (sw - size.width) * 0.5;
-        let y = sh - 40.0;
-        draw_rectangle(x - 12.0, y - 26.0, size.width + 24.0, 36.0, PANEL);
-        draw_text(message, x, y, 24.0, TEXT);
-    }
-
-    if game.display.help {
-        draw_help(presets);
-    }
-
-    if let Some(error) = &game.session.reload_error {
-        let sw = macroquad::prelude::screen_width();
-        draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
-        let text = format!("preset not reloaded: {error}");
-        draw_text(fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
-    }
+    lines.push((format!("{} ({key})", game.session.preset.name), TEXT));
+    lines.push((tool_line(game), TEXT));
+    lines
 }
 
 /// The tool in hand, the material it pours and how far the box is tilted.

@@ -386,10 +386,17 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
         }
         game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
-        let view = View::fit_above(
+        // On a touch screen the world keeps clear of the toolbar and the compact HUD.
+        let compact = toolbar.shown();
+        let view = View::fit_clear_of(
             &game.session.world,
             Vec2::new(screen_width(), screen_height()),
             toolbar.height(),
+            if compact {
+                hud::compact_panel()
+            } else {
+                Vec2::ZERO
+            },
         );
         mouse.update(&view, dt as f32);
         let pixel = Vec2::from(macroquad::prelude::mouse_position());
@@ -477,7 +484,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         }
         timing.splat_ms = renderer.splat_millis();
         timing.splat_prepare_ms = renderer.splat_prepare_millis();
-        if !screenshot_mode {
+        // No cursor in screenshots, nor on the toolbar's buttons.
+        if !screenshot_mode && !toolbar.captures(pixel) {
             if game.tools.tool == Tool::Grab && !mouse.pulling {
                 hud::draw_grab_cursor(&view, &game, mouse.position);
             } else {
@@ -493,7 +501,14 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
-        hud::draw(&game, &timing, &presets, mouse.position);
+        hud::draw(
+            &game,
+            &timing,
+            &presets,
+            mouse.position,
+            compact,
+            toolbar.height(),
+        );
         level_hud::draw_goal_bar(&game);
         level_hud::draw_end(&game);
         level_hud::draw_menu(&game);

@@ -77,6 +77,10 @@ const AXLE: Color = Color::new(0.85, 0.87, 0.9, 1.0);
 /// The grab line from the held point to the cursor.
 const GRAB_LINE: Color = Color::new(1.0, 1.0, 1.0, 0.8);
 
+/// The least share of its size the world keeps when the view keeps it clear of the compact HUD
+/// (`View::fit_clear_of`).
+const CLEAR_OF_PANEL: f32 = 0.9;
+
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
@@ -101,15 +105,41 @@ impl View {
         }
     }
 
-    /// `fit`, leaving `margin` pixels free along the bottom of the screen (the touch toolbar):
-    /// the world fits above it.
-    pub fn fit_above(world: &World, screen: Vec2, margin: f32) -> Self {
-        let above = Vec2::new(screen.x, (screen.y - margin).at_least(1.0));
-        let mut view = Self::fit(world, above);
+    /// `fit` into the screen's `area` (pixels), centred there.
+    pub fn fit_into(world: &World, screen: Vec2, area: Rect) -> Self {
+        let mut view = Self::fit(world, Vec2::new(area.w, area.h).max(Vec2::ONE));
         view.screen = screen.max(Vec2::ONE);
-        // The screen's middle shows what lies half the margin below the world's centre.
-        view.centre.y -= 0.5 * margin / view.scale;
+        // The screen's middle shows what lies that far from the area's middle.
+        let offset = Vec2::new(area.x + 0.5 * area.w, area.y + 0.5 * area.h) - 0.5 * view.screen;
+        view.centre -= Vec2::new(offset.x, -offset.y) / view.scale;
         view
+    }
+
+    /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar)
+    /// and the world clear of a `panel` of pixels at the top left (the compact HUD): beside the
+    /// panel or below it, whichever shows the world larger, unless that shows it smaller than
+    /// `CLEAR_OF_PANEL` times its size over the panel (a wide screen, where the panel then
+    /// covers a corner of the box, as the full HUD does). A phone's screen, either way up, has
+    /// the room.
+    pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2) -> Self {
+        let height = (screen.y - bottom).at_least(1.0);
+        let over = Self::fit_into(world, screen, Rect::new(0.0, 0.0, screen.x, height));
+        let beside = Rect::new(panel.x, 0.0, (screen.x - panel.x).at_least(1.0), height);
+        let below = Rect::new(0.0, panel.y, screen.x, (height - panel.y).at_least(1.0));
+        let (beside, below) = (
+            Self::fit_into(world, screen, beside),
+            Self::fit_into(world, screen, below),
+        );
+        let clear = if beside.scale > below.scale {
+            beside
+        } else {
+            below
+        };
+        if clear.scale >= CLEAR_OF_PANEL * over.scale {
+            clear
+        } else {
+            over
+        }
     }
 
     /// The camera that draws world coordinates (y up) to the window or, with `target`, to an
@@ -691,5 +721,69 @@ fn draw_bodies(game: &Game, view: &View, fraction: f32) {
         let held = posed(game.drawn_body_pose(index, fraction), local);
         draw_line(held.x, held.y, cursor.x, cursor.y, edge, GRAB_LINE);
         draw_circle(held.x, held.y, 2.5 / view.scale, GRAB_LINE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::Preset;
+
+    /// The box's corners on the screen, pixels: (top left, bottom right).
+    fn box_on_screen(view: View, world: &World) -> (Vec2, Vec2) {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let (a, b) = (view.to_screen(min), view.to_screen(max));
+        (a.min(b), a.max(b))
+    }
+
+    #[test]
+    fn the_world_keeps_clear_of_the_compact_hud_and_the_toolbar_either_way_a_phone_is_held() {
+        let world = Preset::load("seed").expect("embedded").build_world(1);
+        let panel = Vec2::new(330.0, 140.0);
+        for (screen, toolbar, beside) in [
+            (Vec2::new(844.0, 390.0), 44.0, true),
+            (Vec2::new(390.0, 844.0), 132.0, false),
+        ] {
+            let view = View::fit_clear_of(&world, screen, toolbar, panel);
+            let (top_left, bottom_right) = box_on_screen(view, &world);
+            let clear_beside = top_left.x >= panel.x - 0.5;
+            let clear_below = top_left.y >= panel.y - 0.5;
+            assert_eq!(clear_beside, beside, "{screen}: {top_left} {bottom_right}");
+            assert!(clear_beside || clear_below, "{screen}: {top_left}");
+            assert!(bottom_right.y <= screen.y - toolbar + 0.5, "{screen}");
+            assert!(bottom_right.x <= screen.x + 0.5 && top_left.min_element() >= -0.5);
+            // Nothing lost that the room allowed: the box fills the free area's width or height.
+            let free = if beside {
+                Vec2::new(screen.x - panel.x, screen.y - toolbar)
+            } else {
+                Vec2::new(screen.x, screen.y - toolbar - panel.y)
+            };
+            let size = (bottom_right - top_left) * 1.08;
+            assert!(
+                (size.x - free.x).abs() < 1.0 || (size.y - free.y).abs() < 1.0,
+                "{screen}: {size} in {free}"
+            );
+        }
+    }
+
+    #[test]
+    fn on_a_wide_screen_the_world_keeps_its_size_and_the_panel_covers_a_corner() {
+        // The dam's box is twice as wide as it is high: beside the panel it would lose a
+        // quarter of its size.
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let (screen, toolbar) = (Vec2::new(1280.0, 720.0), 44.0);
+        let over = View::fit_clear_of(&world, screen, toolbar, Vec2::ZERO);
+        let view = View::fit_clear_of(&world, screen, toolbar, Vec2::new(330.0, 140.0));
+        assert_eq!(view, over);
+    }
+
+    #[test]
+    fn without_a_panel_or_toolbar_the_view_is_the_plain_fit() {
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let screen = Vec2::new(1280.0, 720.0);
+        let plain = View::fit(&world, screen);
+        let clear = View::fit_clear_of(&world, screen, 0.0, Vec2::ZERO);
+        assert!((plain.scale - clear.scale).abs() < 1e-4);
+        assert!((plain.centre - clear.centre).length() < 1e-4);
     }
 }
