@@ -4,7 +4,7 @@
 use super::display::Shading;
 use super::game::{Game, WEB};
 use super::palette::{degrees, thermometer, THERMOMETER};
-use super::render::View;
+use super::render::{Recent, View};
 use super::session::{key_label, AUTO_FINEST, PRESET_KEYS};
 use super::tools::Tool;
 use crate::preset::Preset;
@@ -619,43 +619,5 @@ pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
     draw_circle_lines(centre.x, centre.y, ring, 1.5, colour);
     if live {
         draw_circle(centre.x, centre.y, 2.0, colour);
-    }
-}
-
-/// The last `KEPT` samples of a time, in milliseconds, for a median that one slow frame does
-/// not move.
-#[derive(Clone, Debug)]
-pub(super) struct Recent<const KEPT: usize> {
-    /// A ring: the next sample goes to `count % KEPT`.
-    samples: [f32; KEPT],
-    /// Samples taken so far.
-    count: usize,
-}
-
-impl<const KEPT: usize> Default for Recent<KEPT> {
-    fn default() -> Self {
-        Self {
-            samples: [0.0; KEPT],
-            count: 0,
-        }
-    }
-}
-
-impl<const KEPT: usize> Recent<KEPT> {
-    /// Keeps `millis`, dropping the oldest sample once `KEPT` are kept.
-    pub(super) fn push(&mut self, millis: f32) {
-        self.samples[self.count % KEPT] = millis;
-        self.count += 1;
-    }
-
-    /// Median of the samples kept, 0 before the first.
-    pub(super) fn median(&self) -> f32 {
-        let mut samples = self.samples;
-        let samples = &mut samples[..self.count.min(KEPT)];
-        if samples.is_empty() {
-            return 0.0;
-        }
-        let middle = samples.len() / 2;
-        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
     }
 }

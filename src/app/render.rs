@@ -10,7 +10,6 @@
 
 use super::display::Shading;
 use super::game::Game;
-use super::hud::Recent;
 use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
@@ -193,6 +192,44 @@ pub struct Renderer {
     splat_times: Recent<TIMED_FRAMES>,
     /// The air's smoke texture.
     smoke: SmokeLayer,
+}
+
+/// The last `KEPT` samples of a time, in milliseconds, for a median that one slow frame does
+/// not move.
+#[derive(Clone, Debug)]
+pub(super) struct Recent<const KEPT: usize> {
+    /// A ring: the next sample goes to `count % KEPT`.
+    samples: [f32; KEPT],
+    /// Samples taken so far.
+    count: usize,
+}
+
+impl<const KEPT: usize> Default for Recent<KEPT> {
+    fn default() -> Self {
+        Self {
+            samples: [0.0; KEPT],
+            count: 0,
+        }
+    }
+}
+
+impl<const KEPT: usize> Recent<KEPT> {
+    /// Keeps `millis`, dropping the oldest sample once `KEPT` are kept.
+    pub(super) fn push(&mut self, millis: f32) {
+        self.samples[self.count % KEPT] = millis;
+        self.count += 1;
+    }
+
+    /// Median of the samples kept, 0 before the first.
+    pub(super) fn median(&self) -> f32 {
+        let mut samples = self.samples;
+        let samples = &mut samples[..self.count.min(KEPT)];
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let middle = samples.len() / 2;
+        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
+    }
 }
 
 /// Where the particle quads go and how they look.
