@@ -157,6 +157,14 @@ pub struct WindowOptions {
     pub linked_replay: Option<Replay>,
 }
 
+impl WindowOptions {
+    /// Screenshot mode (`--screenshot` or `--gif`): one simulation step per rendered frame, the
+    /// preset at its own resolution, no cursor, and the window closes after the last frame.
+    pub fn screenshot_mode(&self) -> bool {
+        self.screenshot.is_some() || self.gif.is_some()
+    }
+}
+
 /// One job of the program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Job {

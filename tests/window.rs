@@ -174,15 +174,22 @@ fn the_smoke_preset_draws_a_plume_above_its_burner() {
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
-#[test]
-fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
+/// Runs the window with `flag` writing to `path` in a folder that does not exist, checks that
+/// it exits 2 with one line, and returns the line.
+fn unwritable(flag: &str, path: &str) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
-        .args(["--frames", "1", "--screenshot", "/nonexistent-folder/x.png"])
+        .args(["--frames", "1", flag, path])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    stderr.into_owned()
+}
+
+#[test]
+fn an_unwritable_screenshot_path_is_one_line_and_exit_2() {
+    let stderr = unwritable("--screenshot", "/nonexistent-folder/x.png");
     assert!(stderr.contains("/nonexistent-folder/x.png"), "{stderr}");
 }
 
@@ -225,13 +232,7 @@ fn gif_mode_writes_an_animated_gif_of_its_frames() {
     assert_eq!(hundredths, 150, "30 frames at 20 a second");
     assert!(liquid > 5_000, "liquid-coloured pixels written: {liquid}");
 
-    let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
-        .args(["--frames", "1", "--gif", "/nonexistent-folder/x.gif"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    let stderr = unwritable("--gif", "/nonexistent-folder/x.gif");
     assert!(stderr.contains("cannot write the GIF"), "{stderr}");
 }
 

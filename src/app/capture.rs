@@ -252,21 +252,19 @@ impl Capture {
 
     /// Reads back the frame `take` shrunk last and hands it to the worker; call before
     /// anything of the frame is drawn. Returns the main thread's milliseconds: `take`'s and this
-    /// read's (0: no frame waited). With a software rasterizer `take`'s includes drawing the
-    /// frame so far, which the screen's copy waits for and a GPU does elsewhere.
-    pub fn collect(&mut self) -> f64 {
+    /// read's (`None`: no frame waited). With a software rasterizer `take`'s includes drawing
+    /// the frame so far, which the screen's copy waits for and a GPU does elsewhere.
+    pub fn collect(&mut self) -> Option<f64> {
         if !std::mem::take(&mut self.pending) {
-            return 0.0;
+            return None;
         }
-        let Some((target, (width, height))) = &self.small else {
-            return 0.0;
-        };
+        let (target, (width, height)) = self.small.as_ref()?;
         let start = crate::sim::clock::Instant::now();
         let image = target.texture.get_texture_data();
         let since = std::mem::take(&mut self.taken_since);
         let frame = Job::Frame(image.bytes, *width as usize, *height as usize, since);
         let _ = self.jobs.send(frame);
-        self.taken_ms + start.elapsed().as_secs_f64() * 1000.0
+        Some(self.taken_ms + start.elapsed().as_secs_f64() * 1000.0)
     }
 
     /// Takes the frame drawn so far if one is due, `dt` seconds after the last call: copies the

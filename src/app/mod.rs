@@ -192,8 +192,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
     // A page runs every preset at its own resolution: one thread, and figures comparable with
     // the native program's.
     let auto = options.auto_particles && !WEB;
-    let screenshot_mode = options.screenshot.is_some() || options.gif.is_some();
-    let resolution = match (options.particles, screenshot_mode) {
+    let resolution = match (options.particles, options.screenshot_mode()) {
         (Some(particles), _) => Resolution::Fixed(particles),
         (None, true) => Resolution::Own,
         (None, false) if auto => Resolution::Auto,
@@ -333,7 +332,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut panel = panel::Panel::default();
     let mut toolbar = toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
-    let screenshot_mode = options.screenshot.is_some() || options.gif.is_some();
+    let screenshot_mode = options.screenshot_mode();
     // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
     let mut capture = match (&options.gif, screenshot_mode) {
         (Some(_), _) => Some(capture::Capture::start(true).ok_or("cannot start the GIF writer")?),
@@ -350,11 +349,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         frame += 1;
         let dt = clock.elapsed().as_secs_f64();
         clock = Instant::now();
-        if let Some(capture) = &mut capture {
-            let ms = capture.collect();
-            if ms > 0.0 {
-                timing.note_capture(ms);
-            }
+        if let Some(ms) = capture.as_mut().and_then(capture::Capture::collect) {
+            timing.note_capture(ms);
         }
         game.poll_file();
         for command in input::commands(game.menu.open) {
@@ -437,13 +433,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         }
         save_if_asked(&mut game, capture.as_mut());
         if let Some(written) = capture.as_ref().and_then(capture::Capture::written) {
-            match written {
-                Ok(path) => {
-                    println!("{}", path.display());
-                    game.say(format!("saved {}", path.display()));
-                }
-                Err(error) => game.say(one_line(&error)),
-            }
+            say_saved(&mut game, written);
         }
         // Screenshot mode steps once per rendered frame, so the picture does not depend on how
         // fast this machine renders.
@@ -476,8 +466,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             capture.take(dt);
             // Read back at once in screenshot mode: its last frame has no next one.
             if screenshot_mode {
-                let ms = capture.collect();
-                if ms > 0.0 {
+                if let Some(ms) = capture.collect() {
                     timing.note_capture(ms);
                 }
             }
@@ -517,13 +506,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
 
         if game.take_screenshot_request() {
             let path = PathBuf::from(timestamped_name(wall_time()));
-            match save_screenshot(&path) {
-                Ok(()) => {
-                    println!("{}", path.display());
-                    game.say(format!("saved {}", path.display()));
-                }
-                Err(error) => game.say(error),
-            }
+            say_saved(&mut game, save_screenshot(&path).map(|()| path));
         }
         if last_frame == Some(frame) {
             if let Some(path) = &options.screenshot {
@@ -665,6 +648,11 @@ fn save_if_asked(game: &mut Game, capture: Option<&mut capture::Capture>) {
             crate::snapshot::save(&path, &game.edited_preset(), &game.session.world).map(|()| path)
         }
     };
+    say_saved(game, outcome);
+}
+
+/// Prints the path of a file saved and says so in the window, or says why it was not saved.
+fn say_saved(game: &mut Game, outcome: Result<PathBuf, String>) {
     match outcome {
         Ok(path) => {
             println!("{}", path.display());

@@ -46,7 +46,8 @@ impl Recording {
         if self.feed.is_some() {
             return Ok(());
         }
-        (self.history).apply(self.frame, self.attempt.as_mut(), &input, world)?;
+        self.history
+            .apply(self.frame, self.attempt.as_mut(), &input, world)?;
         if let Some(recorder) = &mut self.recorder {
             recorder.record(&input);
         }

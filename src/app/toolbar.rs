@@ -79,14 +79,13 @@ impl Toolbar {
         if !self.shown() {
             return 0.0;
         }
-        let columns = columns(screen_width());
-        BUTTONS.len().div_ceil(columns) as f32 * BUTTON_HEIGHT
+        rows(screen_width()) as f32 * BUTTON_HEIGHT
     }
 
     /// True when `point` (pixels) is on the toolbar: the mouse (or finger) there is the
     /// toolbar's, not the tool's.
     pub fn captures(&self, point: Vec2) -> bool {
-        self.shown() && layout().iter().any(|(rect, _)| rect.contains(point))
+        self.shown() && layout().iter().any(|(rect, _, _)| rect.contains(point))
     }
 
     /// The command of the button at `point`, if one is there.
@@ -94,9 +93,9 @@ impl Toolbar {
         if !self.shown() {
             return None;
         }
-        let (_, action) = layout()
+        let (_, _, action) = layout()
             .into_iter()
-            .find(|(rect, _)| rect.contains(point))?;
+            .find(|(rect, _, _)| rect.contains(point))?;
         Some(match action {
             Action::Tool(tool) => Command::SelectTool(tool),
             Action::Material => Command::NextMaterial,
@@ -116,7 +115,7 @@ impl Toolbar {
         if !self.shown() {
             return;
         }
-        for (rect, action) in layout() {
+        for (rect, label, action) in layout() {
             let chosen = match action {
                 Action::Tool(tool) => game.tools.tool == tool,
                 Action::Pause => game.session.paused,
@@ -125,10 +124,6 @@ impl Toolbar {
             let fill = if chosen { CHOSEN } else { BACKGROUND };
             draw_rectangle(rect.x, rect.y, rect.w, rect.h, fill);
             draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 1.0, DIM);
-            let label = BUTTONS
-                .iter()
-                .find(|(_, a)| *a == action)
-                .map_or("", |(label, _)| *label);
             let size = measure_text(label, None, 18, 1.0);
             draw_text(
                 label,
@@ -141,26 +136,31 @@ impl Toolbar {
     }
 }
 
-/// Where each button goes: rows along the bottom of the screen, as many to a row as fit at
-/// `NARROWEST` pixels or more, the lowest row full.
-fn layout() -> Vec<(Rect, Action)> {
+/// Where each button goes, with its label: rows along the bottom of the screen, as many to a
+/// row as fit at `NARROWEST` pixels or more, the lowest row full.
+fn layout() -> Vec<(Rect, &'static str, Action)> {
     let width = screen_width().at_least(1.0);
-    let columns = columns(width);
-    let rows = BUTTONS.len().div_ceil(columns);
+    let (columns, rows) = (columns(width), rows(width));
     let button = width / columns as f32;
     let bottom = screen_height();
     BUTTONS
         .iter()
         .enumerate()
-        .map(|(index, &(_, action))| {
+        .map(|(index, &(label, action))| {
             let (row, column) = (index / columns, index % columns);
             let y = bottom - (rows - row) as f32 * BUTTON_HEIGHT;
             (
                 Rect::new(column as f32 * button, y, button, BUTTON_HEIGHT),
+                label,
                 action,
             )
         })
         .collect()
+}
+
+/// Rows of buttons on a screen `width` pixels wide.
+fn rows(width: f32) -> usize {
+    BUTTONS.len().div_ceil(columns(width))
 }
 
 /// Buttons to a row on a screen `width` pixels wide.

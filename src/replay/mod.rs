@@ -341,14 +341,12 @@ impl Feed {
                 attempt_at(preset, world).map_err(|error| format!("{file}:{line}: {error}"))?;
             return Ok(());
         }
-        let file = &self.replay.file;
-        let applied = self
-            .history
-            .apply(self.frame, attempt.as_mut(), input, world);
-        applied.map_err(|error| match error {
-            EditError::Refused(why) => format!("{file}:{line}: the level refuses it: {why}"),
-            error => format!("{file}:{line}: the world refused it: {error}"),
-        })
+        self.history
+            .apply(self.frame, attempt.as_mut(), input, world)
+            .map_err(|error| match error {
+                EditError::Refused(why) => format!("{file}:{line}: the level refuses it: {why}"),
+                error => format!("{file}:{line}: the world refused it: {error}"),
+            })
     }
 
     /// The preset and world a recorded `preset` input from `line` names, checked against the
