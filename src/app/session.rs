@@ -189,7 +189,7 @@ pub fn measure_speed() -> Option<f64> {
 }
 
 /// The finest `Resolution::Auto` goes: this many times a preset's own particles, the finest the
-/// tests check a preset's behaviour at (`tests/resolution.rs`, `tests/jets.rs`).
+/// tests check a preset's behaviour at (`tests/suite/resolution.rs`, `tests/suite/jets.rs`).
 pub const AUTO_FINEST: usize = 16;
 
 /// The most particles `preset` can have while one simulated second costs at most `share` of a

@@ -16,7 +16,7 @@
 //!   rest with the air, at the cell's temperature; each of those cells gives its share.
 //!
 //! The boiling material's mass, liquid and vapour, is conserved to rounding through the cycle
-//! (`tests/heat.rs`). The air is not a heat store: it has a temperature for buoyancy and
+//! (`tests/suite/heat.rs`). The air is not a heat store: it has a temperature for buoyancy and
 //! condensation, not a heat capacity, so the boiling heat leaves the particles' enthalpy with
 //! the vapour and a condensed drop starts with none.
 

@@ -757,7 +757,7 @@ impl Tunable {
     /// pool left alone stays calm). `None` for the others, calm over their whole accepted range:
     /// the world runs the substeps a stiffness needs (`stability`), the tension's range is its
     /// calm one (30 Δt²), springs and stickiness are calm up to their tops
-    /// (`tests/ranges_sweep.rs`), and the conduction stays calm to the top of its range
+    /// (`tests/suite/ranges_sweep.rs`), and the conduction stays calm to the top of its range
     /// (`ranges::CONDUCTIVITY`); a temperature moves nothing.
     pub fn calm_limit(self) -> Option<f32> {
         match self {

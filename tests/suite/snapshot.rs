@@ -1,7 +1,7 @@
 //! Snapshots: a saved world reopens with the same checksum and continues bit for bit, at any
 //! thread count; broken or foreign files are refused with one line naming the file.
 
-mod common;
+use crate::common;
 
 use glam::Vec2;
 use slosh::preset::Preset;

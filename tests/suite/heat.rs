@@ -2,9 +2,7 @@
 //! at different temperatures follow the heat equation, the bits do not depend on the thread
 //! count, snapshots carry the temperatures, and scenes without heat keep their checksums.
 
-mod common;
-
-use common::{box_walls, in_pool};
+use crate::common::{box_walls, in_pool};
 use slosh::preset::Preset;
 use slosh::sim::heat;
 use slosh::sim::portable::Ordered;

@@ -3,13 +3,11 @@
 //! alike; lava in the sea makes rock and steam; a boiling kettle keeps its water's mass as liquid
 //! and vapour; and all of it is bit-identical at any thread count and through a snapshot.
 
-mod common;
-
-use common::in_pool;
+use crate::common::in_pool;
 use slosh::preset::Preset;
 use slosh::sim::World;
 
-const ICE: &str = include_str!("../assets/presets/ice.toml");
+const ICE: &str = include_str!("../../assets/presets/ice.toml");
 
 /// How many particles of the material called `name` the world has.
 fn count(world: &World, name: &str) -> usize {

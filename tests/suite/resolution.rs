@@ -4,7 +4,7 @@
 //! these check.
 //!
 //! The sixteen-times runs take minutes:
-//! `cargo test --release --test resolution -- --ignored`.
+//! `cargo test --release --test suite resolution:: -- --ignored`.
 
 use slosh::preset::Preset;
 use slosh::sim::portable::Ordered;
@@ -211,7 +211,7 @@ fn every_preset_takes_any_particle_count_within_ten_percent() {
 ///   between the two liquids' rows, 0.145 to 0.150 m (margin 33%).
 #[test]
 fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
-    let text = include_str!("../assets/presets/seed.toml").replace("mass = 1.4", "mass = 30.0");
+    let text = include_str!("../../assets/presets/seed.toml").replace("mass = 1.4", "mass = 30.0");
     let preset = Preset::parse("seed30.toml", &text).unwrap();
     for seed in 1..=4 {
         let mut world = preset.build_world(seed);

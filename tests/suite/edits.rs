@@ -2,9 +2,7 @@
 //! material), headless: what each does, what each refuses, and random sequences of them that
 //! keep the engine's invariants.
 
-mod common;
-
-use common::spring_pairs;
+use crate::common::spring_pairs;
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;

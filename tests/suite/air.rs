@@ -2,9 +2,7 @@
 //! with the liquid both ways, conservation, determinism across thread counts, random stirring,
 //! and the `[air]` table's bad input.
 
-mod common;
-
-use common::{box_walls, in_pool};
+use crate::common::{box_walls, in_pool};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;

@@ -468,7 +468,7 @@ fn the_stir_and_the_pull_move_a_body_they_reach() {
 fn bad_bodies_are_refused_with_file_line_and_field() {
     let base = Preset::load("bath").unwrap().scene.bodies.len();
     assert_eq!(base, 4);
-    let text = include_str!("../assets/presets/bath.toml");
+    let text = include_str!("../../assets/presets/bath.toml");
     let cases = [
         (
             "position = [2.0, 5.0]",
@@ -519,8 +519,8 @@ fn bad_bodies_are_refused_with_file_line_and_field() {
         assert!(error.contains(field), "{error} names {field}");
         assert!(error.contains(message), "{error} says {message}");
     }
-    let hinge =
-        include_str!("../assets/presets/mill.toml").replace("body = \"wheel\"", "body = \"wagon\"");
+    let hinge = include_str!("../../assets/presets/mill.toml")
+        .replace("body = \"wheel\"", "body = \"wagon\"");
     let error = Preset::parse("mill.toml", &hinge)
         .err()
         .unwrap()

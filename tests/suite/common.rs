@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code, reason = "each test file uses some of the helpers")]
+#![allow(
+    dead_code,
+    reason = "each module uses some of the helpers, and fewer without the default features"
+)]
 
 use slosh::sim::{SpringList, World};
 use std::collections::HashSet;

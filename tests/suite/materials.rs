@@ -2,9 +2,7 @@
 //! and stickiness change nothing, slime clings to walls, nothing ends inside an obstacle, and
 //! spring lists stay bounded.
 
-mod common;
-
-use common::{box_walls, spring_pairs};
+use crate::common::{box_walls, spring_pairs};
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::portable::Ordered;

@@ -1,8 +1,6 @@
 //! Behaviour of the engine as a whole: walls hold, pools settle, heavy sinks, runs are deterministic.
 
-mod common;
-
-use common::box_walls;
+use crate::common::box_walls;
 use slosh::headless::{run as run_headless, HeadlessOptions, StirMode};
 use slosh::preset::Preset;
 use slosh::sim::portable::Ordered;

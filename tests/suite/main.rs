@@ -1,0 +1,40 @@
+//! The integration tests, as modules of one test binary: one build and one link instead of one
+//! per file, and one harness that keeps both cores busy to the end. A module that runs the
+//! `slosh` program needs its command line (`cli`); the window's needs the window (`window`).
+//! `tests/allocations.rs` stays a binary of its own: it counts every allocation in its process.
+
+mod common;
+
+mod air;
+mod bodies;
+mod collapse;
+mod edits;
+mod heat;
+mod jets;
+mod materials;
+mod phases;
+mod preset_errors;
+mod presets;
+mod properties;
+mod ranges_sweep;
+mod resolution;
+mod stability;
+mod undo;
+
+#[cfg(feature = "cli")]
+mod cli_errors;
+#[cfg(feature = "cli")]
+mod engine;
+#[cfg(feature = "cli")]
+mod golden;
+#[cfg(feature = "cli")]
+mod levels;
+#[cfg(feature = "cli")]
+mod replay;
+#[cfg(feature = "cli")]
+mod share;
+#[cfg(feature = "cli")]
+mod snapshot;
+
+#[cfg(feature = "window")]
+mod window;
