@@ -71,6 +71,11 @@ struct Args {
     #[arg(long, value_name = "PATH", value_parser = non_empty_path, conflicts_with = "headless")]
     gif: Option<PathBuf>,
 
+    /// Print the window's state (frame, scene, pause, tool, view, …) as a `state {JSON}` line
+    /// after every frame, for scripts that drive the window and wait for what they did
+    #[arg(long, conflicts_with_all = ["headless", "share", "golden"])]
+    report_state: bool,
+
     /// Record every input that reaches the simulation to this replay file
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
     record: Option<PathBuf>,
@@ -155,6 +160,8 @@ pub struct WindowOptions {
     pub load: Option<PathBuf>,
     /// Play this replay, opened from a link (`--open`), as `replay` plays a file.
     pub linked_replay: Option<Replay>,
+    /// Print the state after every frame (`--report-state`).
+    pub report_state: bool,
 }
 
 impl WindowOptions {
@@ -325,6 +332,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             replay: args.replay,
             load: args.load,
             linked_replay,
+            report_state: args.report_state,
         })
     })
 }

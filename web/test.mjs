@@ -25,6 +25,13 @@
 //     every case ends with the checksum the native program gives.
 // It prints the seed preset's milliseconds per substep in the page and leaves its screenshots in
 // web/out/. Exits 1 on the first failed check.
+//
+// Nothing waits for a length of time. The page logs its state (`slosh: state {…}`: the scene,
+// the pause, the tool, the view, the menu, the toolbar) whenever it changes, and the test holds
+// each key down until the state shows its effect; it waits for drawn frames (the page's loop runs
+// on requestAnimationFrame) after each pointer move, and polls the picture until what it looks
+// for is there. Each wait has a bound (PATIENCE) so that a broken page fails rather than hangs; a
+// slow machine only makes the test slower.
 
 import { chromium } from "playwright-core";
 import { PNG } from "pngjs";
@@ -39,6 +46,8 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 const native = process.env.SLOSH_BIN ?? join(here, "..", "target", "release", "slosh");
 const dist = join(here, "dist");
 const out = join(here, "out");
+// The longest any wait may last before the test fails, in seconds.
+const PATIENCE = 300;
 const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
 
 function fail(message) {
@@ -155,6 +164,8 @@ const browser = await chromium.launch({
 });
 const errors = [];
 const reports = [];
+// The page's state, as its last `slosh: state {…}` line said it.
+let state = null;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on("console", (message) => {
@@ -162,25 +173,61 @@ try {
     if (message.type() === "error") errors.push(text);
     const match = /slosh: (\S+) with (\d+) particles: ([\d.]+) ms per substep/.exec(text);
     if (match) reports.push({ preset: match[1], particles: +match[2], ms: +match[3], text });
+    const said = /^slosh: state (\{.*\})$/.exec(text);
+    if (said) state = JSON.parse(said[1]);
   });
   page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
   page.on("crash", () => errors.push("the page crashed"));
   page.on("close", () => errors.push("the page closed"));
   if (process.env.SLOSH_WEB_LOG) page.on("console", (message) => console.log(`  page: ${message.text()}`));
   page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
+
+  /** Waits until the page has drawn `count` more frames (its loop runs on animation frames). */
+  const frames = (count) => page.evaluate((count) => new Promise((resolve) => {
+    const tick = () => (--count <= 0 ? resolve() : requestAnimationFrame(tick));
+    requestAnimationFrame(tick);
+  }), count);
+  /** Waits, a frame at a time, until `done()` holds; fails naming `what` after PATIENCE. */
+  const waitUntil = async (what, done) => {
+    const deadline = Date.now() + PATIENCE * 1000;
+    while (!(await done())) {
+      if (errors.length) fail(`waiting for ${what}, the page reported errors:\n  ${errors.join("\n  ")}`);
+      if (Date.now() > deadline) fail(`waited ${PATIENCE} s for ${what}; the page's state: ${JSON.stringify(state)}`);
+      await frames(1);
+    }
+  };
+  /** Waits until the page's state satisfies `done`. */
+  const waitForState = (what, done) => waitUntil(what, () => state !== null && done(state));
+  /** Holds `key` down until the state satisfies `done`, then lets it go. */
+  const key = async (name, what, done) => {
+    await page.keyboard.down(name);
+    await waitForState(`${name}: ${what}`, done);
+    await page.keyboard.up(name);
+    await frames(1);
+  };
+  /** Moves the mouse to (x, y) and waits for a frame to see it there. */
+  const moveTo = async (x, y) => {
+    await page.mouse.move(x, y);
+    await frames(1);
+  };
+  /** A left drag from (x, y) by (dx, dy) per step, `steps` steps, a frame seen at each. */
+  const drag = async (x, y, dx, dy, steps = 10) => {
+    await moveTo(x, y);
+    await page.mouse.down();
+    await waitForState("the button held", (s) => s.held);
+    for (let step = 1; step <= steps; step++) await moveTo(x + dx * step, y + dy * step);
+    await page.mouse.up();
+    await waitForState("the button let go", (s) => !s.held);
+    await frames(1);
+  };
+
   await page.goto(url);
 
-  // The seed preset fills its box with 3,000 particles in about 11 simulated seconds.
-  const deadline = Date.now() + 45_000;
-  while (Date.now() < deadline && !(reports.length && reports.at(-1).particles >= 2900)) {
-    if (errors.length) break;
-    await page.waitForTimeout(500);
-  }
-  if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
-  if (!reports.length) fail("the page never reported its simulation (is it running?)");
-  // Two more reports with the box full, for the figure.
+  // The seed preset fills its box with 3,000 particles in about 11 simulated seconds; then two
+  // more reports with the box full, for the figure.
+  await waitUntil("the seed's box to fill", () => reports.length && reports.at(-1).particles >= 2900);
   const full = reports.length;
-  while (Date.now() < deadline + 10_000 && reports.length < full + 2) await page.waitForTimeout(500);
+  await waitUntil("two more reports", () => reports.length >= full + 2);
 
   const running = await page.screenshot();
   await writeFile(join(out, "page.png"), running);
@@ -190,19 +237,13 @@ try {
 
   // Paused, a drag with the draw tool lays a wall: the picture changes where it goes.
   await page.focus("#glcanvas");
-  await page.keyboard.press("Space");
-  await page.waitForTimeout(500);
+  await key("Space", "paused", (s) => s.paused);
+  await key("d", "the draw tool", (s) => s.tool === "draw");
+  await moveTo(1200, 700);
   const before = await page.screenshot();
-  await page.keyboard.press("d");
-  await page.mouse.move(400, 330);
-  await page.mouse.down();
-  for (let step = 1; step <= 10; step++) {
-    await page.mouse.move(400 + 40 * step, 330 + 8 * step);
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
-  await page.mouse.move(1200, 700);
-  await page.waitForTimeout(800);
+  await drag(400, 330, 40, 8);
+  await moveTo(1200, 700);
+  await frames(2);
   const after = await page.screenshot();
   await writeFile(join(out, "drawn.png"), after);
   const difference = changed(PNG.sync.read(before), PNG.sync.read(after));
@@ -217,18 +258,21 @@ try {
     cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
   await touch("touchStart", 1150, 150);
   await touch("touchEnd");
-  await page.waitForTimeout(800);
+  await waitForState("the touch toolbar", (s) => s.toolbar);
+  await frames(2);
   const untouched = await page.screenshot();
   // Across the top of the box, clear of the first wall: the new wall covers about half of the
   // strip along its middle; a refused wall (its message is drawn lower down) would change only
   // the thin cursor ring there.
   await touch("touchStart", 470, 150);
+  await waitForState("the finger held", (s) => s.held);
   for (let step = 1; step <= 10; step++) {
     await touch("touchMove", 470 + 40 * step, 150 + 6 * step);
-    await page.waitForTimeout(50);
+    await frames(1);
   }
   await touch("touchEnd");
-  await page.waitForTimeout(800);
+  await waitForState("the finger lifted", (s) => !s.held);
+  await frames(2);
   const touched = await page.screenshot();
   await writeFile(join(out, "touched.png"), touched);
   const strip = { x0: 520, y0: 140, x1: 820, y1: 220 };
@@ -238,109 +282,115 @@ try {
   }
   await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: false });
   // Resumed, a stir drag runs without error.
-  await page.keyboard.press("Space");
-  await page.keyboard.press("q");
-  await page.mouse.move(300, 600);
-  await page.mouse.down();
-  for (let step = 1; step <= 10; step++) {
-    await page.mouse.move(300 + 60 * step, 600 - 10 * step);
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
-  await page.waitForTimeout(1000);
+  await key("Space", "running", (s) => !s.paused);
+  await key("q", "the stir tool", (s) => s.tool === "stir");
+  await drag(300, 600, 60, -10);
+  await frames(10);
   await writeFile(join(out, "stirred.png"), await page.screenshot());
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
-  // Heat (A) held over the pool's left, cold (Z) over its right, then the temperature view (C
-  // twice: presses within one drawn frame count once, hence the waits): the hot liquid shows
-  // in the scale's orange to red, the cold in its deep blue (−20 °C and below).
-  const holdTool = async (key, x, y) => {
-    await page.keyboard.press(key);
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    for (let step = 0; step < 30; step++) {
-      await page.mouse.move(x + 4 * (step % 10), y);
-      await page.waitForTimeout(100);
+  // The temperature view (C twice), then heat (A) held over the pool's left and cold (Z) over its
+  // right until the liquid there shows in the scale's orange to red and in its deep blue (−20 °C
+  // and below). Counted below the HUD and its scale, which show the same colours.
+  await key("c", "the speed view", (s) => s.view === "speed");
+  await key("c", "the temperature view", (s) => s.view === "temperature");
+  const shadesOf = (picture) => {
+    const png = PNG.sync.read(picture);
+    const counted = { hot: 0, cold: 0 };
+    for (let i = 4 * 300 * png.width; i < png.data.length; i += 4) {
+      const [r, g, b] = [png.data[i], png.data[i + 1], png.data[i + 2]];
+      if (r > 150 && g < 150 && b < 70) counted.hot++;
+      if (b > 190 && r < 70 && g < 110) counted.cold++;
     }
-    await page.mouse.up();
+    return counted;
   };
-  await holdTool("a", 480, 630);
-  await holdTool("z", 860, 630);
-  for (const _ of [1, 2]) {
-    await page.keyboard.press("c");
-    await page.waitForTimeout(600);
-  }
-  await page.mouse.move(1200, 700);
-  await page.waitForTimeout(800);
+  let shades = { hot: 0, cold: 0 };
+  const holdTool = async (name, tool, x, y, enough) => {
+    await key(name, `the ${tool} tool`, (s) => s.tool === tool);
+    await moveTo(x, y);
+    await page.mouse.down();
+    await waitForState("the button held", (s) => s.held);
+    let step = 0;
+    await waitUntil(`the ${tool} tool's effect (web/out/temperature.png)`, async () => {
+      await page.mouse.move(x + 4 * (step++ % 10), y);
+      await frames(4);
+      const picture = await page.screenshot();
+      await writeFile(join(out, "temperature.png"), picture);
+      shades = shadesOf(picture);
+      return enough(shades);
+    });
+    await page.mouse.up();
+    await waitForState("the button let go", (s) => !s.held);
+  };
+  await holdTool("a", "heat", 480, 630, (seen) => seen.hot >= 4000);
+  await holdTool("z", "cool", 860, 630, (seen) => seen.cold >= 4000);
+  await moveTo(1200, 700);
+  await frames(2);
   const thermal = await page.screenshot();
   await writeFile(join(out, "temperature.png"), thermal);
-  const shades = { hot: 0, cold: 0 };
-  const thermalPng = PNG.sync.read(thermal);
-  // Below the HUD and its scale, which show the same colours.
-  for (let i = 4 * 300 * thermalPng.width; i < thermalPng.data.length; i += 4) {
-    const [r, g, b] = [thermalPng.data[i], thermalPng.data[i + 1], thermalPng.data[i + 2]];
-    if (r > 150 && g < 150 && b < 70) shades.hot++;
-    if (b > 190 && r < 70 && g < 110) shades.cold++;
-  }
+  shades = shadesOf(thermal);
   if (shades.hot < 2000 || shades.cold < 2000) {
     fail(`the temperature view shows ${shades.hot} hot and ${shades.cold} cold pixels (web/out/temperature.png)`);
   }
   // Back to the pressure view.
-  await page.keyboard.press("c");
-  await page.waitForTimeout(600);
+  await key("c", "the pressure view", (s) => s.view === "pressure");
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
   // Bodies: the bath (Shift+3). The crate (colour [0.75, 0.55, 0.3]) floats; the grab tool (F)
-  // takes it by its middle and a drag lifts it well above the water.
+  // takes it by its middle and a drag lifts it well above the water. Shift, 3 and Shift's release
+  // go together, as a quick hand types them (within one frame of a slow page): the modifier
+  // comes with the key's own event.
   await page.keyboard.down("Shift");
   await page.keyboard.press("Digit3");
   await page.keyboard.up("Shift");
-  await page.waitForTimeout(4000);
+  await waitForState("the bath (Shift+3)", (s) => s.preset === "bath");
+  await waitUntil("a report of the bath", () => reports.some((report) => report.preset === "bath"));
   // The page steps in real time and the crate bobs, so the crate is found and taken while the
-  // page is paused (Space; a grab takes hold at once, paused or not), and the drag runs with the
-  // page resumed. A grab that missed all the same is tried once more.
+  // page is paused (a grab takes hold at once, paused or not), and the drag runs with the page
+  // resumed; then the picture is watched until the crate rises. A grab that missed all the same
+  // is tried once more.
   const crate = [191, 140, 77];
+  const risen = (seen, from) => seen.count > 1000 && seen.y < from.y - 120;
   let floating;
   let lifted;
+  await key("f", "the grab tool", (s) => s.tool === "grab");
   for (let attempt = 1; attempt <= 2; attempt++) {
-    await page.keyboard.press("Space");
-    await page.waitForTimeout(500);
+    await key("Space", "paused", (s) => s.paused);
+    await frames(2);
     const bath = await page.screenshot();
     await writeFile(join(out, "bath.png"), bath);
     floating = find(bath, crate);
     if (floating.count < 2000) fail(`no crate in the bath: ${floating.count} crate-coloured pixels`);
-    await page.keyboard.press("f");
-    await page.mouse.move(floating.x, floating.y);
+    await moveTo(floating.x, floating.y);
     await page.mouse.down();
-    await page.waitForTimeout(300);
-    await page.keyboard.press("Space");
-    for (let step = 1; step <= 10; step++) {
-      await page.mouse.move(floating.x + 20 * step, floating.y - 25 * step);
-      await page.waitForTimeout(60);
+    await waitForState("the grab held", (s) => s.held);
+    await key("Space", "running", (s) => !s.paused);
+    for (let step = 1; step <= 10; step++) await moveTo(floating.x + 20 * step, floating.y - 25 * step);
+    // Up to 200 frames for the crate to follow the pointer up.
+    for (let look = 0; look < 20; look++) {
+      await frames(10);
+      const grabbed = await page.screenshot();
+      lifted = find(grabbed, crate);
+      await writeFile(join(out, "grabbed.png"), grabbed);
+      if (risen(lifted, floating)) break;
     }
-    await page.waitForTimeout(1500);
-    lifted = find(await page.screenshot(), crate);
-    await writeFile(join(out, "grabbed.png"), await page.screenshot());
     await page.mouse.up();
-    if (lifted.count > 1000 && lifted.y < floating.y - 120) break;
+    await waitForState("the grab let go", (s) => !s.held);
+    if (risen(lifted, floating)) break;
     if (attempt === 1) {
       console.error(`web test: the first grab missed the crate (y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}); once more`);
-      await page.waitForTimeout(3000);
+      await frames(60);
     }
   }
-  if (!(lifted.count > 1000 && lifted.y < floating.y - 120)) {
+  if (!risen(lifted, floating)) {
     fail(`the grab did not lift the crate: from y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}`);
-  }
-  if (!reports.some((report) => report.preset === "bath")) {
-    await page.waitForTimeout(3500);
-    if (!reports.some((report) => report.preset === "bath")) fail("the page never ran the bath");
   }
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
   // The page hands out the replay of this session (F8: a download) and the native program
   // plays it to the checksum the page recorded.
   const [download] = await Promise.all([
-    page.waitForEvent("download", { timeout: 10_000 }),
+    page.waitForEvent("download", { timeout: PATIENCE * 1000 }),
     page.keyboard.press("F8"),
   ]);
   const pageReplay = join(out, "page.replay");
@@ -361,30 +411,26 @@ try {
 
   // Levels: M opens the menu, Enter starts the first level; one pour from above its cup (the
   // level hands the pour tool) fills it, and the star is kept in the browser's local storage.
-  await page.keyboard.press("m");
-  await page.waitForTimeout(800);
+  await key("m", "the level menu", (s) => s.menu);
+  await frames(2);
   await writeFile(join(out, "levels.png"), await page.screenshot());
-  await page.keyboard.press("Enter");
-  const levelDeadline = Date.now() + 15_000;
-  while (Date.now() < levelDeadline && !reports.some((report) => report.preset === "first-pour")) {
-    await page.waitForTimeout(500);
-  }
-  if (!reports.some((report) => report.preset === "first-pour")) {
-    fail("the level menu did not start the first level (no report of first-pour)");
-  }
-  // Held still first, so that the pour leaves the ring at rest (it takes the mouse's velocity).
-  // Above the cup: since the first touch the box keeps clear of the compact HUD, to the right.
-  await page.mouse.move(945, 330);
-  await page.waitForTimeout(1000);
+  await key("Enter", "the first level", (s) => s.level === 0 && !s.menu);
+  // Held still first, so that the pour leaves the ring at rest (it takes the mouse's smoothed
+  // velocity, which halves each frame). Above the cup: since the first touch the box keeps clear
+  // of the compact HUD, to the right. The pour is held for 24 frames.
+  await moveTo(945, 330);
+  await frames(20);
   await page.mouse.down();
-  await page.waitForTimeout(400);
+  await waitForState("the pour held", (s) => s.held);
+  await frames(24);
   await page.mouse.up();
-  await page.mouse.move(1200, 700);
+  await waitForState("the pour let go", (s) => !s.held);
+  await moveTo(1200, 700);
   let kept = null;
-  for (let wait = 0; wait < 30 && !kept; wait++) {
-    await page.waitForTimeout(500);
+  await waitUntil("the level's stars in local storage", async () => {
     kept = await page.evaluate(() => localStorage.getItem("slosh-progress"));
-  }
+    return kept !== null;
+  });
   await writeFile(join(out, "level.png"), await page.screenshot());
   if (!kept || !/^first-pour [123]$/m.test(kept)) {
     fail(`the first level's stars are not in local storage: ${JSON.stringify(kept)} (web/out/level.png)`);
@@ -393,18 +439,18 @@ try {
 
   // A replay recorded natively (web/test.sh) plays in the page to its recorded checksum.
   const nativeReplay = await readFile(join(dist, "native.replay"), "utf8");
-  const final = JSON.parse(await waitForLine(page, errors, url, "replay=native.replay", "slosh: final ", 120));
+  const final = JSON.parse(await waitForLine(page, errors, url, "replay=native.replay", "slosh: final ", PATIENCE));
   if (final.recorded_checksum !== endChecksum(nativeReplay) || final.checksum !== final.recorded_checksum) {
     fail(`the native replay ended in the page at ${final.checksum}, natively at ${final.recorded_checksum}`);
   }
 
   // A link made natively (`slosh --share`) opens in the page from its fragment.
   const link = execFileSync(native, ["--share", "--preset", "volcano", "--seed", "3"], { encoding: "utf8" }).trim();
-  const opened = (await waitForLine(page, errors, url, link, "slosh: opened link: ", 60)).trim();
+  const opened = (await waitForLine(page, errors, url, link, "slosh: opened link: ", PATIENCE)).trim();
   if (opened !== "volcano") fail(`the page opened the link as ${JSON.stringify(opened)}, not volcano`);
 
   // The golden checksums in the page's wasm.
-  const tally = await waitForLine(page, errors, url, "golden", "slosh: golden {", 300);
+  const tally = await waitForLine(page, errors, url, "golden", "slosh: golden {", PATIENCE);
   const golden = JSON.parse(`{${tally}`);
   if (golden.matched !== golden.of) {
     fail(`the page matched ${golden.matched} of ${golden.of} golden checksums (web/out/golden.png)`);

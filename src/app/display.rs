@@ -54,6 +54,8 @@ pub struct Display {
     pub shading: Shading,
     /// The live panel is shown.
     pub panel: bool,
+    /// Files the window has saved so far (screenshots, presets, snapshots, replays, GIFs).
+    pub saved: usize,
     message: Option<(String, Instant)>,
     /// Positions of the previous frame by particle id, to draw between frames.
     previous_by_id: Vec<Vec2>,
@@ -70,6 +72,7 @@ impl Default for Display {
             help: false,
             shading: Shading::Pressure,
             panel: false,
+            saved: 0,
             message: None,
             previous_by_id: Vec::new(),
             previous_bodies: Vec::new(),

@@ -6,9 +6,11 @@ use super::game::Command;
 use super::render::View;
 use super::tools::Tool;
 use crate::sim::Stir;
+use macroquad::input::utils;
+use macroquad::miniquad::{EventHandler, KeyMods};
 use macroquad::prelude::{
-    is_key_down, is_key_pressed, is_mouse_button_down, is_mouse_button_pressed, mouse_position,
-    mouse_wheel, KeyCode, MouseButton, Vec2,
+    is_key_down, is_mouse_button_down, is_mouse_button_pressed, mouse_position, mouse_wheel,
+    KeyCode, MouseButton, Vec2,
 };
 
 /// Fastest stir the mouse may ask for, in world units per second.
@@ -16,112 +18,155 @@ const MAX_STIR_SPEED: f32 = 40.0;
 /// How much of each frame's measured mouse velocity enters the smoothed one.
 const SMOOTHING: f32 = 0.5;
 
-/// Commands for the keys pressed this frame. While the level menu is open (`menu_open`) the keys
-/// move through it instead: Up and Down choose, Enter or a digit plays, M or Esc closes it
-/// (F12 still saves a screenshot).
-pub fn commands(menu_open: bool) -> Vec<Command> {
-    // Keys 1 to 9, then 0 for the tenth preset.
-    const DIGITS: [KeyCode; 10] = [
-        KeyCode::Key1,
-        KeyCode::Key2,
-        KeyCode::Key3,
-        KeyCode::Key4,
-        KeyCode::Key5,
-        KeyCode::Key6,
-        KeyCode::Key7,
-        KeyCode::Key8,
-        KeyCode::Key9,
-        KeyCode::Key0,
-    ];
-    // With Shift the digits reach the second row of presets (Shift+1 is the eleventh). A Shift
-    // pressed and let go within this frame counts too (scripted input does that).
-    let shift = [KeyCode::LeftShift, KeyCode::RightShift]
-        .iter()
-        .any(|&key| is_key_down(key) || is_key_pressed(key));
-    let row = if shift { 10 } else { 0 };
-    if menu_open {
-        let mut commands: Vec<Command> = DIGITS[..9]
-            .iter()
-            .enumerate()
-            .filter(|(_, &key)| is_key_pressed(key))
-            .map(|(index, _)| Command::PlayLevel(index))
-            .collect();
-        let keys = [
-            (KeyCode::Up, Command::MenuMove(-1)),
-            (KeyCode::Down, Command::MenuMove(1)),
-            (KeyCode::Enter, Command::Confirm),
-            (KeyCode::KpEnter, Command::Confirm),
-            (KeyCode::M, Command::LevelMenu),
-            (KeyCode::Escape, Command::LevelMenu),
-            (KeyCode::F12, Command::Screenshot),
-        ];
-        commands.extend(
-            keys.iter()
-                .filter(|(key, _)| is_key_pressed(*key))
-                .map(|&(_, command)| command),
-        );
-        return commands;
-    }
-    // Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes; Ctrl takes Z and Y from the tools.
-    let ctrl = [KeyCode::LeftControl, KeyCode::RightControl]
-        .iter()
-        .any(|&key| is_key_down(key) || is_key_pressed(key));
-    if ctrl {
-        let mut commands = Vec::new();
-        if is_key_pressed(KeyCode::Z) {
-            commands.push(if shift { Command::Redo } else { Command::Undo });
+/// A key pressed, with the modifiers its own event carried. Shift, Ctrl and Alt are read from
+/// the event, not from the keyboard's state when the frame runs: a Shift+3 whose Shift went up
+/// before the frame read its keys is still Shift+3 (a quick hand on a slow frame, or a script).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyPress {
+    /// The key that went down.
+    pub key: KeyCode,
+    /// Shift was held when it went down.
+    pub shift: bool,
+    /// Ctrl was held when it went down.
+    pub ctrl: bool,
+}
+
+/// The keys pressed since the last frame, in the order they went down, from the window's key
+/// events (macroquad's input subscriber). Auto-repeats are not presses.
+pub struct Keyboard {
+    subscriber: usize,
+    events: KeyEvents,
+}
+
+/// Collects the key-down events handed over by `repeat_all_miniquad_input`.
+#[derive(Default)]
+struct KeyEvents(Vec<KeyPress>);
+
+impl EventHandler for KeyEvents {
+    fn update(&mut self) {}
+
+    fn draw(&mut self) {}
+
+    fn key_down_event(&mut self, key: KeyCode, modifiers: KeyMods, repeat: bool) {
+        if !repeat {
+            self.0.push(KeyPress {
+                key,
+                shift: modifiers.shift,
+                ctrl: modifiers.ctrl,
+            });
         }
-        if is_key_pressed(KeyCode::Y) {
-            commands.push(Command::Redo);
-        }
-        return commands;
     }
-    let mut commands: Vec<Command> = DIGITS
-        .iter()
-        .enumerate()
-        .filter(|(_, &key)| is_key_pressed(key))
-        .map(|(index, _)| Command::SwitchPreset(row + index + 1))
-        .collect();
-    let keys = [
-        (KeyCode::R, Command::Reset),
-        (KeyCode::LeftBracket, Command::Coarser),
-        (KeyCode::RightBracket, Command::Finer),
-        (KeyCode::Space, Command::TogglePause),
-        (KeyCode::N, Command::SingleStep),
-        (KeyCode::P, Command::ToggleParticleView),
-        (KeyCode::H, Command::ToggleHelp),
-        (KeyCode::C, Command::NextView),
-        (KeyCode::S, Command::ToggleSmoke),
-        (KeyCode::F5, Command::Reload),
-        (KeyCode::L, Command::Reload),
-        (KeyCode::F12, Command::Screenshot),
-        (KeyCode::Escape, Command::Quit),
-        (KeyCode::Q, Command::SelectTool(Tool::Stir)),
-        (KeyCode::W, Command::SelectTool(Tool::Pour)),
-        (KeyCode::E, Command::SelectTool(Tool::Erase)),
-        (KeyCode::D, Command::SelectTool(Tool::Draw)),
-        (KeyCode::F, Command::SelectTool(Tool::Grab)),
-        (KeyCode::A, Command::SelectTool(Tool::Heat)),
-        (KeyCode::Z, Command::SelectTool(Tool::Cool)),
-        (KeyCode::Tab, Command::NextMaterial),
-        (KeyCode::G, Command::TiltBack),
-        (KeyCode::Up, Command::TiltBack),
-        (KeyCode::T, Command::TogglePanel),
-        (KeyCode::F6, Command::SaveSnapshot),
-        (KeyCode::F7, Command::SavePreset),
-        (KeyCode::F8, Command::SaveReplay),
-        (KeyCode::F9, Command::SaveGif),
-        (KeyCode::F10, Command::ShareLink),
-        (KeyCode::M, Command::LevelMenu),
-        (KeyCode::Enter, Command::Confirm),
-        (KeyCode::KpEnter, Command::Confirm),
-    ];
-    commands.extend(
-        keys.iter()
-            .filter(|(key, _)| is_key_pressed(*key))
-            .map(|&(_, command)| command),
-    );
-    commands
+}
+
+impl Keyboard {
+    /// Subscribes to the window's key events; from then on `take` must be called every frame.
+    pub fn new() -> Self {
+        Self {
+            subscriber: utils::register_input_subscriber(),
+            events: KeyEvents::default(),
+        }
+    }
+
+    /// The keys pressed since the last call.
+    pub fn take(&mut self) -> Vec<KeyPress> {
+        utils::repeat_all_miniquad_input(&mut self.events, self.subscriber);
+        std::mem::take(&mut self.events.0)
+    }
+}
+
+/// Keys 1 to 9, then 0 for the tenth preset.
+const DIGITS: [KeyCode; 10] = [
+    KeyCode::Key1,
+    KeyCode::Key2,
+    KeyCode::Key3,
+    KeyCode::Key4,
+    KeyCode::Key5,
+    KeyCode::Key6,
+    KeyCode::Key7,
+    KeyCode::Key8,
+    KeyCode::Key9,
+    KeyCode::Key0,
+];
+
+/// The command of each key pressed this frame (`keys`, as `Keyboard::take` gives them). While
+/// the level menu is open (`menu_open`) the keys move through it instead: Up and Down choose,
+/// Enter or a digit plays, M or Esc closes it (F12 still saves a screenshot).
+pub fn commands(menu_open: bool, keys: &[KeyPress]) -> Vec<Command> {
+    keys.iter()
+        .filter_map(|&press| {
+            if menu_open {
+                menu_command(press.key)
+            } else {
+                command(press)
+            }
+        })
+        .collect()
+}
+
+/// What `key` does while the level menu is open.
+fn menu_command(key: KeyCode) -> Option<Command> {
+    if let Some(index) = DIGITS[..9].iter().position(|&digit| digit == key) {
+        return Some(Command::PlayLevel(index));
+    }
+    Some(match key {
+        KeyCode::Up => Command::MenuMove(-1),
+        KeyCode::Down => Command::MenuMove(1),
+        KeyCode::Enter | KeyCode::KpEnter => Command::Confirm,
+        KeyCode::M | KeyCode::Escape => Command::LevelMenu,
+        KeyCode::F12 => Command::Screenshot,
+        _ => return None,
+    })
+}
+
+/// What a key press does over the world.
+fn command(press: KeyPress) -> Option<Command> {
+    // Ctrl+Z undoes, Ctrl+Y or Ctrl+Shift+Z redoes; Ctrl takes Z and Y from the tools, and
+    // every other key with it does nothing.
+    if press.ctrl {
+        return match press.key {
+            KeyCode::Z if press.shift => Some(Command::Redo),
+            KeyCode::Z => Some(Command::Undo),
+            KeyCode::Y => Some(Command::Redo),
+            _ => None,
+        };
+    }
+    // With Shift the digits reach the second row of presets (Shift+1 is the eleventh).
+    if let Some(index) = DIGITS.iter().position(|&digit| digit == press.key) {
+        let row = if press.shift { 10 } else { 0 };
+        return Some(Command::SwitchPreset(row + index + 1));
+    }
+    Some(match press.key {
+        KeyCode::R => Command::Reset,
+        KeyCode::LeftBracket => Command::Coarser,
+        KeyCode::RightBracket => Command::Finer,
+        KeyCode::Space => Command::TogglePause,
+        KeyCode::N => Command::SingleStep,
+        KeyCode::P => Command::ToggleParticleView,
+        KeyCode::H => Command::ToggleHelp,
+        KeyCode::C => Command::NextView,
+        KeyCode::S => Command::ToggleSmoke,
+        KeyCode::F5 | KeyCode::L => Command::Reload,
+        KeyCode::F12 => Command::Screenshot,
+        KeyCode::Escape => Command::Quit,
+        KeyCode::Q => Command::SelectTool(Tool::Stir),
+        KeyCode::W => Command::SelectTool(Tool::Pour),
+        KeyCode::E => Command::SelectTool(Tool::Erase),
+        KeyCode::D => Command::SelectTool(Tool::Draw),
+        KeyCode::F => Command::SelectTool(Tool::Grab),
+        KeyCode::A => Command::SelectTool(Tool::Heat),
+        KeyCode::Z => Command::SelectTool(Tool::Cool),
+        KeyCode::Tab => Command::NextMaterial,
+        KeyCode::G | KeyCode::Up => Command::TiltBack,
+        KeyCode::T => Command::TogglePanel,
+        KeyCode::F6 => Command::SaveSnapshot,
+        KeyCode::F7 => Command::SavePreset,
+        KeyCode::F8 => Command::SaveReplay,
+        KeyCode::F9 => Command::SaveGif,
+        KeyCode::F10 => Command::ShareLink,
+        KeyCode::M => Command::LevelMenu,
+        KeyCode::Enter | KeyCode::KpEnter => Command::Confirm,
+        _ => return None,
+    })
 }
 
 /// Which way the arrow keys tilt the box now: 1 anticlockwise (Left, the liquid runs left), −1
@@ -219,5 +264,107 @@ impl Mouse {
     /// Where to pull toward, while the right button is held.
     pub fn pull(&self) -> Option<Vec2> {
         self.position.filter(|_| self.pulling)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The key-down events of one frame, as the window hands them to `Keyboard`.
+    fn one_frame(events: &[(KeyCode, KeyMods)]) -> Vec<KeyPress> {
+        let mut collected = KeyEvents::default();
+        for &(key, modifiers) in events {
+            collected.key_down_event(key, modifiers, false);
+            collected.key_up_event(key, modifiers);
+        }
+        collected.0
+    }
+
+    const SHIFT: KeyMods = KeyMods {
+        shift: true,
+        ctrl: false,
+        alt: false,
+        logo: false,
+    };
+    const CTRL: KeyMods = KeyMods {
+        shift: false,
+        ctrl: true,
+        alt: false,
+        logo: false,
+    };
+    const NONE: KeyMods = KeyMods {
+        shift: false,
+        ctrl: false,
+        alt: false,
+        logo: false,
+    };
+
+    /// Regression: a Shift+3 whose Shift went down and up within one slow frame arrived as a
+    /// plain 3 (the modifier was read from the keyboard's state when the frame ran, by then
+    /// up again), and the browser test opened `layers` instead of `bath`.
+    #[test]
+    fn shift_pressed_and_released_within_one_frame_still_reaches_the_second_row() {
+        let keys = one_frame(&[
+            (KeyCode::LeftShift, NONE),
+            (KeyCode::Key3, SHIFT),
+            (KeyCode::Key1, NONE),
+        ]);
+        assert_eq!(
+            commands(false, &keys),
+            [Command::SwitchPreset(13), Command::SwitchPreset(1)]
+        );
+    }
+
+    #[test]
+    fn ctrl_keys_undo_and_redo_and_take_z_from_the_tools() {
+        let keys = one_frame(&[
+            (KeyCode::Z, CTRL),
+            (
+                KeyCode::Z,
+                KeyMods {
+                    shift: true,
+                    ..CTRL
+                },
+            ),
+            (KeyCode::Y, CTRL),
+            (KeyCode::Q, CTRL),
+            (KeyCode::Z, NONE),
+        ]);
+        assert_eq!(
+            commands(false, &keys),
+            [
+                Command::Undo,
+                Command::Redo,
+                Command::Redo,
+                Command::SelectTool(Tool::Cool)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_level_menu_takes_digits_arrows_and_enter() {
+        let keys = one_frame(&[
+            (KeyCode::Key2, SHIFT),
+            (KeyCode::Down, NONE),
+            (KeyCode::Enter, NONE),
+            (KeyCode::Q, NONE),
+        ]);
+        assert_eq!(
+            commands(true, &keys),
+            [
+                Command::PlayLevel(1),
+                Command::MenuMove(1),
+                Command::Confirm
+            ]
+        );
+    }
+
+    #[test]
+    fn auto_repeated_keys_are_not_presses() {
+        let mut collected = KeyEvents::default();
+        collected.key_down_event(KeyCode::Space, NONE, false);
+        collected.key_down_event(KeyCode::Space, NONE, true);
+        assert_eq!(collected.0.len(), 1);
     }
 }

@@ -16,6 +16,7 @@ mod render;
 mod session;
 mod smoke;
 mod splats;
+mod state_report;
 mod toolbar;
 mod tools;
 
@@ -328,10 +329,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     warm_font_cache();
     let presets = Preset::builtins();
     let mut mouse = input::Mouse::default();
+    let mut keyboard = input::Keyboard::new();
     let mut timing = hud::Timing::default();
     let mut panel = panel::Panel::default();
     let mut toolbar = toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
+    let mut state_report = state_report::StateReport::new(options.report_state, WEB);
     let screenshot_mode = options.screenshot_mode();
     // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
     let mut capture = match (&options.gif, screenshot_mode) {
@@ -353,7 +356,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             timing.note_capture(ms);
         }
         game.poll_file();
-        for command in input::commands(game.menu.open) {
+        for command in input::commands(game.menu.open, &keyboard.take()) {
             game.apply(command);
         }
         if game.quit_requested() {
@@ -454,6 +457,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if WEB {
             web_log.note(&game, &timing);
         }
+        state_report.note(state_report::WindowState::of(
+            &game,
+            frame,
+            mouse.stirring,
+            compact,
+        ));
         let fraction = if screenshot_mode || game.session.paused {
             1.0
         } else {
@@ -656,6 +665,7 @@ fn say_saved(game: &mut Game, outcome: Result<PathBuf, String>) {
     match outcome {
         Ok(path) => {
             println!("{}", path.display());
+            game.display.saved += 1;
             game.say(format!("saved {}", path.display()));
         }
         Err(error) => game.say(one_line(&error)),

@@ -2,11 +2,19 @@
 //! the pictures: a fair share of liquid-coloured pixels, not blank, not washed out to white, and
 //! the dam's water at the bottom (the picture is not upside down).
 //!
-//! Needs `xvfb-run` (`.ci/setup` installs it; `.ci/test` runs setup first). Set
+//! Needs Xvfb and xdotool (`.ci/setup` installs them; `.ci/test` runs setup first). Set
 //! `SLOSH_SKIP_WINDOW_TESTS=1` to skip on a machine that cannot open windows at all.
+//!
+//! Nothing here waits for a length of time: each test has an X display of its own, told ready by
+//! Xvfb itself (`-displayfd`), and the test that drives the window with xdotool waits for the
+//! state the window reports after every frame (`--report-state`) to show what each key and drag
+//! did, holding every key down until it has.
 
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// A screenshot as rows of RGBA pixels.
 struct Picture {
@@ -56,17 +64,17 @@ fn on_path(program: &str) -> bool {
     })
 }
 
-/// Runs screenshot mode under Xvfb and returns the picture.
+/// Runs screenshot mode on a display of its own and returns the picture.
 fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
     let path: PathBuf = folder.join(format!("{preset}.png"));
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_slosh"))
+    let display = Display::start();
+    let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .env("DISPLAY", display.name())
         .args(["--preset", preset, "--frames", &frames.to_string()])
         .arg("--screenshot")
         .arg(&path)
         .output()
-        .expect("xvfb-run starts");
+        .expect("the window starts");
     assert!(
         output.status.success(),
         "{preset}: exit {:?}\n{}",
@@ -95,9 +103,9 @@ fn screenshots_show_liquid() {
         return;
     }
     assert!(
-        on_path("xvfb-run"),
-        "xvfb-run is missing: run the project's test script .ci/test (its .ci/setup installs \
-         Xvfb), or set SLOSH_SKIP_WINDOW_TESTS=1 where no window can be opened"
+        on_path("Xvfb"),
+        "Xvfb is missing: run the project's test script .ci/test (its .ci/setup installs it), \
+         or set SLOSH_SKIP_WINDOW_TESTS=1 where no window can be opened"
     );
     let folder = std::env::temp_dir().join(format!("slosh-window-test-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
@@ -200,13 +208,13 @@ fn gif_mode_writes_an_animated_gif_of_its_frames() {
     let folder = std::env::temp_dir().join(format!("slosh-gif-{}", std::process::id()));
     std::fs::create_dir_all(&folder).unwrap();
     let path = folder.join("dam.gif");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x720x24"])
-        .arg(env!("CARGO_BIN_EXE_slosh"))
+    let display = Display::start();
+    let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
+        .env("DISPLAY", display.name())
         .args(["--preset", "dam", "--frames", "30", "--gif"])
         .arg(&path)
         .output()
-        .expect("xvfb-run starts");
+        .expect("the window starts");
     assert!(
         output.status.success(),
         "{}",
@@ -236,22 +244,42 @@ fn gif_mode_writes_an_animated_gif_of_its_frames() {
     assert!(stderr.contains("cannot write the GIF"), "{stderr}");
 }
 
-/// A virtual X display on a free number, stopped when dropped.
+/// How long any wait below may last before the test fails: a bound for a broken window, not a
+/// time anything is expected to take.
+const PATIENCE: Duration = Duration::from_secs(300);
+
+/// A virtual X display of its own, stopped when dropped.
 struct Display {
     number: u32,
-    server: std::process::Child,
+    server: Child,
 }
 
 impl Display {
+    /// Starts Xvfb on a free display number, which it writes (`-displayfd`) once it accepts
+    /// connections.
     fn start() -> Display {
-        let number = 90 + std::process::id() % 400;
-        let server = Command::new("Xvfb")
-            .arg(format!(":{number}"))
-            .args(["-screen", "0", "1280x720x24", "-nolisten", "tcp"])
-            .stderr(std::process::Stdio::null())
+        let mut server = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1280x720x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
             .spawn()
             .expect("Xvfb starts");
-        std::thread::sleep(std::time::Duration::from_secs(2));
+        let mut line = String::new();
+        BufReader::new(server.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let number = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("Xvfb wrote {line:?} instead of its display number"));
         Display { number, server }
     }
 
@@ -277,8 +305,172 @@ impl Drop for Display {
     }
 }
 
-fn pause(seconds: f32) {
-    std::thread::sleep(std::time::Duration::from_secs_f32(seconds));
+/// What the window's standard output said so far: its lines, and the last state it reported.
+#[derive(Default)]
+struct Said {
+    lines: Vec<String>,
+    state: Option<serde_json::Value>,
+    closed: bool,
+}
+
+/// A window run with `--report-state`, driven with xdotool on `display`: every action waits for
+/// the state to show that it took effect.
+struct Driven<'a> {
+    display: &'a Display,
+    window: Child,
+    said: Arc<(Mutex<Said>, Condvar)>,
+}
+
+impl<'a> Driven<'a> {
+    /// Starts `command` (the window, with `--report-state` added) on `display` and waits for its
+    /// first frame.
+    fn start(display: &'a Display, mut command: Command) -> Self {
+        let mut window = command
+            .env("DISPLAY", display.name())
+            .arg("--report-state")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let said = Arc::new((Mutex::new(Said::default()), Condvar::new()));
+        let stdout = window.stdout.take().unwrap();
+        let writer = Arc::clone(&said);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let (said, changed) = &*writer;
+                let mut said = said.lock().unwrap();
+                if let Some(state) = line.strip_prefix("state ") {
+                    said.state = serde_json::from_str(state).ok();
+                }
+                said.lines.push(line);
+                changed.notify_all();
+            }
+            let (said, changed) = &*writer;
+            said.lock().unwrap().closed = true;
+            changed.notify_all();
+        });
+        let driven = Driven {
+            display,
+            window,
+            said,
+        };
+        driven.wait_for("the first frame", |_| true);
+        driven
+    }
+
+    /// Waits until the reported state satisfies `done`; fails, saying `what` was awaited, if the
+    /// window closes or `PATIENCE` runs out first. Returns that state.
+    fn wait_for(&self, what: &str, done: impl Fn(&serde_json::Value) -> bool) -> serde_json::Value {
+        let (said, changed) = &*self.said;
+        let deadline = Instant::now() + PATIENCE;
+        let mut said = said.lock().unwrap();
+        loop {
+            if let Some(state) = said.state.as_ref().filter(|state| done(state)) {
+                return state.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !said.closed && !left.is_zero(),
+                "waited for {what}; the window's last state: {:?}",
+                said.state
+            );
+            said = changed.wait_timeout(said, left).unwrap().0;
+        }
+    }
+
+    /// The state reported last.
+    fn state(&self) -> serde_json::Value {
+        self.wait_for("a state", |_| true)
+    }
+
+    /// Waits until the window has drawn `count` more frames.
+    fn frames(&self, count: u64) {
+        let from = self.state()["frame"].as_u64().unwrap();
+        self.wait_for(&format!("{count} frames"), |state| {
+            state["frame"].as_u64().unwrap() >= from + count
+        });
+    }
+
+    /// Holds `keys` (xdotool's names, pressed in order) until the state satisfies `done`, then
+    /// lets them go in reverse order.
+    fn chord(&self, keys: &[&str], what: &str, done: impl Fn(&serde_json::Value) -> bool) {
+        for key in keys {
+            self.display.xdotool(&["keydown", key]);
+        }
+        self.wait_for(what, done);
+        for key in keys.iter().rev() {
+            self.display.xdotool(&["keyup", key]);
+        }
+        self.frames(1);
+    }
+
+    /// Presses `key` until the state field `field` reads `value`.
+    fn key_until(&self, key: &str, field: &str, value: serde_json::Value) {
+        self.chord(&[key], &format!("{key}: {field} = {value}"), |state| {
+            state[field] == value
+        });
+    }
+
+    /// Presses `keys` until the state field `field` (a count) has grown.
+    fn chord_until_more(&self, keys: &[&str], field: &str) {
+        let before = self.state()[field].as_u64().unwrap();
+        self.chord(keys, &format!("{keys:?}: more {field}"), |state| {
+            state[field].as_u64().unwrap() > before
+        });
+    }
+
+    /// Moves the pointer to `at` and waits for a frame to see it there.
+    fn move_to(&self, at: (u32, u32)) {
+        self.display
+            .xdotool(&["mousemove", &at.0.to_string(), &at.1.to_string()]);
+        self.frames(1);
+    }
+
+    /// A left drag from `from` to `to` in eight steps, a frame seen at each; `over_world` says
+    /// whether it starts over the world (the state then shows the button held) or the panel.
+    fn drag(&self, from: (u32, u32), to: (u32, u32), over_world: bool) {
+        self.move_to(from);
+        self.display.xdotool(&["mousedown", "1"]);
+        if over_world {
+            self.wait_for("the button held", |state| state["held"] == true);
+        } else {
+            self.frames(2);
+        }
+        for step in 1..=8 {
+            let x = from.0 as f32 + (to.0 as f32 - from.0 as f32) * step as f32 / 8.0;
+            let y = from.1 as f32 + (to.1 as f32 - from.1 as f32) * step as f32 / 8.0;
+            self.move_to((x.round() as u32, y.round() as u32));
+        }
+        self.display.xdotool(&["mouseup", "1"]);
+        self.wait_for("the button let go", |state| state["held"] == false);
+        self.frames(1);
+    }
+
+    /// Waits for the window to close by itself; returns its exit status and its standard
+    /// output's lines other than the state.
+    fn finish(mut self) -> (std::process::ExitStatus, Vec<String>, String) {
+        let status = self.window.wait().unwrap();
+        let mut stderr = String::new();
+        self.window
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let (said, changed) = &*self.said;
+        let mut said = said.lock().unwrap();
+        while !said.closed {
+            said = changed.wait(said).unwrap();
+        }
+        let lines = said
+            .lines
+            .iter()
+            .filter(|line| !line.starts_with("state "))
+            .cloned()
+            .collect();
+        (status, lines, stderr)
+    }
 }
 
 /// Drives every tool with xdotool while recording, quits, replays the recording headless and
@@ -306,94 +498,57 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     ));
     std::fs::write(&still, &dam[..dam.find("[[bodies]]").unwrap()]).unwrap();
     let display = Display::start();
-    let window = Command::new(env!("CARGO_BIN_EXE_slosh"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_slosh"));
+    command
         .current_dir(&folder)
-        .env("DISPLAY", display.name())
         .arg("--preset")
         .arg(&still)
         .args(["--particles", "1500", "--record"])
-        .arg(&replay)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    display.xdotool(&["search", "--sync", "--name", "^slosh$"]);
-    pause(3.0);
-    let key = |name: &str| {
-        display.xdotool(&["key", name]);
-        pause(0.4);
-    };
-    let drag = |from: (u32, u32), to: (u32, u32)| {
-        display.xdotool(&["mousemove", &from.0.to_string(), &from.1.to_string()]);
-        pause(0.2);
-        display.xdotool(&["mousedown", "1"]);
-        for step in 1..=8 {
-            let x = from.0 as f32 + (to.0 as f32 - from.0 as f32) * step as f32 / 8.0;
-            let y = from.1 as f32 + (to.1 as f32 - from.1 as f32) * step as f32 / 8.0;
-            display.xdotool(&["mousemove", &format!("{x:.0}"), &format!("{y:.0}")]);
-            pause(0.1);
-        }
-        display.xdotool(&["mouseup", "1"]);
-        pause(0.4);
-    };
+        .arg(&replay);
+    let window = Driven::start(&display, command);
     // Stir through the pool, pour the second material, erase a hole.
-    drag((300, 600), (900, 560));
-    key("w");
-    key("Tab");
-    drag((640, 200), (700, 220));
-    key("e");
-    drag((400, 620), (420, 600));
+    window.drag((300, 600), (900, 560), true);
+    window.key_until("w", "tool", "pour".into());
+    // The dam has one liquid: Tab comes back to it and says so.
+    window.chord(&["Tab"], "the next liquid", |state| {
+        state["message"]
+            .as_str()
+            .is_some_and(|message| message.starts_with("pouring"))
+    });
+    window.drag((640, 200), (700, 220), true);
+    window.key_until("e", "tool", "erase".into());
+    window.drag((400, 620), (420, 600), true);
     // Undo the hole and redo it (Ctrl+Z, Ctrl+Shift+Z), undo it and redo it again (Ctrl+Y).
-    key("ctrl+z");
-    key("ctrl+shift+z");
-    key("ctrl+z");
-    key("ctrl+y");
+    window.chord_until_more(&["ctrl", "z"], "redo");
+    window.chord_until_more(&["ctrl", "shift", "z"], "undo");
+    window.chord_until_more(&["ctrl", "z"], "redo");
+    window.chord_until_more(&["ctrl", "y"], "undo");
     // Heat the pool beside the hole, then cool it.
-    key("a");
-    drag((700, 620), (760, 620));
-    key("z");
-    drag((760, 620), (700, 620));
+    window.key_until("a", "tool", "heat".into());
+    window.drag((700, 620), (760, 620), true);
+    window.key_until("z", "tool", "cool".into());
+    window.drag((760, 620), (700, 620), true);
     // Draw a wall, then click it away and draw another that stays.
-    key("d");
-    drag((500, 380), (800, 420));
-    display.xdotool(&["mousemove", "650", "400"]);
-    display.xdotool(&["click", "1"]);
-    pause(0.4);
-    drag((450, 330), (750, 300));
-    key("F12");
-    // Tilt the box, tune on the panel, save a preset and a snapshot.
-    display.xdotool(&["keydown", "Left"]);
-    pause(1.0);
-    display.xdotool(&["keyup", "Left"]);
-    key("t");
-    pause(0.5);
+    window.key_until("d", "tool", "draw".into());
+    window.drag((500, 380), (800, 420), true);
+    window.drag((650, 400), (650, 400), true);
+    window.drag((450, 330), (750, 300), true);
+    window.chord_until_more(&["F12"], "saved");
+    // Tilt the box (held for 20 frames), tune on the panel, save a preset and a snapshot.
+    let tilted_from = window.state()["frame"].as_u64().unwrap();
+    window.chord(&["Left"], "20 frames of tilting", |state| {
+        state["frame"].as_u64().unwrap() >= tilted_from + 20
+    });
+    window.key_until("t", "panel", true.into());
     // The first slider (stiffness) of the panel at the top right: drag along its track.
-    drag((1000, 70), (1150, 70));
-    key("F12");
-    key("F7");
-    key("F6");
-    // A loaded machine may draw a frame a second: wait for both files before quitting, since
-    // a quit read in the same frame as a save goes first.
-    let written = |ending: &str| {
-        std::fs::read_dir(&folder)
-            .unwrap()
-            .any(|entry| entry.unwrap().path().to_string_lossy().ends_with(ending))
-    };
-    for _ in 0..120 {
-        if written(".toml") && written(".snapshot.json") {
-            break;
-        }
-        pause(0.25);
+    window.drag((1000, 70), (1150, 70), false);
+    for key in ["F12", "F7", "F6"] {
+        window.chord_until_more(&[key], "saved");
     }
-    pause(0.5);
-    key("Escape");
-    let output = window.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    display.xdotool(&["key", "Escape"]);
+    let (status, lines, stderr) = window.finish();
+    let stdout = lines.join("\n");
+    assert!(status.success(), "{stdout}\n{stderr}");
     let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(
         (last["nan"].as_u64(), last["escaped"].as_u64()),
