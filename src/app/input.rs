@@ -281,24 +281,18 @@ mod tests {
         collected.0
     }
 
-    const SHIFT: KeyMods = KeyMods {
-        shift: true,
-        ctrl: false,
-        alt: false,
-        logo: false,
-    };
-    const CTRL: KeyMods = KeyMods {
-        shift: false,
-        ctrl: true,
-        alt: false,
-        logo: false,
-    };
-    const NONE: KeyMods = KeyMods {
-        shift: false,
-        ctrl: false,
-        alt: false,
-        logo: false,
-    };
+    /// Modifiers with Shift and Ctrl as given, no Alt or logo key.
+    const fn mods(shift: bool, ctrl: bool) -> KeyMods {
+        KeyMods {
+            shift,
+            ctrl,
+            alt: false,
+            logo: false,
+        }
+    }
+    const NONE: KeyMods = mods(false, false);
+    const SHIFT: KeyMods = mods(true, false);
+    const CTRL: KeyMods = mods(false, true);
 
     /// Regression: a Shift+3 whose Shift went down and up within one slow frame arrived as a
     /// plain 3 (the modifier was read from the keyboard's state when the frame ran, by then
@@ -320,13 +314,7 @@ mod tests {
     fn ctrl_keys_undo_and_redo_and_take_z_from_the_tools() {
         let keys = one_frame(&[
             (KeyCode::Z, CTRL),
-            (
-                KeyCode::Z,
-                KeyMods {
-                    shift: true,
-                    ..CTRL
-                },
-            ),
+            (KeyCode::Z, mods(true, true)),
             (KeyCode::Y, CTRL),
             (KeyCode::Q, CTRL),
             (KeyCode::Z, NONE),

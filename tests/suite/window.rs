@@ -473,6 +473,32 @@ impl<'a> Driven<'a> {
     }
 }
 
+/// Regression: Shift, a digit and Shift's release typed together (one xdotool call, the events
+/// microseconds apart, so within one frame) open the second row's preset. The window read Shift
+/// from the keyboard's state when the frame ran, by then up again, and opened the first row's.
+#[test]
+fn a_shift_digit_typed_within_one_frame_opens_the_second_row() {
+    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
+        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+        return;
+    }
+    let display = Display::start();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_slosh"));
+    command.args(["--preset", "seed", "--particles", "500"]);
+    let window = Driven::start(&display, command);
+    window.move_to((1200, 700));
+    display.xdotool(&["key", "--delay", "0", "shift+3"]);
+    let opened = window.wait_for("a preset opened", |state| state["preset"] != "seed");
+    assert_eq!(
+        opened["preset"], "bath",
+        "Shift+3 opened {}",
+        opened["preset"]
+    );
+    display.xdotool(&["key", "Escape"]);
+    let (status, _, stderr) = window.finish();
+    assert!(status.success(), "{stderr}");
+}
+
 /// Drives every tool with xdotool while recording, quits, replays the recording headless and
 /// compares the checksums; leaves screenshots of the tools and the panel in the test's folder.
 #[test]
