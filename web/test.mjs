@@ -210,14 +210,22 @@ try {
     await page.mouse.move(x, y);
     await frames(1);
   };
+  /** Presses the left button and waits for the state to show it held. */
+  const press = async () => {
+    await page.mouse.down();
+    await waitForState("the button held", (s) => s.held);
+  };
+  /** Lets the left button go and waits for the state to show it. */
+  const release = async () => {
+    await page.mouse.up();
+    await waitForState("the button let go", (s) => !s.held);
+  };
   /** A left drag from (x, y) by (dx, dy) per step, `steps` steps, a frame seen at each. */
   const drag = async (x, y, dx, dy, steps = 10) => {
     await moveTo(x, y);
-    await page.mouse.down();
-    await waitForState("the button held", (s) => s.held);
+    await press();
     for (let step = 1; step <= steps; step++) await moveTo(x + dx * step, y + dy * step);
-    await page.mouse.up();
-    await waitForState("the button let go", (s) => !s.held);
+    await release();
     await frames(1);
   };
 
@@ -308,8 +316,7 @@ try {
   const holdTool = async (name, tool, x, y, enough) => {
     await key(name, `the ${tool} tool`, (s) => s.tool === tool);
     await moveTo(x, y);
-    await page.mouse.down();
-    await waitForState("the button held", (s) => s.held);
+    await press();
     let step = 0;
     await waitUntil(`the ${tool} tool's effect (web/out/temperature.png)`, async () => {
       await page.mouse.move(x + 4 * (step++ % 10), y);
@@ -319,8 +326,7 @@ try {
       shades = shadesOf(picture);
       return enough(shades);
     });
-    await page.mouse.up();
-    await waitForState("the button let go", (s) => !s.held);
+    await release();
   };
   await holdTool("a", "heat", 480, 630, (seen) => seen.hot >= 4000);
   await holdTool("z", "cool", 860, 630, (seen) => seen.cold >= 4000);
@@ -362,8 +368,7 @@ try {
     floating = find(bath, crate);
     if (floating.count < 2000) fail(`no crate in the bath: ${floating.count} crate-coloured pixels`);
     await moveTo(floating.x, floating.y);
-    await page.mouse.down();
-    await waitForState("the grab held", (s) => s.held);
+    await press();
     await key("Space", "running", (s) => !s.paused);
     for (let step = 1; step <= 10; step++) await moveTo(floating.x + 20 * step, floating.y - 25 * step);
     // Up to 200 frames for the crate to follow the pointer up.
@@ -374,8 +379,7 @@ try {
       await writeFile(join(out, "grabbed.png"), grabbed);
       if (risen(lifted, floating)) break;
     }
-    await page.mouse.up();
-    await waitForState("the grab let go", (s) => !s.held);
+    await release();
     if (risen(lifted, floating)) break;
     if (attempt === 1) {
       console.error(`web test: the first grab missed the crate (y ${floating.y.toFixed(0)} to ${lifted.y.toFixed(0)}); once more`);
@@ -420,11 +424,9 @@ try {
   // of the compact HUD, to the right. The pour is held for 24 frames.
   await moveTo(945, 330);
   await frames(20);
-  await page.mouse.down();
-  await waitForState("the pour held", (s) => s.held);
+  await press();
   await frames(24);
-  await page.mouse.up();
-  await waitForState("the pour let go", (s) => !s.held);
+  await release();
   await moveTo(1200, 700);
   let kept = null;
   await waitUntil("the level's stars in local storage", async () => {

@@ -457,12 +457,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if WEB {
             web_log.note(&game, &timing);
         }
-        state_report.note(state_report::WindowState::of(
-            &game,
-            frame,
-            mouse.stirring,
-            compact,
-        ));
+        state_report.note(frame, || {
+            state_report::WindowState::of(&game, mouse.stirring, compact)
+        });
         let fraction = if screenshot_mode || game.session.paused {
             1.0
         } else {

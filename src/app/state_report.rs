@@ -10,11 +10,9 @@
 use super::game::Game;
 use serde::Serialize;
 
-/// What a script can wait for.
+/// What a script can wait for, besides the frame count.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WindowState {
-    /// Frames drawn so far, the first being 1.
-    pub frame: u64,
     /// The scene running: its preset's or level's name.
     pub preset: String,
     /// The level played, as its index in the level menu, if the scene is one of them.
@@ -35,7 +33,7 @@ pub struct WindowState {
     pub toolbar: bool,
     /// The left button is held over the world (the tool in hand is at work).
     pub held: bool,
-    /// Edits that can be undone and redone.
+    /// Edits that can be undone.
     pub undo: usize,
     /// Edits that can be redone.
     pub redo: usize,
@@ -46,12 +44,11 @@ pub struct WindowState {
 }
 
 impl WindowState {
-    /// The state of `game` after frame `frame`, with the mouse's left button `held` and the
-    /// touch toolbar `toolbar` shown or not.
-    pub fn of(game: &Game, frame: u64, held: bool, toolbar: bool) -> Self {
+    /// The state of `game`, with the mouse's left button `held` and the touch toolbar
+    /// `toolbar` shown or not.
+    pub fn of(game: &Game, held: bool, toolbar: bool) -> Self {
         let (undo, redo) = game.recording.history.steps();
         Self {
-            frame,
             preset: game.session.preset.name.clone(),
             level: game.level_index(),
             paused: game.session.paused,
@@ -68,6 +65,15 @@ impl WindowState {
             message: game.message().map(str::to_owned),
         }
     }
+}
+
+/// One reported line: the frame and the state after it.
+#[derive(Serialize)]
+struct Line<'a> {
+    /// Frames drawn so far, the first being 1.
+    frame: u64,
+    #[serde(flatten)]
+    state: &'a WindowState,
 }
 
 /// Reports the state: every frame natively when asked (`--report-state`), on every change in a
@@ -91,19 +97,19 @@ impl StateReport {
         }
     }
 
-    /// Reports `state`, the state after a frame.
-    pub fn note(&mut self, state: WindowState) {
+    /// Reports the state after frame `frame`, which `state` gives; nothing is asked of it when
+    /// nothing reports.
+    pub fn note(&mut self, frame: u64, state: impl FnOnce() -> WindowState) {
         if !self.every_frame && !self.on_console {
             return;
         }
-        let changed = self.last.as_ref().is_none_or(|last| {
-            let same_frame = WindowState {
-                frame: state.frame,
-                ..last.clone()
-            };
-            same_frame != state
-        });
-        let line = serde_json::to_string(&state).unwrap_or_default();
+        let state = state();
+        let changed = self.last.as_ref() != Some(&state);
+        let line = serde_json::to_string(&Line {
+            frame,
+            state: &state,
+        })
+        .unwrap_or_default();
         if self.every_frame {
             println!("state {line}");
         }

@@ -58,6 +58,16 @@ fn is_near_white([r, g, b]: [u8; 3]) -> bool {
     r > 235 && g > 235 && b > 235
 }
 
+/// Whether the window tests are to be skipped (`SLOSH_SKIP_WINDOW_TESTS=1`, where no window can
+/// be opened at all); says so when they are.
+fn skipped() -> bool {
+    let skip = std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1");
+    if skip {
+        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+    }
+    skip
+}
+
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|paths| {
         std::env::split_paths(&paths).any(|folder| folder.join(program).is_file())
@@ -98,8 +108,7 @@ fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
 
 #[test]
 fn screenshots_show_liquid() {
-    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
-        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+    if skipped() {
         return;
     }
     assert!(
@@ -153,8 +162,7 @@ fn is_smoke(pixel: [u8; 3]) -> bool {
 
 #[test]
 fn the_smoke_preset_draws_a_plume_above_its_burner() {
-    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
-        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+    if skipped() {
         return;
     }
     let folder = std::env::temp_dir().join(format!("slosh-smoke-test-{}", std::process::id()));
@@ -305,7 +313,8 @@ impl Drop for Display {
     }
 }
 
-/// What the window's standard output said so far: its lines, and the last state it reported.
+/// What the window's standard output said so far: the last state it reported, and its other
+/// lines.
 #[derive(Default)]
 struct Said {
     lines: Vec<String>,
@@ -340,10 +349,10 @@ impl<'a> Driven<'a> {
                 let Ok(line) = line else { break };
                 let (said, changed) = &*writer;
                 let mut said = said.lock().unwrap();
-                if let Some(state) = line.strip_prefix("state ") {
-                    said.state = serde_json::from_str(state).ok();
+                match line.strip_prefix("state ") {
+                    Some(state) => said.state = serde_json::from_str(state).ok(),
+                    None => said.lines.push(line),
                 }
-                said.lines.push(line);
                 changed.notify_all();
             }
             let (said, changed) = &*writer;
@@ -463,13 +472,7 @@ impl<'a> Driven<'a> {
         while !said.closed {
             said = changed.wait(said).unwrap();
         }
-        let lines = said
-            .lines
-            .iter()
-            .filter(|line| !line.starts_with("state "))
-            .cloned()
-            .collect();
-        (status, lines, stderr)
+        (status, std::mem::take(&mut said.lines), stderr)
     }
 }
 
@@ -478,8 +481,7 @@ impl<'a> Driven<'a> {
 /// from the keyboard's state when the frame ran, by then up again, and opened the first row's.
 #[test]
 fn a_shift_digit_typed_within_one_frame_opens_the_second_row() {
-    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
-        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+    if skipped() {
         return;
     }
     let display = Display::start();
@@ -503,8 +505,7 @@ fn a_shift_digit_typed_within_one_frame_opens_the_second_row() {
 /// compares the checksums; leaves screenshots of the tools and the panel in the test's folder.
 #[test]
 fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
-    if std::env::var_os("SLOSH_SKIP_WINDOW_TESTS").is_some_and(|value| value == "1") {
-        eprintln!("window tests skipped: SLOSH_SKIP_WINDOW_TESTS=1");
+    if skipped() {
         return;
     }
     assert!(on_path("Xvfb") && on_path("xdotool"), "run .ci/setup");
@@ -573,9 +574,8 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     }
     display.xdotool(&["key", "Escape"]);
     let (status, lines, stderr) = window.finish();
-    let stdout = lines.join("\n");
-    assert!(status.success(), "{stdout}\n{stderr}");
-    let last: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(status.success(), "{}\n{stderr}", lines.join("\n"));
+    let last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
     assert_eq!(
         (last["nan"].as_u64(), last["escaped"].as_u64()),
         (Some(0), Some(0))
