@@ -16,6 +16,7 @@
 //! | quadratic viscosity β | λ⁻² | the distance an impact is stopped in, in h |
 //! | surface tension σs | τ² ([`Scene::with_substeps`]) | how much the cohesion squeezes a pool |
 //! | spring stiffness, stickiness | λ⁻² | the elastic wave speed; the grip of a sticky layer |
+//! | an elastic solid's tear stretch (`springs::tear_stretch`, in h) | λ^(−½) | the energy a crack costs per length |
 //! | pressure shading scale | λ⁻³ | the colour of a pool at a given depth (P grows as λ³) |
 //! | emitter rows, budgets, block counts, particle cap | λ⁻² in particles | volumes and volume flows |
 //!

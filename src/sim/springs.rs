@@ -6,8 +6,9 @@
 //! substep, each particle independently (in parallel, reading only frozen positions):
 //! - lets each rest length L yield: stretched beyond L(1 + γ), L += Δt α (r − L − γL);
 //!   compressed below L(1 − γ), L −= Δt α (L − γL − r);
-//! - drops springs with L > h (the paper's break) or stretched past `TEAR` × h (a tear, so a
-//!   purely elastic jelly, whose L never changes, can still be torn apart);
+//! - drops springs with L > h (the paper's break) or torn (so that a purely elastic jelly,
+//!   whose L never changes, can still be torn apart): an elastic solid's when stretched more
+//!   than [`tear_stretch`] beyond L, a goo's when its pair is `PLASTIC_TEAR` h apart;
 //! - adds its own half of the displacement D = Δt² k_spring (1 − L/h)(L − r) r̂ of each spring;
 //! - proposes, for its free slots, the nearest same-material neighbours within `spring_radius`
 //!   × h that it has no spring to yet (nearest first, ties by id).
@@ -22,9 +23,11 @@
 //! lists bounded and makes a full jelly purely elastic: it forms no new springs that would
 //! remember a squashed shape.
 
+use super::params::SimParams;
 use super::particles::Particles;
 use super::physics::spring_half_displacement;
 use super::ranges::Step;
+use super::resolution::REFERENCE_RADIUS;
 use super::scene::Material;
 use super::scene::Scene;
 use super::subsystem::{
@@ -38,8 +41,34 @@ use serde::{Deserialize, Serialize};
 /// Most springs one particle holds.
 pub const MAX_SPRINGS: usize = 16;
 
-/// A spring is torn when its pair is this many h apart, whatever its rest length.
-const TEAR: f32 = 2.0;
+/// At the reference particle size, a spring of an elastic solid tears when stretched this many h
+/// beyond its rest length (see [`tear_stretch`]).
+pub const TEAR_STRETCH: f32 = 2.5;
+
+/// A spring of a goo (plasticity > 0) tears when its pair is this many h apart, at any
+/// resolution. A goo's springs break as it flows (their rest length grows past h), at the same
+/// strain at any resolution; the tear is only a backstop. Given `tear_stretch` instead, the
+/// `slime` preset's layer stuck to the wall chattered along it at the speed limit once its
+/// stickiness was raised to 5,000 or more (the panel goes to 10,000; the preset has 3,000):
+/// springs that no longer tore kept pulling at particles the wall held.
+const PLASTIC_TEAR: f32 = 2.0;
+
+/// How far (m) a spring of an elastic solid stretches beyond its rest length before it tears,
+/// for particles of
+/// `particle_radius` with interaction radius `h`: `TEAR_STRETCH` × h at the reference radius
+/// (`resolution::REFERENCE_RADIUS`, the size presets are written for), and in proportion to the
+/// square root of the particle size otherwise.
+///
+/// The square root keeps the energy a crack costs per length the same at any resolution
+/// (Griffith's criterion): a spring torn at stretch s has stored ½ m κ s², with m ∝ r² and the
+/// spring constant κ ∝ k_spring ∝ r⁻² (`resolution.rs`), so ∝ s²; a crack of given length cuts
+/// ∝ 1 / r springs, so it costs ∝ s² / r, which stays the same when s ∝ √r. A tear at a fixed
+/// number of h (s ∝ r), as before, made cracks cheaper in proportion to the particle size: at 16
+/// times the particles a jelly dropped onto a boulder split in two where at its own count it
+/// held.
+pub fn tear_stretch(h: f32, particle_radius: f32) -> f32 {
+    TEAR_STRETCH * h * (REFERENCE_RADIUS / particle_radius).sqrt()
+}
 
 /// How many springs a world holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -67,6 +96,34 @@ struct SpringMaterial {
     plasticity: f32,
     /// Absolute distance below which springs form.
     radius: f32,
+    /// When one of its springs tears.
+    tear: Tear,
+}
+
+/// When a spring tears, whatever its rest length does.
+#[derive(Clone, Copy, Debug)]
+enum Tear {
+    /// An elastic solid's (plasticity 0): stretched more than this (m) beyond its rest length
+    /// ([`tear_stretch`]).
+    Stretch(f32),
+    /// A goo's (plasticity > 0): its pair this far apart (m), `PLASTIC_TEAR` × h.
+    Apart(f32),
+}
+
+impl Default for Tear {
+    fn default() -> Self {
+        Tear::Apart(f32::INFINITY)
+    }
+}
+
+impl Tear {
+    /// True when a spring of rest length `rest_length` whose pair is `r` apart tears.
+    fn torn(self, r: f32, rest_length: f32) -> bool {
+        match self {
+            Tear::Stretch(stretch) => r - rest_length > stretch,
+            Tear::Apart(distance) => r > distance,
+        }
+    }
 }
 
 /// Every particle's springs, by stable id.
@@ -89,16 +146,18 @@ pub struct Springs {
 
 impl Springs {
     /// Springs for `materials` (their `spring_stiffness`, `yield_ratio`, `plasticity` and
-    /// `spring_radius`), with interaction radius `h`; inactive when no material has springs.
-    pub fn new(materials: &[Material], h: f32) -> Self {
+    /// `spring_radius`), with the interaction radius and particle size of `params`; inactive
+    /// when no material has springs.
+    pub fn new(materials: &[Material], params: &SimParams) -> Self {
         let mut springs = Self::default();
-        springs.set_materials(materials, h);
+        springs.set_materials(materials, params);
         springs
     }
 
     /// Takes the spring constants of `materials` (changed at run time); the springs already
     /// formed keep their rest lengths.
-    pub fn set_materials(&mut self, materials: &[Material], h: f32) {
+    pub fn set_materials(&mut self, materials: &[Material], params: &SimParams) {
+        let h = params.interaction_radius;
         let materials: Vec<SpringMaterial> = materials
             .iter()
             .map(|m| SpringMaterial {
@@ -106,6 +165,10 @@ impl Springs {
                 yield_ratio: m.yield_ratio,
                 plasticity: m.plasticity,
                 radius: m.spring_radius * h,
+                tear: match m.plasticity > 0.0 {
+                    false => Tear::Stretch(tear_stretch(h, params.particle_radius)),
+                    true => Tear::Apart(PLASTIC_TEAR * h),
+                },
             })
             .collect();
         self.active = materials
@@ -227,7 +290,7 @@ impl Springs {
                     } else if r < rest_length - tolerance {
                         rest_length -= flow * (rest_length - tolerance - r);
                     }
-                    if rest_length > h || r > TEAR * h || !r.is_finite() {
+                    if rest_length > h || constants.tear.torn(r, rest_length) || !r.is_finite() {
                         continue;
                     }
                     // This particle's half of D = Δt² k (1 − L/h)(L − r) r̂ (algorithm 3).
@@ -331,7 +394,7 @@ impl Springs {
 
 impl FromScene for Springs {
     fn from_scene(scene: &Scene) -> Self {
-        Springs::new(&scene.materials, scene.params.interaction_radius)
+        Springs::new(&scene.materials, &scene.params)
     }
 }
 

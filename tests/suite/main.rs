@@ -9,6 +9,7 @@ mod air;
 mod bodies;
 mod collapse;
 mod edits;
+mod elastic;
 mod heat;
 mod jets;
 mod materials;

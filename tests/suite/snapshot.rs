@@ -123,7 +123,7 @@ fn an_edited_world_reopens_with_its_edits() {
     assert_eq!(world.spring_counts().total, springs);
     let loaded = round_trip("edited", &preset, &mut world);
     assert_eq!(loaded.params().gravity, Vec2::new(1.5, -8.0));
-    assert_eq!(loaded.obstacles().len(), 3);
+    assert_eq!(loaded.obstacles().len(), preset.scene.obstacles.len() + 1);
     assert_eq!(loaded.materials()[0].linear_viscosity, Some(3.5));
 }
 

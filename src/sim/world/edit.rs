@@ -470,7 +470,9 @@ impl World {
             self.dt = self.params.dt();
             let h = self.params.interaction_radius;
             self.liquid = Liquid::new(&self.materials, &self.params);
-            self.subsystems.springs.set_materials(&self.materials, h);
+            self.subsystems
+                .springs
+                .set_materials(&self.materials, &self.params);
             self.subsystems.contacts.set_materials(&self.materials, h);
             self.subsystems.fixed.set_materials(&self.materials);
         }
@@ -582,7 +584,9 @@ impl World {
         };
         let h = self.params.interaction_radius;
         self.liquid = Liquid::new(&self.materials, &self.params);
-        self.subsystems.springs.set_materials(&self.materials, h);
+        self.subsystems
+            .springs
+            .set_materials(&self.materials, &self.params);
         self.subsystems.contacts.set_materials(&self.materials, h);
         // Conduction starts and stops with the materials' conductivities; the temperatures are
         // the particles' and stay.

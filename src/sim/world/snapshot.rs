@@ -765,7 +765,7 @@ mod tests {
         state
             .obstacles
             .push(Obstacle::circle(Vec2::new(0.05, 4.0), 0.5, 0.0));
-        assert!(refusal(&scene, state).starts_with("obstacles[2]: must keep"));
+        assert!(refusal(&scene, state).starts_with("obstacles[3]: must keep"));
     }
 
     /// The springs a state keeps.
