@@ -170,15 +170,29 @@ pub enum Resolution {
 /// The share of real time the simulation may take under `Resolution::Auto`: half of each frame.
 pub const AUTO_SHARE: f64 = 0.5;
 
-/// This machine's simulation speed now, in particle-substeps per second: a few substeps of the
-/// `dam` scene at 8,000 particles (settled liquid, the common case), on every thread. `None`
-/// when the clock did not move (a page whose clock is not readable).
-pub fn measure_speed() -> Option<f64> {
-    let preset = Preset::load("dam")
-        .and_then(|preset| preset.with_particles(8_000))
-        .expect("the embedded dam preset scales");
-    let mut world = preset.build_world(1);
-    world.substep(); // caches and buffers warm
+/// About how many particles `measure_speed` times a scene with.
+const SPEED_SAMPLE: usize = 8_000;
+
+/// This machine's speed at simulating `preset` now, in particle-substeps per second: a few
+/// substeps of the scene itself with about 8,000 particles, on every thread, after two that warm
+/// the caches and form its springs. What a particle costs in this scene is what gets priced:
+/// each particle of a jelly keeps up to 16 springs and looks for more every substep, so a jelly
+/// simulates fewer particles in the same time than a liquid does. A scene that starts with
+/// fewer than 1,000 particles (its liquid still to pour from emitters) is timed on `dam`, a
+/// settled liquid. `None` when the clock did not move (a page whose clock is not readable).
+pub fn measure_speed(preset: &Preset) -> Option<f64> {
+    let sample = |preset: &Preset| {
+        let scaled = preset.clone().with_particles(SPEED_SAMPLE).ok()?;
+        let world = scaled.build_world(1);
+        (world.particles().len() >= 1_000).then_some(world)
+    };
+    let mut world = sample(preset).unwrap_or_else(|| {
+        let dam = Preset::load("dam").expect("the embedded dam preset loads");
+        sample(&dam).expect("the embedded dam preset scales")
+    });
+    // Caches and buffers warm, springs formed.
+    world.substep();
+    world.substep();
     let substeps = 12;
     let start = Instant::now();
     for _ in 0..substeps {
@@ -237,7 +251,7 @@ pub fn rescaled_to(
     let particles = match resolution {
         Resolution::Own => return Ok((preset, None)),
         Resolution::Fixed(particles) => particles,
-        Resolution::Auto => match measure_speed() {
+        Resolution::Auto => match measure_speed(&preset) {
             Some(speed) => affordable_particles(&preset, speed, AUTO_SHARE),
             // Without a clock there is nothing to measure: the preset's own count.
             None => return Ok((preset, None)),
