@@ -54,10 +54,9 @@ pub const TEAR_STRETCH: f32 = 2.5;
 const PLASTIC_TEAR: f32 = 2.0;
 
 /// How far (m) a spring of an elastic solid stretches beyond its rest length before it tears,
-/// for particles of
-/// `particle_radius` with interaction radius `h`: `TEAR_STRETCH` × h at the reference radius
-/// (`resolution::REFERENCE_RADIUS`, the size presets are written for), and in proportion to the
-/// square root of the particle size otherwise.
+/// for particles of `particle_radius` with interaction radius `h`: `TEAR_STRETCH` × h at the
+/// reference radius (`resolution::REFERENCE_RADIUS`, the size presets are written for), and in
+/// proportion to the square root of the particle size otherwise.
 ///
 /// The square root keeps the energy a crack costs per length the same at any resolution
 /// (Griffith's criterion): a spring torn at stretch s has stored ½ m κ s², with m ∝ r² and the
@@ -165,9 +164,10 @@ impl Springs {
                 yield_ratio: m.yield_ratio,
                 plasticity: m.plasticity,
                 radius: m.spring_radius * h,
-                tear: match m.plasticity > 0.0 {
-                    false => Tear::Stretch(tear_stretch(h, params.particle_radius)),
-                    true => Tear::Apart(PLASTIC_TEAR * h),
+                tear: if m.plasticity > 0.0 {
+                    Tear::Apart(PLASTIC_TEAR * h)
+                } else {
+                    Tear::Stretch(tear_stretch(h, params.particle_radius))
                 },
             })
             .collect();
@@ -545,4 +545,43 @@ fn check_springs(lists: &[SpringList], ids: &[u32]) -> Result<(), StateError> {
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tear_stretch_grows_with_the_square_root_of_the_particle_size() {
+        let h = 6.0 * REFERENCE_RADIUS;
+        assert_eq!(tear_stretch(h, REFERENCE_RADIUS), TEAR_STRETCH * h);
+        // A quarter of the radius (16 times the particles): a quarter of h, twice as many of them.
+        let fine = tear_stretch(h / 4.0, REFERENCE_RADIUS / 4.0);
+        assert!(
+            (fine / (h / 4.0) - 2.0 * TEAR_STRETCH).abs() < 1e-5,
+            "{fine}"
+        );
+    }
+
+    #[test]
+    fn an_elastic_spring_tears_by_its_stretch_and_a_goos_by_its_length() {
+        let params = SimParams::default();
+        let h = params.interaction_radius;
+        let jelly = Material {
+            spring_stiffness: 900.0,
+            ..Material::default()
+        };
+        let goo = Material {
+            plasticity: 1.0,
+            ..jelly.clone()
+        };
+        let springs = Springs::new(&[jelly, goo], &params);
+        let [elastic, plastic] = [0, 1].map(|m| springs.materials[m].tear);
+        let short = 0.3 * h;
+        // Stretched 2.4 h beyond its rest length: 2.7 h apart.
+        assert!(!elastic.torn(short + 2.4 * h, short));
+        assert!(elastic.torn(short + 2.6 * h, short));
+        assert!(!plastic.torn(1.9 * h, short));
+        assert!(plastic.torn(2.1 * h, short));
+    }
 }
