@@ -28,26 +28,27 @@ fn finer(preset: Preset, multiple: usize) -> Preset {
 /// surface tension: those are the liquid's, and not linear-elastic), with `spring_stiffness`.
 fn spring_jelly(spring_stiffness: f32) -> String {
     format!(
-        "[[materials]]\nname = \"jelly\"\ncolour = [0.85, 0.15, 0.25]\nmass = 1.0\nspring_stiffness = {spring_stiffness}\n\
-         yield_ratio = 0.1\nplasticity = 0.0\nlinear_viscosity = 2.0\nstiffness = 0.0\n\
+        "[[materials]]\nname = \"jelly\"\ncolour = [0.85, 0.15, 0.25]\nmass = 1.0\n\
+         spring_stiffness = {spring_stiffness}\nyield_ratio = 0.1\nplasticity = 0.0\nlinear_viscosity = 2.0\nstiffness = 0.0\n\
          near_stiffness = 0.0\nsurface_tension = 0.0\n"
     )
 }
 
-/// Half the beam's length beyond the clamp on each side (m).
+/// The length of each arm of the beam beyond the clamp (m).
 const ARM: f32 = 1.2;
 /// The clamp's length (m).
 const CLAMP: f32 = 1.2;
 /// The beam's thickness (m).
 const THICKNESS: f32 = 0.8;
-/// Where the beam's middle and its underside lie.
+/// Where the beam's middle lies (x, m).
 const MIDDLE: f32 = 5.0;
+/// Where the beam's underside lies (y, m).
 const UNDERSIDE: f32 = 4.0;
 
 /// A cantilever of jelly under a gravity of 0.05 m/s², weak enough that it sags by a small part
-/// of its arm, as linear elasticity assumes: a beam 0.8 m thick clamped over
-/// its middle 1.2 m between two capsules, with an arm of 1.2 m on each side (two cantilevers back
-/// to back, so that nothing pulls it out of its clamp). The clamp's faces lie 2 mm outside the
+/// of its arm, as linear elasticity assumes: a beam 0.8 m thick clamped over its middle 1.2 m
+/// between two capsules, with an arm of 1.2 m on each side (two cantilevers back to back, so
+/// that nothing pulls it out of its clamp). The clamp's faces lie 2 mm outside the
 /// beam: a block site exactly one radius from an obstacle counts as inside it by a rounding error
 /// at some resolutions, and a row of the beam missing from the clamp let it rock (at 4× it swung
 /// 10% slower and sagged 16% more for that alone).
@@ -55,7 +56,8 @@ fn cantilever(spring_stiffness: f32) -> String {
     let (radius, gap) = (0.1, 0.002);
     let (left, right) = (MIDDLE - CLAMP / 2.0 + radius, MIDDLE + CLAMP / 2.0 - radius);
     let mut text = format!(
-        "name = \"cantilever\"\ndescription = \"A jelly beam clamped at its middle\"\n[params]\nframe_rate = 20\nsubsteps = 7\nmax_particles = 4000\n\
+        "name = \"cantilever\"\ndescription = \"A jelly beam clamped at its middle\"\n\
+         [params]\nframe_rate = 20\nsubsteps = 7\nmax_particles = 4000\n\
          gravity = [0.0, -0.05]\n{}{}",
         box_walls(10.0, 8.0),
         spring_jelly(spring_stiffness)
@@ -132,8 +134,8 @@ fn swing(spring_stiffness: f32, multiple: usize, frames: u32) -> Swing {
 }
 
 /// The frames of the deepest sag of each swing in `sag`: a swing turns back up once the sag has
-/// come back up by a fifth of the deepest sag so far (the beam's higher modes and the lattice
-/// ripple far less).
+/// come back up by a fifth of the deepest sag of the whole run (the beam's higher modes and the
+/// lattice ripple far less than that).
 fn deepest_sags(sag: &[f32]) -> Vec<usize> {
     let deepest_so_far = sag
         .iter()
@@ -229,12 +231,14 @@ fn press() -> String {
         box_walls(6.0, 4.0),
         GOO_MIDDLE - 0.8,
         GOO_MIDDLE + 0.8,
+        // The plate's underside (its half height is 0.15 m) 2 mm above the goo.
         GOO_HEIGHT + 0.152
     )
 }
 
-/// The goo block's height and the middle of its width (m).
+/// The goo block's height (m).
 const GOO_HEIGHT: f32 = 0.8;
+/// The middle of the goo block's width (x, m).
 const GOO_MIDDLE: f32 = 3.0;
 
 /// The permanent strain of `press()`'s goo at `multiple` times its particles: the plate, held
