@@ -4,8 +4,9 @@
     reason = "each module uses some of the helpers, and fewer without the default features"
 )]
 
+use glam::Vec2;
 use slosh::sim::{SpringList, World};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// `run` on a rayon pool of `threads` threads (the results must not depend on the count).
 pub fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
@@ -37,4 +38,39 @@ pub fn spring_pairs(world: &World) -> HashSet<(u32, u32)> {
         })
         .filter(|(id, other)| id < other)
         .collect()
+}
+
+/// The sizes of the pieces the particles at `points` make, two particles being of one piece when
+/// closer than `link` (the jets test's pieces of a stream, the elastic test's pieces of a jelly).
+pub fn piece_sizes(points: &[Vec2], link: f32) -> Vec<usize> {
+    let cell = |x: Vec2| ((x.x / link).floor() as i32, (x.y / link).floor() as i32);
+    let mut cells: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+    for (i, &x) in points.iter().enumerate() {
+        cells.entry(cell(x)).or_default().push(i);
+    }
+    let mut seen = vec![false; points.len()];
+    let mut sizes = Vec::new();
+    for start in 0..points.len() {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let (mut stack, mut size) = (vec![start], 0);
+        while let Some(i) = stack.pop() {
+            size += 1;
+            let (cx, cy) = cell(points[i]);
+            for dx in -1..=1 {
+                for dy in -1..=1 {
+                    for &j in cells.get(&(cx + dx, cy + dy)).into_iter().flatten() {
+                        if !seen[j] && (points[j] - points[i]).length() < link {
+                            seen[j] = true;
+                            stack.push(j);
+                        }
+                    }
+                }
+            }
+        }
+        sizes.push(size);
+    }
+    sizes
 }

@@ -5,13 +5,13 @@
 //! and the `slime` preset's slime drips from its boulder in the same time. `docs/PHYSICS.md`
 //! ("Viscoelastic springs", "Resolution") says what keeps them so.
 
-use crate::common::box_walls;
+use crate::common::{box_walls, piece_sizes};
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::portable::Ordered;
 use slosh::sim::resolution::REFERENCE_RADIUS;
 use slosh::sim::World;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// `preset` with `multiple` times its particles, exactly: the particle radius divided by the
 /// square root of `multiple` (no correction for how the blocks round, so the jelly is the same
@@ -312,48 +312,12 @@ fn height<'a>(positions: impl Iterator<Item = &'a Vec2>, radius: f32) -> f32 {
     high - low + 2.0 * radius
 }
 
-/// The sizes of the pieces that the particles at `points` make, linked when closer than 1.5
-/// particle spacings (the jets test's definition), largest first.
-fn pieces(points: &[Vec2], radius: f32) -> Vec<usize> {
-    let link = 1.5 * 2.0 * radius;
-    let cell = |x: Vec2| ((x.x / link).floor() as i32, (x.y / link).floor() as i32);
-    let mut cells: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
-    for (i, &x) in points.iter().enumerate() {
-        cells.entry(cell(x)).or_default().push(i);
-    }
-    let mut seen = vec![false; points.len()];
-    let mut sizes = Vec::new();
-    for start in 0..points.len() {
-        if seen[start] {
-            continue;
-        }
-        seen[start] = true;
-        let (mut stack, mut size) = (vec![start], 0);
-        while let Some(i) = stack.pop() {
-            size += 1;
-            let (cx, cy) = cell(points[i]);
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    for &j in cells.get(&(cx + dx, cy + dy)).into_iter().flatten() {
-                        if !seen[j] && (points[j] - points[i]).length() < link {
-                            seen[j] = true;
-                            stack.push(j);
-                        }
-                    }
-                }
-            }
-        }
-        sizes.push(size);
-    }
-    sizes.sort_unstable_by(|a, b| b.cmp(a));
-    sizes
-}
-
 /// One jelly of a scene at one moment.
 #[derive(Debug)]
 struct Jelly {
     name: String,
-    /// Its pieces' sizes, largest first.
+    /// Its pieces' sizes (`common::piece_sizes`, linked within 1.5 particle spacings: the jets
+    /// test's pieces).
     pieces: Vec<usize>,
     /// Its centre of mass.
     centre: Vec2,
@@ -374,7 +338,7 @@ fn jellies(world: &World) -> Vec<Jelly> {
                 .collect();
             Jelly {
                 name: material.name.clone(),
-                pieces: pieces(&points, radius),
+                pieces: piece_sizes(&points, 1.5 * 2.0 * radius),
                 centre: points.iter().copied().sum::<Vec2>() / points.len() as f32,
                 height: height(points.iter(), radius),
             }

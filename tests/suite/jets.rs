@@ -12,10 +12,10 @@
 //! of a stream are its particles in flight linked when closer than 1.5 particle spacings: a
 //! stream that is whole is one piece, one that has broken up is as many pieces as it has drops.
 
+use crate::common::piece_sizes;
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::World;
-use std::collections::HashMap;
 
 /// cos 5°: a jet within 5° of straight up falls back onto itself.
 const COS_5_DEGREES: f32 = 0.996_194_7;
@@ -161,36 +161,7 @@ impl Watched {
             })
             .map(|i| particles.position[i])
             .collect();
-        let cell = |x: Vec2| ((x.x / link).floor() as i32, (x.y / link).floor() as i32);
-        let mut cells: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
-        for (i, &x) in flying.iter().enumerate() {
-            cells.entry(cell(x)).or_default().push(i);
-        }
-        let mut seen = vec![false; flying.len()];
-        let mut sizes = Vec::new();
-        for start in 0..flying.len() {
-            if seen[start] {
-                continue;
-            }
-            seen[start] = true;
-            let (mut stack, mut size) = (vec![start], 0);
-            while let Some(i) = stack.pop() {
-                size += 1;
-                let (cx, cy) = cell(flying[i]);
-                for dx in -1..=1 {
-                    for dy in -1..=1 {
-                        for &j in cells.get(&(cx + dx, cy + dy)).into_iter().flatten() {
-                            if !seen[j] && (flying[j] - flying[i]).length() < link {
-                                seen[j] = true;
-                                stack.push(j);
-                            }
-                        }
-                    }
-                }
-            }
-            sizes.push(size);
-        }
-        sizes
+        piece_sizes(&flying, link)
     }
 }
 
