@@ -8,7 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use glam::Vec2;
-use slosh::sim::air::{Air, AirSettings, AirSource, Method, ScalarAdvection};
+use slosh::sim::subsystems::air::{Air, AirSettings, AirSource, Method, ScalarAdvection};
 use slosh::sim::{Domain, Obstacle, Wall};
 use std::time::Duration;
 

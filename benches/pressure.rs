@@ -10,7 +10,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode};
 use libm::{cosf, sinf};
-use slosh::sim::air::pressure::{Method, Poisson, Report, Settings};
+use slosh::sim::subsystems::air::pressure::{Method, Poisson, Report, Settings};
 use std::f32::consts::TAU;
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 
 use macroquad::prelude::*;
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::{Stir, World};
 
 #[macroquad::main("slosh: embedded")]

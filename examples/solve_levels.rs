@@ -10,7 +10,7 @@ use glam::Vec2;
 use slosh::app::{Command, FrameInput, Game, PresetSource, Resolution, Tool};
 use slosh::level::{Outcome, BUILTIN};
 use slosh::preset::Preset;
-use slosh::sim::portable::{unit_vector, Ordered};
+use slosh::sim::numerics::portable::{unit_vector, Ordered};
 use slosh::sim::Stir;
 use std::process::ExitCode;
 

@@ -4,8 +4,8 @@
 use crate::level::{self, Attempt};
 use crate::preset::{one_line, Preset};
 use crate::replay::{Input, Recorder};
-use crate::sim::air::{Air, Method};
-use crate::sim::clock::Instant;
+use crate::sim::numerics::clock::Instant;
+use crate::sim::subsystems::air::{Air, Method};
 use crate::sim::{RandomStirrer, StageTimes, World, WorldStats};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};

@@ -86,7 +86,7 @@ pub enum Opened {
 /// The name a scene from a link is registered under: `link-` and the first 8 hex digits of its
 /// text's FNV-1a hash, so that the same scene opened twice has one name.
 pub fn scene_name(toml: &str) -> String {
-    let mut hash = crate::sim::checksum::Fnv::new();
+    let mut hash = crate::sim::numerics::checksum::Fnv::new();
     for byte in toml.bytes() {
         hash.byte(byte);
     }

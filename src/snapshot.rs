@@ -19,7 +19,7 @@
 //! where there is a line, never a panic.
 
 use crate::preset::{one_line, Preset, PresetError};
-use crate::sim::ranges::Step;
+use crate::sim::scene::ranges::Step;
 use crate::sim::world::WorldState;
 use crate::sim::{SimParams, World};
 use serde::{Deserialize, Serialize};

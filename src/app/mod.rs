@@ -1,44 +1,29 @@
 //! The demo window (macroquad): the main loop, screenshots and screenshot mode. The only part of
 //! the crate that uses macroquad.
 
-mod capture;
-mod display;
+mod draw;
 mod game;
-mod hud;
-mod input;
-mod level_hud;
-mod levels;
 mod page;
-mod palette;
-mod panel;
-mod recording;
-mod render;
-mod session;
-mod smoke;
-mod splats;
-mod state_report;
-mod toolbar;
-mod tools;
 
 pub use crate::cli::WindowOptions;
-pub use display::{Display, Shading};
-pub use game::{Command, Game, WEB};
-pub use hud::CONTROLS;
-pub use levels::{data_file, Progress};
-pub use recording::Recording;
-pub use session::{
+pub use draw::hud::CONTROLS;
+pub use game::display::{Display, Shading};
+pub use game::levels::{data_file, Progress};
+pub use game::recording::Recording;
+pub use game::session::{
     rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
 };
-pub use tools::{FrameInput, Tool, Tools, HEAT_RATE};
+pub use game::tools::{FrameInput, Tool, Tools, HEAT_RATE};
+pub use game::{Command, Game, WEB};
 
 use crate::preset::{one_line, Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder, Replay};
 use crate::share::{Opened, Shared};
-use crate::sim::clock::Instant;
-use crate::sim::portable::Ordered;
+use crate::sim::numerics::clock::Instant;
+use crate::sim::numerics::portable::Ordered;
+use draw::render::{Renderer, View};
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
 use page::PageMode;
-use render::{Renderer, View};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -55,7 +40,7 @@ pub const DEFAULT_SCREENSHOT_FRAMES: u64 = 120;
 /// be written, shaders that do not compile.
 pub fn run(options: &WindowOptions) -> Result<(), String> {
     // A web page has no `std::time`: the clock reads the page's.
-    crate::sim::clock::set_source(macroquad::miniquad::date::now);
+    crate::sim::numerics::clock::set_source(macroquad::miniquad::date::now);
     // The simulation's parallel passes start from this thread. As one of the pool's threads it
     // works on them itself, instead of handing each one to the pool and sleeping until it is
     // done (a wake-up per pass, which the air's many short passes felt most). Fails only if
@@ -122,8 +107,8 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
             window_resizable: true,
             ..Default::default()
         },
-        draw_call_vertex_capacity: render::DRAW_CALL_VERTICES,
-        draw_call_index_capacity: render::DRAW_CALL_INDICES,
+        draw_call_vertex_capacity: draw::render::DRAW_CALL_VERTICES,
+        draw_call_index_capacity: draw::render::DRAW_CALL_INDICES,
         ..Default::default()
     };
     let outcome = Rc::new(RefCell::new(Ok(())));
@@ -328,19 +313,21 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut renderer = Renderer::new()?;
     warm_font_cache();
     let presets = Preset::builtins();
-    let mut mouse = input::Mouse::default();
-    let mut keyboard = input::Keyboard::new();
-    let mut timing = hud::Timing::default();
-    let mut panel = panel::Panel::default();
-    let mut toolbar = toolbar::Toolbar::default();
+    let mut mouse = game::input::Mouse::default();
+    let mut keyboard = game::input::Keyboard::new();
+    let mut timing = draw::hud::Timing::default();
+    let mut panel = draw::panel::Panel::default();
+    let mut toolbar = draw::toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
-    let mut state_report = state_report::StateReport::new(options.report_state, WEB);
+    let mut state_report = game::state_report::StateReport::new(options.report_state, WEB);
     let screenshot_mode = options.screenshot_mode();
     // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
     let mut capture = match (&options.gif, screenshot_mode) {
-        (Some(_), _) => Some(capture::Capture::start(true).ok_or("cannot start the GIF writer")?),
+        (Some(_), _) => {
+            Some(draw::capture::Capture::start(true).ok_or("cannot start the GIF writer")?)
+        }
         (None, true) => None,
-        (None, false) => capture::Capture::start(false),
+        (None, false) => draw::capture::Capture::start(false),
     };
     let last_frame = options
         .frames
@@ -352,11 +339,11 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         frame += 1;
         let dt = clock.elapsed().as_secs_f64();
         clock = Instant::now();
-        if let Some(ms) = capture.as_mut().and_then(capture::Capture::collect) {
+        if let Some(ms) = capture.as_mut().and_then(draw::capture::Capture::collect) {
             timing.note_capture(ms);
         }
         game.poll_file();
-        for command in input::commands(game.menu.open, &keyboard.take()) {
+        for command in game::input::commands(game.menu.open, &keyboard.take()) {
             game.apply(command);
         }
         if game.quit_requested() {
@@ -380,11 +367,13 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             };
             game.say(format!("the replay ended {ended}"));
         }
-        let notches = input::wheel_notches();
+        let notches = game::input::wheel_notches();
         if notches != 0.0 {
-            game.scale_stir_radius(crate::sim::portable::powf(1.12, notches));
+            game.scale_stir_radius(crate::sim::numerics::portable::powf(1.12, notches));
         }
-        game.turn_gravity(input::tilt_direction() * tools::TILT_SPEED * dt.at_most(0.25) as f32);
+        game.turn_gravity(
+            game::input::tilt_direction() * game::tools::TILT_SPEED * dt.at_most(0.25) as f32,
+        );
         // On a touch screen the world keeps clear of the toolbar and the compact HUD.
         let compact = toolbar.shown();
         let view = View::fit_clear_of(
@@ -392,7 +381,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             Vec2::new(screen_width(), screen_height()),
             toolbar.height(),
             if compact {
-                hud::compact_panel()
+                draw::hud::compact_panel()
             } else {
                 Vec2::ZERO
             },
@@ -414,7 +403,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if game.menu.open {
             // The menu takes the mouse: a click plays the level under it.
             if mouse.pressed {
-                if let Some(index) = level_hud::menu_row_at(&game, pixel) {
+                if let Some(index) = draw::level_hud::menu_row_at(&game, pixel) {
                     game.menu.selected = index;
                     game.apply(Command::PlayLevel(index));
                 }
@@ -435,7 +424,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             _ => {}
         }
         save_if_asked(&mut game, capture.as_mut());
-        if let Some(written) = capture.as_ref().and_then(capture::Capture::written) {
+        if let Some(written) = capture.as_ref().and_then(draw::capture::Capture::written) {
             say_saved(&mut game, written);
         }
         // Screenshot mode steps once per rendered frame, so the picture does not depend on how
@@ -458,7 +447,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             web_log.note(&game, &timing);
         }
         state_report.note(frame, || {
-            state_report::WindowState::of(&game, mouse.stirring, compact)
+            game::state_report::WindowState::of(&game, mouse.stirring, compact)
         });
         let fraction = if screenshot_mode || game.session.paused {
             1.0
@@ -466,7 +455,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.session.clock.fraction()
         };
         renderer.draw_world(&game, &view, fraction);
-        level_hud::draw_zones(&view, &game);
+        draw::level_hud::draw_zones(&view, &game);
         // The GIF shows the world and the level's zones, not the HUD or the cursor.
         if let Some(capture) = &mut capture {
             capture.take(dt);
@@ -482,9 +471,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         // No cursor in screenshots, nor on the toolbar's buttons.
         if !screenshot_mode && !toolbar.captures(pixel) {
             if game.tools.tool == Tool::Grab && !mouse.pulling {
-                hud::draw_grab_cursor(&view, &game, mouse.position);
+                draw::hud::draw_grab_cursor(&view, &game, mouse.position);
             } else {
-                hud::draw_cursor(
+                draw::hud::draw_cursor(
                     &view,
                     mouse.position,
                     game.tools.stir_radius,
@@ -493,10 +482,10 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 );
             }
             if game.tools.tool == Tool::Draw {
-                hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
+                draw::hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
-        hud::draw(
+        draw::hud::draw(
             &game,
             &timing,
             &presets,
@@ -504,9 +493,9 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             compact,
             toolbar.height(),
         );
-        level_hud::draw_goal_bar(&game);
-        level_hud::draw_end(&game);
-        level_hud::draw_menu(&game);
+        draw::level_hud::draw_goal_bar(&game);
+        draw::level_hud::draw_end(&game);
+        draw::level_hud::draw_menu(&game);
         panel.draw(&mut game);
         toolbar.draw(&game);
 
@@ -552,7 +541,7 @@ impl WebLog {
     /// Seconds between two lines.
     const INTERVAL: f64 = 3.0;
 
-    fn note(&mut self, game: &Game, timing: &hud::Timing) {
+    fn note(&mut self, game: &Game, timing: &draw::hud::Timing) {
         let due = self
             .last
             .is_none_or(|last| last.elapsed().as_secs_f64() >= Self::INTERVAL);
@@ -573,7 +562,7 @@ impl WebLog {
 }
 
 /// What the mouse asks of the next simulation frame, by the tool in hand.
-fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
+fn frame_input(game: &Game, mouse: &game::input::Mouse) -> FrameInput {
     let held = mouse.position.filter(|_| mouse.stirring);
     let mut input = FrameInput {
         pull: mouse.pull(),
@@ -583,8 +572,8 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         Tool::Stir => input.stir = mouse.stir(game.tools.stir_radius),
         Tool::Pour => input.pour = held.map(|at| (at, mouse.velocity)),
         Tool::Erase => input.erase = held,
-        Tool::Heat => input.heat = held.map(|at| (at, tools::HEAT_RATE)),
-        Tool::Cool => input.heat = held.map(|at| (at, -tools::HEAT_RATE)),
+        Tool::Heat => input.heat = held.map(|at| (at, game::tools::HEAT_RATE)),
+        Tool::Cool => input.heat = held.map(|at| (at, -game::tools::HEAT_RATE)),
         Tool::Draw => {}
         Tool::Grab => input.drag = held,
     }
@@ -593,7 +582,7 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
 
 /// Writes the preset (F7), the snapshot (F6) or the replay so far (F8) the player asked for,
 /// into the current folder; a page hands the replay out as a download.
-fn save_if_asked(game: &mut Game, capture: Option<&mut capture::Capture>) {
+fn save_if_asked(game: &mut Game, capture: Option<&mut draw::capture::Capture>) {
     let Some(command) = game.take_save_request() else {
         return;
     };
@@ -670,7 +659,7 @@ fn say_saved(game: &mut Game, outcome: Result<PathBuf, String>) {
 }
 
 /// Ends the run: closes the recording and prints the final state.
-fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<(), String> {
+fn finish(game: &mut Game, renderer: &Renderer, timing: &draw::hud::Timing) -> Result<(), String> {
     let recorded = game.finish_recording();
     // A replay that could not go on is an error, not a final state.
     if let Some(error) = game.recording.replay_error.take() {
@@ -692,7 +681,7 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &hud::Timing) -> Result<
 /// calls, which a software rasterizer does not inflate; `frame_ms`: the whole frame before its
 /// hand-over to the screen; `capture_ms`: the GIF capture's part of a frame that takes one),
 /// each the median of the last frames, and the GL renderer they ran on.
-fn final_state(game: &Game, renderer: &Renderer, timing: &hud::Timing) -> String {
+fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> String {
     let stats = game.session.world.stats();
     serde_json::json!({
         "preset": game.session.preset.name,

@@ -2,8 +2,8 @@
 
 use super::description::{Combine, Goal, Level, Tool, Zone};
 use crate::replay::Input;
+use crate::sim::numerics::portable::Ordered;
 use crate::sim::physics::rest_particles_per_area;
-use crate::sim::portable::Ordered;
 use crate::sim::{EditError, Shape, World};
 use serde::Serialize;
 

@@ -2,7 +2,7 @@
 //! scene's, every zone inside the box.
 
 use super::description::{Budget, Goal, Level, Zone};
-use crate::sim::ranges::Step::{self, Index, Key};
+use crate::sim::scene::ranges::Step::{self, Index, Key};
 use crate::sim::Scene;
 
 /// Longest time limit a level may give, in seconds: a level is played in a few minutes.

@@ -1,7 +1,7 @@
 //! What a level is made of, as its preset file gives it: `[level]` (`Rules`, with its `Tool`s,
 //! `Combine` and `Budget`) and `[[goals]]` (`Goal`, with its `Zone`s).
 
-use crate::sim::portable::Ordered;
+use crate::sim::numerics::portable::Ordered;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 

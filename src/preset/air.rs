@@ -1,8 +1,8 @@
 //! The `[air]` table of a preset: the grid, its constants and its sources, read and checked.
 
 use super::check::{check, check_colour, check_count, check_vector, invalid, Invalid};
-use crate::sim::air::{AirSettings, AirSource};
-use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_AIR_CELLS};
+use crate::sim::scene::ranges::{self as field, Field, Scale, Step, MAX_AIR_CELLS};
+use crate::sim::subsystems::air::{AirSettings, AirSource};
 use crate::sim::Domain;
 use Step::{Index, Key};
 

@@ -2,8 +2,10 @@
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{BodyFile, HingeFile, ShapeFile};
-use crate::sim::bodies::{self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part};
-use crate::sim::ranges::{self as field, Field, Scale, Step};
+use crate::sim::scene::ranges::{self as field, Field, Scale, Step};
+use crate::sim::subsystems::bodies::{
+    self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part,
+};
 use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
 use Step::{Index, Key};

@@ -1,7 +1,7 @@
 //! The checks every section of a preset shares: a value against its entry in the table of fields
 //! (`sim::ranges`), reported as `Invalid` at its path in the file.
 
-use crate::sim::ranges::{Field, Scale, Step};
+use crate::sim::scene::ranges::{Field, Scale, Step};
 use glam::Vec2;
 
 /// A value out of range, with the path to it.

@@ -7,7 +7,7 @@
 //! bodies the parts' geometry the engine derives from them.
 
 use crate::level::{Goal, Rules};
-use crate::sim::air::AirSettings;
+use crate::sim::subsystems::air::AirSettings;
 use crate::sim::{Block, Emitter, Material, SimParams, Wall};
 use serde::{Deserialize, Serialize};
 

@@ -2,7 +2,7 @@
 //! parse error's position falls in.
 
 use super::error::PresetError;
-use crate::sim::ranges::Step;
+use crate::sim::scene::ranges::Step;
 use std::ops::Range;
 
 /// Line of the deepest existing value along `path` (the table itself when a field is missing).

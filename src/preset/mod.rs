@@ -24,8 +24,8 @@ mod validate;
 pub use error::{one_line, PresetError};
 
 use crate::level::{self, Level};
-use crate::sim::portable::Ordered;
-use crate::sim::ranges::Step;
+use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::ranges::Step;
 use crate::sim::{Domain, Scene, Shape, Wall, World};
 use file::PresetFile;
 use glam::Vec2;
@@ -93,7 +93,7 @@ pub fn registered_text(name: &str) -> Option<String> {
 }
 
 /// Most particles a preset or `--particles` may ask for.
-pub use crate::sim::ranges::MAX_PARTICLES;
+pub use crate::sim::scene::ranges::MAX_PARTICLES;
 
 /// A loaded, validated scene with its name, ready to build a `World`.
 #[derive(Clone, Debug)]
@@ -207,7 +207,7 @@ impl Preset {
         let checked = raw.validate().map_err(|invalid| PresetError {
             file: file.to_string(),
             line: locate::line_of_field(text, &invalid.path),
-            field: crate::sim::ranges::path_string(&invalid.path),
+            field: crate::sim::scene::ranges::path_string(&invalid.path),
             message: invalid.message,
         })?;
         let preset = Self {

@@ -8,7 +8,7 @@
 
 use super::file::ObstacleFile;
 use super::Preset;
-use crate::sim::resolution::scale_material;
+use crate::sim::scene::resolution::scale_material;
 use crate::sim::{Material, Obstacle, Shape};
 use glam::Vec2;
 
@@ -246,7 +246,7 @@ fn obstacle_file(obstacle: &Obstacle) -> ObstacleFile {
 mod tests {
     use super::*;
     use crate::preset::BUILTIN;
-    use crate::sim::portable::Ordered;
+    use crate::sim::numerics::portable::Ordered;
     use crate::sim::Scene;
 
     /// `preset` saved and read back.

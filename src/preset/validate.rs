@@ -4,8 +4,8 @@
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{ObstacleFile, PresetFile, ReactionFile};
 use crate::level::Level;
-use crate::sim::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
-use crate::sim::resolution::REFERENCE_RADIUS;
+use crate::sim::scene::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
+use crate::sim::scene::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
 use crate::sim::{Product, Reaction};
 use glam::Vec2;
@@ -631,10 +631,10 @@ fn polygon_width(polygon: &[Vec2]) -> f32 {
             polygon
                 .iter()
                 .map(|&corner| normal.dot(corner - a).abs())
-                .fold(0.0, crate::sim::portable::max)
+                .fold(0.0, crate::sim::numerics::portable::max)
         })
-        .fold(f32::INFINITY, crate::sim::portable::min)
+        .fold(f32::INFINITY, crate::sim::numerics::portable::min)
 }
 
 /// The first obstacle (index, problem) closer than 2 r to a wall or to an earlier obstacle.
-pub(super) use crate::sim::obstacles::gap_problem as obstacle_gap_problem;
+pub(super) use crate::sim::subsystems::obstacles::gap_problem as obstacle_gap_problem;

@@ -1,58 +1,39 @@
 //! The headless simulation core: SPH with double density relaxation (Clavet et al. 2005, as
 //! simplified by Madams 2010). No window or GPU: only glam, rayon and rand.
 //!
-//! [`World`] owns all state and steps it; [`physics`] holds the formulas; the stages live in
-//! their own modules (`docs/ARCHITECTURE.md` maps them), and optional subsystems (springs,
-//! obstacles) implement [`subsystem::Subsystem`].
+//! The rooms, lowest first:
+//!
+//! - [`numerics`]: arithmetic that gives the same bits on every machine, the lanes of the pair
+//!   loops, the checksum, the clock;
+//! - [`scene`]: what a scene is, as plain data (parameters, materials, walls, emitters, the air's
+//!   and the bodies' settings) with its accepted ranges and its rescaling to other particles;
+//! - [`physics`]: the formulas, as the papers write them, and the scalar reference solver;
+//! - [`stages`]: the substep's stages, one module each (emission, advance, grid, neighbours,
+//!   walls, pairs) and the substep counts they need;
+//! - [`subsystems`]: the optional parts a scene may have (springs, obstacles, fixed material,
+//!   heat, air, rigid bodies), each behind the [`subsystems::Subsystem`] trait;
+//! - [`world`]: [`World`], which owns all state and steps it; its edits and saved state.
+//!
+//! `docs/ARCHITECTURE.md` maps them.
 
-pub mod air;
-pub mod bits;
-pub mod bodies;
-pub mod checksum;
-pub mod clock;
-mod contact;
-pub mod domain;
-mod emission;
-pub mod fixed;
-pub mod grid;
-pub mod heat;
-mod liquid;
-mod motion;
-mod neighbours;
-pub mod obstacles;
-pub mod pairs;
-pub mod params;
-pub mod particles;
+pub mod numerics;
 pub mod physics;
-pub mod portable;
-mod random_stir;
-pub mod ranges;
-pub mod resolution;
 pub mod scene;
-mod simd;
-pub mod springs;
-pub mod stability;
-pub mod stir;
-pub mod subsystem;
-mod subsystems;
-pub mod wall_density;
+pub mod stages;
+pub mod subsystems;
 pub mod world;
 
-/// Elements per rayon task in the light per-element passes (bounds, copies, reorders): small
-/// enough that a 3,000-particle scene keeps both threads busy between the heavy stages (an idle
-/// worker falls asleep and wakes late: seed went from 0.63 to 0.51 ms per substep), large enough
-/// to amortise scheduling.
-const LIGHT_CHUNK: usize = 1024;
-
-pub use air::AirState;
-pub use bodies::{Body, BodyShape, BodyState, Hinge, Part};
-pub use domain::{Domain, DomainError, Wall};
-pub use neighbours::{lanes_name, LANES_VARIABLE};
-pub use params::SimParams;
-pub use particles::{MaterialStats, Particles, WorldStats};
-pub use random_stir::RandomStirrer;
+pub use scene::air::AirSettings;
+pub use scene::bodies::{Body, BodyState, Hinge};
+pub use scene::domain::{Domain, DomainError, Wall};
+pub use scene::params::SimParams;
+pub use scene::shape::{BodyShape, Part};
 pub use scene::{Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape};
-pub use springs::{SpringList, SpringState};
-pub use stir::Stir;
+pub use stages::neighbours::{lanes_name, LANES_VARIABLE};
+pub use subsystems::air::AirState;
+pub use subsystems::springs::{SpringList, SpringState};
+pub use subsystems::stir::Stir;
+pub use subsystems::RandomStirrer;
+pub use world::particles::{MaterialStats, Particles, WorldStats};
 pub use world::{EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World, MAX_HEAT_RATE};
 pub use world::{EmitterProgress, ParticleState, WorldState};

@@ -11,8 +11,8 @@
 //! [`reference_densities`] and [`reference_relaxation`] (LiquidFun's `_Reference` / `_Simd`
 //! pairing). Nothing here is on a hot path.
 
-use crate::sim::params::SimParams;
-use crate::sim::portable::Ordered;
+use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::params::SimParams;
 use glam::Vec2;
 use std::f32::consts::PI;
 
@@ -423,7 +423,7 @@ pub(crate) fn packing_sum(
 /// mass of a mass-1 material's particle at this resolution, (r / r_ref)² (`resolution`). The
 /// same at any resolution; bodies' densities are relative to it.
 pub fn water_density(params: &SimParams) -> f32 {
-    let scale = params.particle_radius / super::resolution::REFERENCE_RADIUS;
+    let scale = params.particle_radius / crate::sim::scene::resolution::REFERENCE_RADIUS;
     let per_area = rest_particles_per_area(params.interaction_radius, params.rest_density);
     per_area * scale * scale
 }

@@ -6,8 +6,8 @@ use crate::common::{box_walls, in_pool};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
-use slosh::sim::air::{Air, AirSettings, MacGrid, MAX_AIR_SPEED};
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
+use slosh::sim::subsystems::air::{Air, AirSettings, MacGrid, MAX_AIR_SPEED};
 use slosh::sim::{Domain, Stir, Wall, World};
 
 fn world(preset: &str) -> World {
@@ -187,7 +187,7 @@ fn hot_lava_raises_a_plume_of_steam() {
             grid.velocity_at(Vec2::new((i as f32 + 0.5) * grid.dx, 5.0))
                 .y
         })
-        .fold(f32::MIN, slosh::sim::portable::max);
+        .fold(f32::MIN, slosh::sim::numerics::portable::max);
     assert!(rising > 0.2, "no updraft: {rising}");
 }
 

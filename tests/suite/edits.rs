@@ -19,8 +19,8 @@ fn assert_whole(world: &World, context: &str) {
     let stats = world.stats();
     assert_eq!(stats.nan, 0, "{context}: NaN");
     assert_eq!(stats.escaped, 0, "{context}: escaped");
-    let scale = slosh::sim::ranges::Scale::of(world.params());
-    let (low, high) = slosh::sim::ranges::TEMPERATURE.range(&scale);
+    let scale = slosh::sim::scene::ranges::Scale::of(world.params());
+    let (low, high) = slosh::sim::scene::ranges::TEMPERATURE.range(&scale);
     for &t in &world.particles().temperature {
         assert!((low..=high).contains(&t), "{context}: temperature {t}");
     }
@@ -144,7 +144,7 @@ fn erasing_removes_the_disc_and_only_it() {
 /// the mean of the disc, and nothing where there is no liquid.
 #[test]
 fn heating_and_cooling_change_the_disc_and_refuse_bad_values() {
-    use slosh::sim::ranges::{Scale, TEMPERATURE};
+    use slosh::sim::scene::ranges::{Scale, TEMPERATURE};
     use slosh::sim::MAX_HEAT_RATE;
     let mut world = world("dam");
     for _ in 0..5 {
@@ -484,7 +484,7 @@ proptest! {
                     let _ = world.remove_obstacle(index);
                 }
                 Action::Tilt(angle) => {
-                    let gravity = slosh::sim::portable::unit_vector(angle).rotate(Vec2::new(0.0, -9.8));
+                    let gravity = slosh::sim::numerics::portable::unit_vector(angle).rotate(Vec2::new(0.0, -9.8));
                     world.set_gravity(gravity).unwrap();
                 }
                 Action::Viscosity(value) => {

@@ -8,8 +8,8 @@
 use crate::common::{box_walls, piece_sizes};
 use glam::Vec2;
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
-use slosh::sim::resolution::REFERENCE_RADIUS;
+use slosh::sim::numerics::portable::Ordered;
+use slosh::sim::scene::resolution::REFERENCE_RADIUS;
 use slosh::sim::World;
 use std::collections::HashSet;
 

@@ -3,7 +3,7 @@
 use crate::common::box_walls;
 use slosh::headless::{run as run_headless, HeadlessOptions, StirMode};
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::World;
 
 /// A small pool: a block of one liquid in a 4 × 3 box.

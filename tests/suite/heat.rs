@@ -4,8 +4,8 @@
 
 use crate::common::{box_walls, in_pool};
 use slosh::preset::Preset;
-use slosh::sim::heat;
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
+use slosh::sim::subsystems::heat;
 use slosh::sim::World;
 
 fn world_from(text: &str) -> World {

@@ -5,8 +5,8 @@
 use crate::common::{box_walls, spring_pairs};
 use glam::Vec2;
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
-use slosh::sim::springs::{SpringCounts, MAX_SPRINGS};
+use slosh::sim::numerics::portable::Ordered;
+use slosh::sim::subsystems::springs::{SpringCounts, MAX_SPRINGS};
 use slosh::sim::RandomStirrer;
 use slosh::sim::World;
 
@@ -201,7 +201,7 @@ fn deepest_penetration(world: &World) -> f32 {
         .obstacles()
         .iter()
         .flat_map(|obstacle| positions.iter().map(|&x| -obstacle.distance(x)))
-        .fold(0.0, slosh::sim::portable::max)
+        .fold(0.0, slosh::sim::numerics::portable::max)
 }
 
 /// Runs `frames` frames of `world` substep by substep, stirring randomly when `stir`, and

@@ -74,10 +74,10 @@ use glam::Vec2;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
 use slosh::preset::Preset;
+use slosh::sim::numerics::portable::Ordered;
+use slosh::sim::numerics::portable::{powf, unit_vector};
 use slosh::sim::physics::density_kernel;
-use slosh::sim::portable::Ordered;
-use slosh::sim::portable::{powf, unit_vector};
-use slosh::sim::resolution::REFERENCE_RADIUS;
+use slosh::sim::scene::resolution::REFERENCE_RADIUS;
 use slosh::sim::RandomStirrer;
 use slosh::sim::{Block, Domain, Emitter, Material, Obstacle, SimParams, Stir, Wall, World};
 use std::f32::consts::TAU;
@@ -169,7 +169,7 @@ impl WallSpec {
             let nearest = corners
                 .iter()
                 .map(|&c| normal.dot(c))
-                .fold(f32::INFINITY, slosh::sim::portable::min);
+                .fold(f32::INFINITY, slosh::sim::numerics::portable::min);
             walls.push(Wall::new(normal, nearest - (0.1 + gap) * scale));
         }
         (corners, walls)
@@ -606,7 +606,7 @@ impl Scene {
         self.emitters
             .iter()
             .map(|e| e.speed * (1.0 + e.speed_jitter))
-            .fold(0.0, slosh::sim::portable::max)
+            .fold(0.0, slosh::sim::numerics::portable::max)
     }
 
     /// Free-fall speed across the walls' extent along gravity, √(2 |g| H).
@@ -912,7 +912,7 @@ fn no_particle_of_the_seed_preset_outruns_the_speed_bound_under_random_stirring(
         .emitters
         .iter()
         .map(|e| e.speed * (1.0 + e.speed_jitter))
-        .fold(0.0, slosh::sim::portable::max);
+        .fold(0.0, slosh::sim::numerics::portable::max);
     let mut fastest_input = emission;
     for frame in 0..200 {
         if let Some(stir) = stirrer.next(&world) {
@@ -1122,9 +1122,9 @@ fn polygon_width(corners: &[Vec2]) -> f32 {
             corners
                 .iter()
                 .map(|&c| normal.dot(c - a).abs())
-                .fold(0.0, slosh::sim::portable::max)
+                .fold(0.0, slosh::sim::numerics::portable::max)
         })
-        .fold(f32::INFINITY, slosh::sim::portable::min)
+        .fold(f32::INFINITY, slosh::sim::numerics::portable::min)
 }
 
 impl PresetSpec {

@@ -256,7 +256,9 @@ fn values(sweep: &Sweep, full: bool) -> Vec<f32> {
     }
     let from = if low > 0.0 { low } else { high * 1e-3 };
     let mut values = vec![low];
-    values.extend((1..=3).map(|k| from * slosh::sim::portable::powf(high / from, k as f32 / 4.0)));
+    values.extend(
+        (1..=3).map(|k| from * slosh::sim::numerics::portable::powf(high / from, k as f32 / 4.0)),
+    );
     values.push(high);
     values
 }

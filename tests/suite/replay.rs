@@ -5,7 +5,7 @@
 use glam::Vec2;
 use slosh::headless::{self, HeadlessOptions, StirMode};
 use slosh::replay::{build, Input, Player, Recorder, Replay};
-use slosh::sim::portable::{unit_vector, Ordered};
+use slosh::sim::numerics::portable::{unit_vector, Ordered};
 use slosh::sim::{Obstacle, Pour, Stir, Tunable};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -7,7 +7,7 @@
 //! `cargo test --release --test suite resolution:: -- --ignored`.
 
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::{MaterialStats, World};
 
 /// A settled scene: where each material ended up, and how fast its fastest particle still goes.
@@ -264,7 +264,7 @@ fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
             let widest = heights
                 .windows(2)
                 .map(|pair| pair[1] - pair[0])
-                .fold(0.0f32, slosh::sim::portable::max);
+                .fold(0.0f32, slosh::sim::numerics::portable::max);
             assert!(
                 widest < 4.0 * radius,
                 "seed {seed}: an empty layer {widest} m thick between x = {left} and {right}"

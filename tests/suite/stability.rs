@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 use slosh::preset::Preset;
-use slosh::sim::portable::Ordered;
+use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::{Stir, World};
 
 fn seed_world(adjust: impl FnOnce(&mut Preset)) -> World {
@@ -95,7 +95,7 @@ fn a_crowd_held_in_one_spot_spreads_out_gently_when_released() {
         .density
         .iter()
         .cloned()
-        .fold(0.0, slosh::sim::portable::max);
+        .fold(0.0, slosh::sim::numerics::portable::max);
     let mut peak_after_release: f32 = 0.0;
     for _ in 0..60 {
         world.step_frame();
@@ -108,7 +108,7 @@ fn a_crowd_held_in_one_spot_spreads_out_gently_when_released() {
         .density
         .iter()
         .cloned()
-        .fold(0.0, slosh::sim::portable::max);
+        .fold(0.0, slosh::sim::numerics::portable::max);
     assert!(
         peak_after_release < 15.0,
         "burst of {peak_after_release} m/s on release"

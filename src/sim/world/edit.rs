@@ -4,16 +4,16 @@
 //! value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
 
 use super::World;
-use crate::sim::contact::collide;
-use crate::sim::heat::Heat;
-use crate::sim::liquid::{Liquid, MaterialConstants};
-use crate::sim::obstacles::{gap_problem, way_out};
-use crate::sim::params::SimParams;
-use crate::sim::portable::Ordered;
-use crate::sim::ranges::{self, Field, Scale};
-use crate::sim::resolution::rescale_substeps;
+use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::params::SimParams;
+use crate::sim::scene::ranges::{self, Field, Scale};
+use crate::sim::scene::resolution::rescale_substeps;
 use crate::sim::scene::{Material, Obstacle};
-use crate::sim::stability;
+use crate::sim::stages::contact::collide;
+use crate::sim::stages::liquid::{Liquid, MaterialConstants};
+use crate::sim::stages::stability;
+use crate::sim::subsystems::heat::Heat;
+use crate::sim::subsystems::obstacles::{gap_problem, way_out};
 use glam::Vec2;
 use rayon::prelude::*;
 use std::fmt;
@@ -191,7 +191,7 @@ impl World {
         let centre = finite("pour centre", pour.centre)?;
         let velocity = finite("pour velocity", pour.velocity)?;
         let spacing = 2.0 * self.params.particle_radius;
-        let extent = crate::sim::portable::largest(self.domain.max() - self.domain.min());
+        let extent = crate::sim::numerics::portable::largest(self.domain.max() - self.domain.min());
         let radius = within("pour radius", pour.radius, 0.0, extent)?;
         // Lattice sites anchored at the origin, so that a pour held still fills the same sites.
         let reach = (radius / spacing).ceil() as i64;
@@ -203,7 +203,7 @@ impl World {
         let position = &self.particles.position;
         let nearby: Vec<Vec2> = position
             .par_iter()
-            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .with_min_len(crate::sim::numerics::LIGHT_CHUNK)
             .filter(|p| (**p - centre).length_squared() < (radius + spacing) * (radius + spacing))
             .copied()
             .collect();
@@ -256,7 +256,7 @@ impl World {
             .particles
             .position
             .par_iter()
-            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .with_min_len(crate::sim::numerics::LIGHT_CHUNK)
             .map(|p| (*p - centre).length_squared() >= radius * radius)
             .collect();
         Ok(self.particles.retain(&keep))
@@ -279,7 +279,7 @@ impl World {
         let p = &mut self.particles;
         let touched = (&p.position, &mut p.temperature)
             .into_par_iter()
-            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .with_min_len(crate::sim::numerics::LIGHT_CHUNK)
             .map(|(x, t)| {
                 if (*x - centre).length_squared() > reach {
                     return 0;
@@ -335,7 +335,7 @@ impl World {
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity)
             .into_par_iter()
-            .with_min_len(crate::sim::LIGHT_CHUNK)
+            .with_min_len(crate::sim::numerics::LIGHT_CHUNK)
             .for_each(|(x, v)| {
                 // As the move stage pushes particles out, but without friction: a wall laid
                 // over the liquid only stops what moves into it.
@@ -782,7 +782,7 @@ impl Tunable {
         for tunable in Self::ALL {
             tunable.set(&mut probe, 1.0);
         }
-        crate::sim::resolution::scale_material(&mut probe, lambda);
+        crate::sim::scene::resolution::scale_material(&mut probe, lambda);
         self.get(&probe, &crate::sim::SimParams::default())
     }
 }

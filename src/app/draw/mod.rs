@@ -1,0 +1,13 @@
+//! Everything that draws: the liquid and the scene (`render`, with `splats` and `smoke`), the
+//! HUDs (`hud`, `level_hud`, the touch `toolbar`, the tuning `panel`), the colours heat is shown
+//! in (`palette`), and the GIF capture (`capture`). The only code that calls macroquad's drawing.
+
+pub(crate) mod capture;
+pub(crate) mod hud;
+pub(crate) mod level_hud;
+pub(crate) mod palette;
+pub(crate) mod panel;
+pub(crate) mod render;
+pub(crate) mod smoke;
+pub(crate) mod splats;
+pub(crate) mod toolbar;

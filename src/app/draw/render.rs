@@ -1,0 +1,826 @@
+//! Drawing the world: the box, the metaball liquid (Gaussian splats added into an offscreen field,
+//! then a threshold pass to the screen), the plain particle view and the rigid bodies. All
+//! particles go out as one instanced draw call per frame (`splats`); contexts without instancing
+//! get batched meshes.
+
+#![allow(
+    clippy::disallowed_methods,
+    reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
+)]
+
+use super::palette::{glowing, thermometer};
+use super::smoke::SmokeLayer;
+use super::splats::{Instance, Splats, Style};
+use crate::app::game::display::Shading;
+use crate::app::game::Game;
+use crate::sim::numerics::clock::Instant;
+use crate::sim::numerics::portable::Ordered as _;
+use crate::sim::{BodyShape, Shape, World};
+use macroquad::miniquad::{
+    BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
+};
+use macroquad::prelude::{
+    clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
+    gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
+    set_default_camera, vec2, vec4, Camera, Camera2D, Color, DrawTextureParams, FilterMode,
+    Material, MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType,
+    Vec2, Vertex, WHITE,
+};
+use macroquad::window::get_internal_gl;
+use rayon::prelude::*;
+
+const SPLAT_VERTEX: &str = include_str!("../../../assets/shaders/splat.vert");
+const SPLAT_FRAGMENT: &str = include_str!("../../../assets/shaders/splat.frag");
+const DOT_FRAGMENT: &str = include_str!("../../../assets/shaders/dot.frag");
+const THRESHOLD_VERTEX: &str = include_str!("../../../assets/shaders/threshold.vert");
+const THRESHOLD_FRAGMENT: &str = include_str!("../../../assets/shaders/threshold.frag");
+
+/// Particles per batched mesh where instancing is missing: 4 vertices and 6 indices each, within
+/// u16 indices and within the draw-call capacity the window is configured with
+/// (`DRAW_CALL_VERTICES`, `DRAW_CALL_INDICES`).
+const QUADS_PER_MESH: usize = 8192;
+/// Vertex capacity of one draw call (more than one mesh's vertices).
+pub const DRAW_CALL_VERTICES: usize = QUADS_PER_MESH * 4 + 16;
+/// Index capacity of one draw call (more than one mesh's indices).
+pub const DRAW_CALL_INDICES: usize = QUADS_PER_MESH * 6 + 16;
+
+/// Splat Gaussian's sigma, in particle radii.
+const SPLAT_SIGMA: f32 = 1.1;
+/// Field weight a packed pool may reach, below the 8-bit target's 1.0.
+const PACKED_FIELD: f32 = 0.8;
+/// Particles per unit area in the most compressed liquid, relative to the rest density.
+const PACKED_DENSITY: f32 = 1.5;
+/// Liquid surface, as a fraction of one splat's peak weight (a lone particle still shows).
+const THRESHOLD: f32 = 0.4;
+/// Field resolution relative to the window (the threshold pass smooths the upscale).
+const FIELD_SCALE: f32 = 0.5;
+/// Particles per parallel task when filling the instance data.
+const FILL_CHUNK: usize = 4096;
+/// Frames whose splat time enters `Renderer::splat_millis` (their median).
+const TIMED_FRAMES: usize = 31;
+
+/// Background outside the box.
+pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
+/// Background inside the box.
+const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
+/// The walls' outline.
+const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
+/// Obstacles (circles and capsules), solid.
+const OBSTACLE: Color = Color::new(0.42, 0.44, 0.5, 1.0);
+/// A body's outline: its colour times this.
+const BODY_EDGE: f32 = 0.45;
+/// Straight pieces per full turn of a body's curved outline.
+const BODY_SEGMENTS: usize = 48;
+/// Hinge axles.
+const AXLE: Color = Color::new(0.85, 0.87, 0.9, 1.0);
+/// The grab line from the held point to the cursor.
+const GRAB_LINE: Color = Color::new(1.0, 1.0, 1.0, 0.8);
+
+/// The least share of its size the world keeps when the view keeps it clear of the compact HUD
+/// (`View::fit_clear_of`).
+const CLEAR_OF_PANEL: f32 = 0.9;
+
+/// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// World point at the window's centre.
+    pub centre: Vec2,
+    /// Pixels per world unit.
+    pub scale: f32,
+    /// Window size in pixels.
+    pub screen: Vec2,
+}
+
+impl View {
+    /// Fits `world`'s box, with a small margin, into a `screen` of pixels.
+    pub fn fit(world: &World, screen: Vec2) -> Self {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let size = (max - min).max(Vec2::splat(1e-3)) * 1.08;
+        let screen = screen.max(Vec2::ONE);
+        Self {
+            centre: (min + max) * 0.5,
+            scale: (screen.x / size.x).min(screen.y / size.y),
+            screen,
+        }
+    }
+
+    /// `fit` into the screen's `area` (pixels), centred there.
+    pub fn fit_into(world: &World, screen: Vec2, area: Rect) -> Self {
+        let mut view = Self::fit(world, Vec2::new(area.w, area.h).max(Vec2::ONE));
+        view.screen = screen.max(Vec2::ONE);
+        // The screen's middle shows what lies that far from the area's middle.
+        let offset = Vec2::new(area.x + 0.5 * area.w, area.y + 0.5 * area.h) - 0.5 * view.screen;
+        view.centre -= Vec2::new(offset.x, -offset.y) / view.scale;
+        view
+    }
+
+    /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar)
+    /// and the world clear of a `panel` of pixels at the top left (the compact HUD): beside the
+    /// panel or below it, whichever shows the world larger, unless that shows it smaller than
+    /// `CLEAR_OF_PANEL` times its size over the panel (a wide screen, where the panel then
+    /// covers a corner of the box, as the full HUD does). A phone's screen, either way up, has
+    /// the room.
+    pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2) -> Self {
+        let height = (screen.y - bottom).at_least(1.0);
+        let over = Self::fit_into(world, screen, Rect::new(0.0, 0.0, screen.x, height));
+        let beside = Rect::new(panel.x, 0.0, (screen.x - panel.x).at_least(1.0), height);
+        let below = Rect::new(0.0, panel.y, screen.x, (height - panel.y).at_least(1.0));
+        let (beside, below) = (
+            Self::fit_into(world, screen, beside),
+            Self::fit_into(world, screen, below),
+        );
+        let clear = if beside.scale > below.scale {
+            beside
+        } else {
+            below
+        };
+        if clear.scale >= CLEAR_OF_PANEL * over.scale {
+            clear
+        } else {
+            over
+        }
+    }
+
+    /// The camera that draws world coordinates (y up) to the window or, with `target`, to an
+    /// offscreen texture laid out like the window (row 0 at the top).
+    pub fn camera(&self, target: Option<RenderTarget>) -> Camera2D {
+        let zoom = vec2(
+            2.0 * self.scale / self.screen.x,
+            2.0 * self.scale / self.screen.y,
+        );
+        // Camera2D flips y for the window but not for render targets; drawn to the window, the
+        // target's row 0 lands at the top, so both want the same (negative) zoom.y.
+        Camera2D {
+            target: self.centre,
+            zoom: vec2(zoom.x, -zoom.y),
+            render_target: target,
+            ..Default::default()
+        }
+    }
+
+    /// World position of window pixel `pixel`.
+    pub fn to_world(self, pixel: Vec2) -> Vec2 {
+        let from_centre = pixel - self.screen * 0.5;
+        self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
+    }
+
+    /// Window pixel of world position `point`.
+    pub fn to_screen(self, point: Vec2) -> Vec2 {
+        let from_centre = (point - self.centre) * self.scale;
+        self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
+    }
+}
+
+/// Shaders, the offscreen field, the particles' instance data and how long drawing it took.
+pub struct Renderer {
+    /// The instanced path; `None` where the context cannot draw instances.
+    splats: Option<Splats>,
+    /// Fallback materials for the batched meshes (used only without instancing).
+    splat: Material,
+    dot: Material,
+    threshold: Material,
+    field: Option<(RenderTarget, (u32, u32))>,
+    /// Each particle's centre and colour this frame (reused, grown to the largest count seen).
+    instances: Vec<Instance>,
+    /// The materials' colours this frame (reused).
+    tints: Vec<Tint>,
+    /// The fallback's meshes, empty while instancing works.
+    meshes: Vec<Mesh>,
+    /// CPU milliseconds of the last frames' particles: filled and uploaded.
+    prepare_times: Recent<TIMED_FRAMES>,
+    /// ... and also drawn (pass, pipeline, draw calls).
+    splat_times: Recent<TIMED_FRAMES>,
+    /// The air's smoke texture.
+    smoke: SmokeLayer,
+}
+
+/// The last `KEPT` samples of a time, in milliseconds, for a median that one slow frame does
+/// not move.
+#[derive(Clone, Debug)]
+pub(super) struct Recent<const KEPT: usize> {
+    /// A ring: the next sample goes to `count % KEPT`.
+    samples: [f32; KEPT],
+    /// Samples taken so far.
+    count: usize,
+}
+
+impl<const KEPT: usize> Default for Recent<KEPT> {
+    fn default() -> Self {
+        Self {
+            samples: [0.0; KEPT],
+            count: 0,
+        }
+    }
+}
+
+impl<const KEPT: usize> Recent<KEPT> {
+    /// Keeps `millis`, dropping the oldest sample once `KEPT` are kept.
+    pub(super) fn push(&mut self, millis: f32) {
+        self.samples[self.count % KEPT] = millis;
+        self.count += 1;
+    }
+
+    /// Median of the samples kept, 0 before the first.
+    pub(super) fn median(&self) -> f32 {
+        let mut samples = self.samples;
+        let samples = &mut samples[..self.count.min(KEPT)];
+        if samples.is_empty() {
+            return 0.0;
+        }
+        let middle = samples.len() / 2;
+        *samples.select_nth_unstable_by(middle, f32::total_cmp).1
+    }
+}
+
+/// Where the particle quads go and how they look.
+struct Pass<'a> {
+    /// The camera (world to the window, or to the field target).
+    camera: &'a Camera2D,
+    /// Half the quad's side, world units.
+    half: f32,
+    /// Splats (cleared target first) or dots (over what is drawn).
+    style: Style,
+}
+
+impl Renderer {
+    /// Compiles the shaders; an error names the shader that failed.
+    pub fn new() -> Result<Self, String> {
+        let additive = BlendState::new(Equation::Add, BlendFactor::One, BlendFactor::One);
+        let alpha = BlendState::new(
+            Equation::Add,
+            BlendFactor::Value(BlendValue::SourceAlpha),
+            BlendFactor::OneMinusValue(BlendValue::SourceAlpha),
+        );
+        let splats = {
+            // SAFETY: macroquad's context is not used while `gl` lives.
+            let gl = unsafe { get_internal_gl() };
+            Splats::new(
+                gl.quad_context,
+                SPLAT_FRAGMENT,
+                DOT_FRAGMENT,
+                additive,
+                alpha,
+            )?
+        };
+        let splat = load_material(
+            ShaderSource::Glsl {
+                vertex: SPLAT_VERTEX,
+                fragment: SPLAT_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(additive),
+                    alpha_blend: Some(additive),
+                    ..Default::default()
+                },
+                uniforms: vec![UniformDesc::new("Weight", UniformType::Float1)],
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("splat shader: {error:?}"))?;
+        let dot = load_material(
+            ShaderSource::Glsl {
+                vertex: SPLAT_VERTEX,
+                fragment: DOT_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(alpha),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("dot shader: {error:?}"))?;
+        let threshold = load_material(
+            ShaderSource::Glsl {
+                vertex: THRESHOLD_VERTEX,
+                fragment: THRESHOLD_FRAGMENT,
+            },
+            MaterialParams {
+                pipeline_params: PipelineParams {
+                    color_blend: Some(alpha),
+                    ..Default::default()
+                },
+                uniforms: vec![
+                    UniformDesc::new("Threshold", UniformType::Float1),
+                    UniformDesc::new("Full", UniformType::Float1),
+                    UniformDesc::new("Texel", UniformType::Float2),
+                ],
+                ..Default::default()
+            },
+        )
+        .map_err(|error| format!("threshold shader: {error:?}"))?;
+        Ok(Self {
+            splats,
+            splat,
+            dot,
+            threshold,
+            field: None,
+            instances: Vec::new(),
+            tints: Vec::new(),
+            meshes: Vec::new(),
+            prepare_times: Recent::default(),
+            splat_times: Recent::default(),
+            smoke: SmokeLayer::default(),
+        })
+    }
+
+    /// CPU milliseconds to prepare and submit one frame's particles: fill the instance data,
+    /// upload it, then the pass, pipeline and draw calls (not waiting for the GPU). The median of
+    /// the last `TIMED_FRAMES` frames, 0 before the first.
+    ///
+    /// With a software rasterizer (llvmpipe) the draw call itself runs the vertex stage on the
+    /// CPU, which a GPU does elsewhere: see `splat_prepare_millis` for the part without it.
+    pub fn splat_millis(&self) -> f32 {
+        self.splat_times.median()
+    }
+
+    /// The fill and upload part of `splat_millis` (without the draw calls), same median.
+    pub fn splat_prepare_millis(&self) -> f32 {
+        self.prepare_times.median()
+    }
+
+    /// Draws the box, its liquid (or particles), bodies, walls and obstacles into the window.
+    pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
+        clear_background(OUTSIDE);
+        let camera = view.camera(None);
+        set_camera(&camera);
+        draw_box(&game.session.world, view);
+        if let (true, Some(air)) = (game.display.smoke_view, game.session.world.air()) {
+            self.smoke.draw(air);
+        }
+        if game.display.particle_view {
+            let radius = game.session.world.params().particle_radius;
+            let pass = Pass {
+                camera: &camera,
+                half: radius.max(1.0 / view.scale),
+                style: Style::Dot,
+            };
+            self.draw_particles(game, fraction, &pass);
+        } else {
+            self.draw_liquid(game, view, fraction);
+        }
+        // Over the liquid: its surface is opaque and would eat a particle radius of every
+        // submerged body's rim (the particles keep that far out), shrinking the shapes.
+        draw_bodies(game, view, fraction);
+        draw_walls(&game.session.world, view);
+        draw_obstacles(&game.session.world);
+        set_default_camera();
+    }
+
+    /// Metaballs: splats into the field target, then the threshold pass onto the window.
+    fn draw_liquid(&mut self, game: &Game, view: &View, fraction: f32) {
+        let params = game.session.world.params();
+        let sigma = SPLAT_SIGMA * params.particle_radius;
+        let packed = PACKED_DENSITY * params.rest_density;
+        let weight = (PACKED_FIELD / (packed * std::f32::consts::TAU * sigma * sigma)).min(0.9);
+        let target = self.field_target(view);
+        let (width, height) = target.1;
+        let target = target.0.clone();
+
+        let pass = Pass {
+            camera: &view.camera(Some(target.clone())),
+            half: 3.0 * sigma,
+            style: Style::Splat { weight },
+        };
+        self.draw_particles(game, fraction, &pass);
+
+        set_default_camera();
+        gl_use_material(&self.threshold);
+        self.threshold.set_uniform("Threshold", THRESHOLD * weight);
+        self.threshold
+            .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
+        self.threshold
+            .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        // Only the box's part of the window (plus a splat's reach) can hold liquid.
+        let reach = Vec2::splat(3.0 * sigma);
+        let corner_a = view.to_screen(game.session.world.domain().min() - reach);
+        let corner_b = view.to_screen(game.session.world.domain().max() + reach);
+        let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
+        let high = corner_a.max(corner_b).min(view.screen).ceil();
+        let size = (high - low).max(Vec2::ONE);
+        let to_texels = Vec2::new(width as f32, height as f32) / view.screen;
+        draw_texture_ex(
+            &target.texture,
+            low.x,
+            low.y,
+            WHITE,
+            DrawTextureParams {
+                dest_size: Some(size),
+                source: Some(Rect::new(
+                    low.x * to_texels.x,
+                    low.y * to_texels.y,
+                    size.x * to_texels.x,
+                    size.y * to_texels.y,
+                )),
+                ..Default::default()
+            },
+        );
+        gl_use_default_material();
+        set_camera(&view.camera(None));
+    }
+
+    /// The field target, made again when the window's size changed.
+    fn field_target(&mut self, view: &View) -> &(RenderTarget, (u32, u32)) {
+        let size = (
+            ((view.screen.x * FIELD_SCALE).ceil() as u32).max(1),
+            ((view.screen.y * FIELD_SCALE).ceil() as u32).max(1),
+        );
+        if self.field.as_ref().is_none_or(|(_, made)| *made != size) {
+            let target = render_target(size.0, size.1);
+            target.texture.set_filter(FilterMode::Linear);
+            self.field = Some((target, size));
+        }
+        self.field.as_ref().expect("made above")
+    }
+
+    /// Every particle as one quad of `pass`: splats clear the camera's render target first, dots
+    /// go over the window's box (drawn before) and under the walls (drawn after). Times the CPU
+    /// side of it for `splat_millis`.
+    fn draw_particles(&mut self, game: &Game, fraction: f32, pass: &Pass) {
+        // What macroquad batched so far (the box) goes out first, so the particles land on it.
+        // SAFETY (here and below): macroquad is not called while the context handle lives.
+        unsafe { get_internal_gl() }.flush();
+        let start = Instant::now();
+        self.fill_instances(game, fraction);
+        let prepared;
+        if let Some(splats) = &mut self.splats {
+            let gl = unsafe { get_internal_gl() };
+            splats.upload(gl.quad_context, &self.instances);
+            prepared = start.elapsed();
+            let action = match pass.style {
+                Style::Splat { .. } => PassAction::clear_color(0.0, 0.0, 0.0, 0.0),
+                Style::Dot => PassAction::Nothing,
+            };
+            let target = pass.camera.render_target.as_ref();
+            splats.draw(
+                gl.quad_context,
+                target.map(|target| target.render_pass.raw_miniquad_id()),
+                action,
+                pass.camera.matrix(),
+                pass.half,
+                pass.style,
+            );
+        } else {
+            self.draw_meshes(pass);
+            prepared = start.elapsed();
+            unsafe { get_internal_gl() }.flush();
+        }
+        let done = start.elapsed();
+        self.prepare_times.push(prepared.as_secs_f32() * 1000.0);
+        self.splat_times.push(done.as_secs_f32() * 1000.0);
+    }
+
+    /// Each particle's drawn position and colour into `instances`, in parallel chunks.
+    fn fill_instances(&mut self, game: &Game, fraction: f32) {
+        let world = &game.session.world;
+        let p = world.particles();
+        self.tints.clear();
+        self.tints
+            .extend(world.materials().iter().map(|material| Tint {
+                colour: material.colour,
+                pressure_bias: material.pressure_bias,
+                pressure_scale: material.pressure_scale,
+            }));
+        let tints = &self.tints[..];
+        // The particle view shows each material's own colour, or in the temperature view each
+        // particle's temperature.
+        let shading = match (game.display.particle_view, game.display.shading) {
+            (_, Shading::Temperature) => Some(Shading::Temperature),
+            (true, _) => None,
+            (false, shading) => Some(shading),
+        };
+        let extent = world.domain().max() - world.domain().min();
+        let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
+        self.instances.resize(p.len(), Instance::default());
+        self.instances
+            .par_chunks_mut(FILL_CHUNK)
+            .enumerate()
+            .for_each(|(number, instances)| {
+                let range = number * FILL_CHUNK..number * FILL_CHUNK + instances.len();
+                let chunk = Chunk {
+                    game,
+                    fraction,
+                    tints,
+                    first: range.start,
+                    materials: &p.material[range.clone()],
+                };
+                // Hot particles glow in every view but the temperature view.
+                let temperature = &p.temperature[range.clone()];
+                match shading {
+                    None => chunk.fill(instances, |tint, k| glowing(tint.colour, temperature[k])),
+                    Some(Shading::Pressure) => {
+                        let pressure = &p.pressure[range];
+                        chunk.fill(instances, |tint, k| {
+                            let factor = tint.pressure_bias + tint.pressure_scale * pressure[k];
+                            let factor = if factor.is_finite() {
+                                factor.clamp(0.0, 2.0)
+                            } else {
+                                1.0
+                            };
+                            glowing(tint.colour.map(|c| c * factor), temperature[k])
+                        })
+                    }
+                    Some(Shading::Speed) => {
+                        let velocity = &p.velocity[range];
+                        chunk.fill(instances, |tint, k| {
+                            let speed = velocity[k].length();
+                            let foam = if speed.is_finite() {
+                                let x = (speed / reference_speed).clamp(0.0, 1.0);
+                                x * x.sqrt() * 0.85
+                            } else {
+                                0.0
+                            };
+                            let base = tint.colour;
+                            let foamy = [0, 1, 2].map(|c| base[c] + (FOAM[c] - base[c]) * foam);
+                            glowing(foamy, temperature[k])
+                        })
+                    }
+                    Some(Shading::Temperature) => {
+                        chunk.fill(instances, |_, k| thermometer(temperature[k]))
+                    }
+                }
+            });
+    }
+
+    /// The fallback without instancing: the instances as quads in macroquad meshes of at most
+    /// `QUADS_PER_MESH` quads each, drawn with the splat or dot material.
+    fn draw_meshes(&mut self, pass: &Pass) {
+        let needed = self.instances.len().div_ceil(QUADS_PER_MESH);
+        while self.meshes.len() < needed {
+            self.meshes.push(Mesh {
+                vertices: Vec::with_capacity(QUADS_PER_MESH * 4),
+                indices: Vec::with_capacity(QUADS_PER_MESH * 6),
+                texture: None,
+            });
+        }
+        self.meshes.truncate(needed);
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+        for (mesh, chunk) in self
+            .meshes
+            .iter_mut()
+            .zip(self.instances.chunks(QUADS_PER_MESH))
+        {
+            mesh.vertices.clear();
+            mesh.indices.clear();
+            for (quad, instance) in chunk.iter().enumerate() {
+                let centre = Vec2::from_array(instance.centre);
+                for (u, v) in corners {
+                    mesh.vertices.push(Vertex {
+                        position: (centre + Vec2::new(u, v) * pass.half).extend(0.0),
+                        uv: vec2(u, v),
+                        color: instance.colour,
+                        normal: vec4(0.0, 0.0, 0.0, 0.0),
+                    });
+                }
+                let first = (quad * 4) as u16;
+                mesh.indices.extend_from_slice(&[
+                    first,
+                    first + 1,
+                    first + 2,
+                    first,
+                    first + 2,
+                    first + 3,
+                ]);
+            }
+        }
+        set_camera(pass.camera);
+        let material = match pass.style {
+            Style::Splat { weight } => {
+                clear_background(Color::new(0.0, 0.0, 0.0, 0.0));
+                self.splat.set_uniform("Weight", weight);
+                &self.splat
+            }
+            Style::Dot => &self.dot,
+        };
+        gl_use_material(material);
+        for mesh in &self.meshes {
+            draw_mesh(mesh);
+        }
+        gl_use_default_material();
+    }
+}
+
+/// A material's colour and pressure shading, as the fill reads them.
+#[derive(Clone, Copy, Debug)]
+struct Tint {
+    colour: [f32; 3],
+    pressure_bias: f32,
+    pressure_scale: f32,
+}
+
+/// Colour fast-moving liquid turns toward (speed shading).
+const FOAM: [f32; 3] = [0.92, 0.96, 1.0];
+
+/// What filling one chunk of instances reads.
+struct Chunk<'a> {
+    game: &'a Game,
+    fraction: f32,
+    tints: &'a [Tint],
+    /// Index of the chunk's first particle.
+    first: usize,
+    /// The chunk's particles' materials.
+    materials: &'a [u16],
+}
+
+impl Chunk<'_> {
+    /// Each instance's drawn position and colour: its material's tint shaded by `shade(tint, k)`
+    /// for the chunk's `k`-th particle (linear RGB in 0..=1, clamped here).
+    fn fill(&self, instances: &mut [Instance], shade: impl Fn(&Tint, usize) -> [f32; 3]) {
+        let last = self.tints.len() - 1;
+        let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        for (k, (instance, &material)) in instances.iter_mut().zip(self.materials).enumerate() {
+            let rgb = shade(&self.tints[usize::from(material).min(last)], k);
+            *instance = Instance {
+                centre: self
+                    .game
+                    .drawn_position(self.first + k, self.fraction)
+                    .to_array(),
+                colour: [to_byte(rgb[0]), to_byte(rgb[1]), to_byte(rgb[2]), 255],
+            };
+        }
+    }
+}
+
+/// The fluid region, filled (a fan of triangles: it is convex).
+fn draw_box(world: &World, _view: &View) {
+    let polygon = world.domain().polygon();
+    if let Some((&first, rest)) = polygon.split_first() {
+        for pair in rest.windows(2) {
+            draw_triangle(first, pair[0], pair[1], INSIDE);
+        }
+    }
+}
+
+/// The walls' outline, about two pixels thick.
+fn draw_walls(world: &World, view: &View) {
+    let polygon = world.domain().polygon();
+    let thickness = 2.5 / view.scale;
+    for (k, &a) in polygon.iter().enumerate() {
+        let b = polygon[(k + 1) % polygon.len()];
+        draw_line(a.x, a.y, b.x, b.y, thickness, WALL);
+    }
+}
+
+/// The static obstacles, solid: discs, and capsules as a thick line with round ends.
+fn draw_obstacles(world: &World) {
+    for obstacle in world.obstacles() {
+        match obstacle.shape {
+            Shape::Circle { centre, radius } => draw_circle(centre.x, centre.y, radius, OBSTACLE),
+            Shape::Capsule { a, b, radius } => {
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * radius, OBSTACLE);
+                draw_circle(a.x, a.y, radius, OBSTACLE);
+                draw_circle(b.x, b.y, radius, OBSTACLE);
+            }
+        }
+    }
+}
+
+/// A world point of a body's frame, at the drawn pose `(position, angle)`.
+fn posed(pose: (Vec2, f32), point: Vec2) -> Vec2 {
+    pose.0 + Vec2::from_angle(pose.1).rotate(point)
+}
+
+/// `colour` (linear RGB as the scene gives it, drawn as is like the materials' colours) times
+/// `factor`, opaque.
+fn shade(colour: [f32; 3], factor: f32) -> Color {
+    Color::new(
+        (colour[0] * factor).clamp(0.0, 1.0),
+        (colour[1] * factor).clamp(0.0, 1.0),
+        (colour[2] * factor).clamp(0.0, 1.0),
+        1.0,
+    )
+}
+
+/// The rigid bodies at their drawn poses (between the last two frames by `fraction`), then
+/// their hinges' axles and the grab line. Each body: every part's outline as a thick dark line
+/// first, then every part filled over it, so that the parts merge into one solid with one
+/// outline; a lone disc gets a spoke so that a rolling ball shows its turn. Drawn over the
+/// liquid and the particle view.
+fn draw_bodies(game: &Game, view: &View, fraction: f32) {
+    let Some(bodies) = game.session.world.bodies() else {
+        return;
+    };
+    let edge = 1.5 / view.scale;
+    for (index, body) in bodies.specs().iter().enumerate() {
+        let pose = game.drawn_body_pose(index, fraction);
+        if !(pose.0.is_finite() && pose.1.is_finite()) {
+            continue;
+        }
+        let outlines: Vec<Vec<Vec2>> = body
+            .parts
+            .iter()
+            .map(|part| {
+                part.outline(BODY_SEGMENTS)
+                    .into_iter()
+                    .map(|p| posed(pose, p))
+                    .collect()
+            })
+            .collect();
+        let dark = shade(body.colour, BODY_EDGE);
+        for outline in &outlines {
+            for (k, &a) in outline.iter().enumerate() {
+                let b = outline[(k + 1) % outline.len()];
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * edge, dark);
+                draw_circle(a.x, a.y, edge, dark);
+            }
+        }
+        let fill = shade(body.colour, 1.0);
+        for outline in &outlines {
+            let centre = outline.iter().copied().sum::<Vec2>() / outline.len().max(1) as f32;
+            for (k, &a) in outline.iter().enumerate() {
+                draw_triangle(centre, a, outline[(k + 1) % outline.len()], fill);
+            }
+        }
+        // A lone disc shows no turn by its outline: a spoke does.
+        if let [part] = &body.parts[..] {
+            if let BodyShape::Circle { radius } = part.shape {
+                let centre = posed(pose, part.to_body(Vec2::ZERO));
+                let rim = posed(pose, part.to_body(Vec2::new(0.7 * radius, 0.0)));
+                draw_line(centre.x, centre.y, rim.x, rim.y, 1.5 * edge, dark);
+                draw_circle(centre.x, centre.y, 1.5 * edge, dark);
+            }
+        }
+    }
+    for hinge in bodies.hinges() {
+        let spec = &bodies.specs()[hinge.body];
+        let local = spec.to_local(hinge.anchor);
+        let axle = posed(game.drawn_body_pose(hinge.body, fraction), local);
+        let radius = 4.0 / view.scale;
+        draw_circle(axle.x, axle.y, radius, AXLE);
+        draw_circle(axle.x, axle.y, 0.5 * radius, shade(spec.colour, BODY_EDGE));
+    }
+    if let Some((index, held, cursor)) = bodies.held() {
+        // The held point as drawn, not where the body is a fraction of a frame ahead.
+        let state = bodies.state(index);
+        let local = state.to_local(held);
+        let held = posed(game.drawn_body_pose(index, fraction), local);
+        draw_line(held.x, held.y, cursor.x, cursor.y, edge, GRAB_LINE);
+        draw_circle(held.x, held.y, 2.5 / view.scale, GRAB_LINE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::Preset;
+
+    /// The box's corners on the screen, pixels: (top left, bottom right).
+    fn box_on_screen(view: View, world: &World) -> (Vec2, Vec2) {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let (a, b) = (view.to_screen(min), view.to_screen(max));
+        (a.min(b), a.max(b))
+    }
+
+    #[test]
+    fn the_world_keeps_clear_of_the_compact_hud_and_the_toolbar_either_way_a_phone_is_held() {
+        let world = Preset::load("seed").expect("embedded").build_world(1);
+        let panel = Vec2::new(330.0, 140.0);
+        for (screen, toolbar, beside) in [
+            (Vec2::new(844.0, 390.0), 44.0, true),
+            (Vec2::new(390.0, 844.0), 132.0, false),
+        ] {
+            let view = View::fit_clear_of(&world, screen, toolbar, panel);
+            let (top_left, bottom_right) = box_on_screen(view, &world);
+            let clear_beside = top_left.x >= panel.x - 0.5;
+            let clear_below = top_left.y >= panel.y - 0.5;
+            assert_eq!(clear_beside, beside, "{screen}: {top_left} {bottom_right}");
+            assert!(clear_beside || clear_below, "{screen}: {top_left}");
+            assert!(bottom_right.y <= screen.y - toolbar + 0.5, "{screen}");
+            assert!(bottom_right.x <= screen.x + 0.5 && top_left.min_element() >= -0.5);
+            // Nothing lost that the room allowed: the box fills the free area's width or height.
+            let free = if beside {
+                Vec2::new(screen.x - panel.x, screen.y - toolbar)
+            } else {
+                Vec2::new(screen.x, screen.y - toolbar - panel.y)
+            };
+            let size = (bottom_right - top_left) * 1.08;
+            assert!(
+                (size.x - free.x).abs() < 1.0 || (size.y - free.y).abs() < 1.0,
+                "{screen}: {size} in {free}"
+            );
+        }
+    }
+
+    #[test]
+    fn on_a_wide_screen_the_world_keeps_its_size_and_the_panel_covers_a_corner() {
+        // The dam's box is twice as wide as it is high: beside the panel it would lose a
+        // quarter of its size.
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let (screen, toolbar) = (Vec2::new(1280.0, 720.0), 44.0);
+        let over = View::fit_clear_of(&world, screen, toolbar, Vec2::ZERO);
+        let view = View::fit_clear_of(&world, screen, toolbar, Vec2::new(330.0, 140.0));
+        assert_eq!(view, over);
+    }
+
+    #[test]
+    fn without_a_panel_or_toolbar_the_view_is_the_plain_fit() {
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let screen = Vec2::new(1280.0, 720.0);
+        let plain = View::fit(&world, screen);
+        let clear = View::fit_clear_of(&world, screen, 0.0, Vec2::ZERO);
+        assert!((plain.scale - clear.scale).abs() < 1e-4);
+        assert!((plain.centre - clear.centre).length() < 1e-4);
+    }
+}

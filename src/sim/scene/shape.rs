@@ -1,0 +1,184 @@
+//! What a rigid body is made of: convex parts (circles, boxes, capsules, convex polygons) placed
+//! in the body's own frame, as a scene describes them (plain data:
+//! the running bodies build rapier's shapes from them, `subsystems::bodies`).
+
+use glam::Vec2;
+
+/// One convex piece of a body, in the body's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// Its outline.
+    pub shape: BodyShape,
+    /// Where its centre sits in the body's frame.
+    pub offset: Vec2,
+    /// Its turn in the body's frame, in radians.
+    pub angle: f32,
+}
+
+/// The outline of a part, centred on the part's origin.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BodyShape {
+    /// A disc.
+    Circle {
+        /// Its radius.
+        radius: f32,
+    },
+    /// A rectangle.
+    Box {
+        /// Half its width and half its height.
+        half_size: Vec2,
+    },
+    /// A segment along x, `2 × half_length` long, thickened by `radius` (a stadium).
+    Capsule {
+        /// Half the length of the core segment.
+        half_length: f32,
+        /// Thickness on each side of the segment.
+        radius: f32,
+    },
+    /// A convex polygon, its corners counter-clockwise.
+    Polygon {
+        /// Corners in the part's frame.
+        points: Vec<Vec2>,
+    },
+}
+
+impl Part {
+    /// A part of `shape` at the body's origin.
+    pub fn new(shape: BodyShape) -> Self {
+        Self {
+            shape,
+            offset: Vec2::ZERO,
+            angle: 0.0,
+        }
+    }
+
+    /// The same part at `offset`, turned by `angle`, in the body's frame.
+    pub fn placed(self, offset: Vec2, angle: f32) -> Self {
+        Self {
+            offset,
+            angle,
+            ..self
+        }
+    }
+
+    /// A point of the part's frame in the body's frame.
+    pub fn to_body(&self, point: Vec2) -> Vec2 {
+        self.offset + crate::sim::numerics::portable::unit_vector(self.angle).rotate(point)
+    }
+
+    /// Its outline as a closed polygon in the body's frame (curves as `segments` straight
+    /// pieces per full turn), for drawing and for checking where a body lies.
+    pub fn outline(&self, segments: usize) -> Vec<Vec2> {
+        let arc = |centre: Vec2, radius: f32, from: f32, turn: f32, pieces: usize| {
+            (0..=pieces).map(move |k| {
+                let angle = from + turn * k as f32 / pieces as f32;
+                centre + crate::sim::numerics::portable::unit_vector(angle) * radius
+            })
+        };
+        let local: Vec<Vec2> = match &self.shape {
+            BodyShape::Circle { radius } => {
+                arc(Vec2::ZERO, *radius, 0.0, std::f32::consts::TAU, segments)
+                    .take(segments)
+                    .collect()
+            }
+            BodyShape::Box { half_size } => vec![
+                Vec2::new(-half_size.x, -half_size.y),
+                Vec2::new(half_size.x, -half_size.y),
+                Vec2::new(half_size.x, half_size.y),
+                Vec2::new(-half_size.x, half_size.y),
+            ],
+            BodyShape::Capsule {
+                half_length,
+                radius,
+            } => {
+                let half = (segments / 2).max(2);
+                let pi = std::f32::consts::PI;
+                arc(Vec2::new(*half_length, 0.0), *radius, -pi / 2.0, pi, half)
+                    .chain(arc(
+                        Vec2::new(-half_length, 0.0),
+                        *radius,
+                        pi / 2.0,
+                        pi,
+                        half,
+                    ))
+                    .collect()
+            }
+            BodyShape::Polygon { points } => points.clone(),
+        };
+        local.into_iter().map(|p| self.to_body(p)).collect()
+    }
+
+    /// The smallest distance from the part's centre line to its surface: half its thickness.
+    pub fn half_thickness(&self) -> f32 {
+        match &self.shape {
+            BodyShape::Circle { radius } | BodyShape::Capsule { radius, .. } => *radius,
+            BodyShape::Box { half_size } => crate::sim::numerics::portable::smallest(*half_size),
+            BodyShape::Polygon { points } => {
+                let centre = points.iter().copied().sum::<Vec2>() / points.len().max(1) as f32;
+                (0..points.len())
+                    .map(|k| {
+                        let (a, b) = (points[k], points[(k + 1) % points.len()]);
+                        let normal = (b - a).perp().normalize_or_zero();
+                        (centre - a).dot(normal).abs()
+                    })
+                    .fold(f32::INFINITY, crate::sim::numerics::portable::min)
+            }
+        }
+    }
+
+    /// The part's area.
+    pub fn area(&self) -> f32 {
+        match &self.shape {
+            BodyShape::Circle { radius } => std::f32::consts::PI * radius * radius,
+            BodyShape::Box { half_size } => 4.0 * half_size.x * half_size.y,
+            BodyShape::Capsule {
+                half_length,
+                radius,
+            } => 4.0 * half_length * radius + std::f32::consts::PI * radius * radius,
+            BodyShape::Polygon { points } => crate::sim::scene::domain::polygon_area(points),
+        }
+    }
+}
+
+/// True when `points` (three or more) turn left at every corner.
+pub fn is_convex_counter_clockwise(points: &[Vec2]) -> bool {
+    let n = points.len();
+    n >= 3
+        && (0..n).all(|k| {
+            let (a, b, c) = (points[k], points[(k + 1) % n], points[(k + 2) % n]);
+            (b - a).perp_dot(c - b) > 0.0
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn areas_and_thickness_of_each_shape() {
+        let circle = Part::new(BodyShape::Circle { radius: 1.0 });
+        assert!((circle.area() - std::f32::consts::PI).abs() < 1e-6);
+        let square = Part::new(BodyShape::Box {
+            half_size: Vec2::new(1.0, 0.5),
+        });
+        assert_eq!(square.area(), 2.0);
+        assert_eq!(square.half_thickness(), 0.5);
+        let triangle = Part::new(BodyShape::Polygon {
+            points: vec![Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)],
+        });
+        assert!((triangle.area() - 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn outline_follows_the_placement() {
+        let part = Part::new(BodyShape::Box {
+            half_size: Vec2::new(1.0, 0.5),
+        })
+        .placed(Vec2::new(3.0, 0.0), std::f32::consts::FRAC_PI_2);
+        let outline = part.outline(16);
+        assert!(
+            (outline[0] - Vec2::new(3.5, -1.0)).length() < 1e-5,
+            "{outline:?}"
+        );
+    }
+}

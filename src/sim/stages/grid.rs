@@ -1,0 +1,476 @@
+//! Uniform grid for neighbour search, rebuilt by counting sort every substep.
+//!
+//! Cells are h / 2 wide, so the particles within h of a particle lie in the 5 × 5 cells around
+//! its own (6.25 h² scanned rather than the 9 h² of 3 × 3 cells of size h). The grid covers the
+//! bounding box of the particles plus two empty cells of padding on every side, so any particle
+//! inside the walls is found whatever the domain's size. After `build`, `order` lists particle
+//! indices cell by cell; the world reorders its arrays by it, so the particles of a row of five
+//! cells are contiguous in memory and a neighbour query is five index ranges (after Ten Minute
+//! Physics and SebLague's Fluid-Sim), each trimmed to the cells the disc of radius h can reach.
+//! The neighbour stages evaluate each pair once, from its lower index, over the upper three of
+//! those ranges (`forward_rows`), band by band of whole rows (`bands`).
+
+use crate::sim::numerics::portable::Ordered;
+use crate::sim::numerics::LIGHT_CHUNK;
+use glam::Vec2;
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Cell-sorted index of particle positions.
+#[derive(Clone, Debug, Default)]
+pub struct Grid {
+    origin: Vec2,
+    cell_size: f32,
+    /// Cells are numbered column by column (x is the slow axis) instead of row by row: chosen
+    /// while the particles spread wider than tall, so that the lines of cells are short and the
+    /// bands of whole lines (`bands`) many. Everything below speaks of rows and columns in the
+    /// numbering's own axes (`local`).
+    transposed: bool,
+    /// Cells along a row.
+    width: usize,
+    /// Rows.
+    height: usize,
+    /// `cell_start[c]..cell_start[c + 1]` are the sorted indices of cell `c`'s particles.
+    cell_start: Vec<u32>,
+    /// Cell of each particle, in the order the positions were given to `build`.
+    particle_cell: Vec<u32>,
+    /// Sorted position → index of that particle in the positions given to `build`.
+    order: Vec<u32>,
+    /// Per-cell write position while sorting.
+    cursor: Vec<u32>,
+    /// For each part of a cell (`PARTS` × `PARTS`, row by row), and each row of cells around
+    /// it: the columns (first, one past the last, counted from `REACH` to the left) that a disc
+    /// of radius h centred anywhere in that part can reach.
+    row_spans: Vec<[(u8, u8); 2 * REACH + 1]>,
+}
+
+/// A point in cells from the grid's origin, along (row, column) of the cell numbering: x and y
+/// swapped when the grid is `transposed`.
+#[inline(always)]
+fn local(position: Vec2, origin: Vec2, cell_size: f32, transposed: bool) -> Vec2 {
+    let local = (position - origin) / cell_size;
+    if transposed {
+        Vec2::new(local.y, local.x)
+    } else {
+        local
+    }
+}
+
+/// Column and row of the cell holding a point at `local` (in cells from the grid's origin),
+/// kept off the `REACH` cells of padding on every side.
+#[inline(always)]
+fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
+    // Clamped as floats first (`max` maps NaN to the low end), so the truncation needs no checks.
+    let index = |value: f32, cells: usize| {
+        let clamped = value
+            .at_least(REACH as f32)
+            .at_most((cells - 1 - REACH) as f32);
+        // SAFETY: `clamped` is finite and within 0..cells, which fits in u32.
+        unsafe { clamped.to_int_unchecked::<u32>() as usize }
+    };
+    (index(local.x, width), index(local.y, height))
+}
+
+/// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
+pub type CandidateRows = [Range<u32>; 2 * REACH + 1];
+
+/// A particle's forward candidates: the rest of its own row of cells after it, then the rows
+/// above. Every pair closer than h is among the forward candidates of its lower index, once.
+pub type ForwardRows = [Range<u32>; REACH + 1];
+
+/// Parts a cell is split into along each axis for trimming neighbour rows.
+const PARTS: usize = 4;
+
+/// `Grid::row_spans` for cells `cell_size` wide and interaction radius `h`.
+fn row_spans(cell_size: f32, h: f32) -> Vec<[(u8, u8); 2 * REACH + 1]> {
+    // Slightly more than h, in cells, so that rounding never drops a neighbour.
+    let reach = h / cell_size * (1.0 + 1.0e-4) + 1.0e-4;
+    let part = 1.0 / PARTS as f32;
+    let mut spans = Vec::with_capacity(PARTS * PARTS);
+    for part_y in 0..PARTS {
+        for part_x in 0..PARTS {
+            let (y_low, y_high) = (part_y as f32 * part, (part_y + 1) as f32 * part);
+            let (x_low, x_high) = (part_x as f32 * part, (part_x + 1) as f32 * part);
+            spans.push(std::array::from_fn(|k| {
+                let offset = k as f32 - REACH as f32;
+                // Nearest vertical distance from the part to row `offset`.
+                let dy = (offset - y_high)
+                    .at_least(y_low - (offset + 1.0))
+                    .at_least(0.0);
+                if dy >= reach {
+                    return (0, 0);
+                }
+                let half_width = (reach * reach - dy * dy).sqrt();
+                let column = |x: f32| (x.floor() + REACH as f32).clamp(0.0, 2.0 * REACH as f32);
+                let first = column(x_low - half_width) as u8;
+                let last = column(x_high + half_width) as u8;
+                (first, last + 1)
+            }));
+        }
+    }
+    spans
+}
+
+/// Bounding box of a set of points (empty: min +∞, max −∞; non-finite coordinates are skipped).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Lowest x and y.
+    pub min: Vec2,
+    /// Highest x and y.
+    pub max: Vec2,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            min: Vec2::splat(f32::INFINITY),
+            max: Vec2::splat(f32::NEG_INFINITY),
+        }
+    }
+}
+
+impl Bounds {
+    /// The bounds of `points`.
+    pub fn of(points: &[Vec2]) -> Self {
+        points
+            .par_iter()
+            .with_min_len(LIGHT_CHUNK)
+            .fold(Bounds::default, |bounds, &p| bounds.with(p))
+            .reduce(Bounds::default, Bounds::union)
+    }
+
+    /// These bounds grown to hold `point`.
+    #[inline(always)]
+    pub fn with(self, point: Vec2) -> Self {
+        Self {
+            min: point.at_most(self.min),
+            max: point.at_least(self.max),
+        }
+    }
+
+    /// The bounds of both.
+    pub fn union(self, other: Self) -> Self {
+        Self {
+            min: self.min.at_most(other.min),
+            max: self.max.at_least(other.max),
+        }
+    }
+}
+
+/// Most cells a grid may have per particle before cells grow beyond h (keeps memory bounded when
+/// a few particles span a huge domain; neighbours within h are still found, just with more tests).
+const MAX_CELLS_PER_PARTICLE: usize = 8;
+/// Cells a grid may always have, however few particles there are.
+const MIN_CELL_BUDGET: usize = 1 << 16;
+
+/// Cells per interaction radius; a neighbour query spans this many cells on each side.
+pub const REACH: usize = 2;
+
+impl Grid {
+    /// Sorts `positions` into cells at least `interaction_radius / REACH` wide.
+    pub fn build(&mut self, positions: &[Vec2], interaction_radius: f32) {
+        self.build_within(positions, interaction_radius, Bounds::of(positions));
+    }
+
+    /// `build`, given the positions' bounding box.
+    pub fn build_within(&mut self, positions: &[Vec2], interaction_radius: f32, bounds: Bounds) {
+        let min_cell_size = interaction_radius / REACH as f32;
+        let count = positions.len();
+        let (min, max) = if count == 0 {
+            (Vec2::ZERO, Vec2::ZERO)
+        } else {
+            (bounds.min, bounds.max)
+        };
+        let extent = (max - min).at_least(Vec2::splat(min_cell_size));
+        let budget = (count * MAX_CELLS_PER_PARTICLE).max(MIN_CELL_BUDGET) as f32;
+        let cell_size = min_cell_size.at_least((extent.x * extent.y / budget).sqrt());
+        if self.cell_size != cell_size || self.row_spans.is_empty() {
+            self.row_spans = row_spans(cell_size, interaction_radius);
+        }
+        self.cell_size = cell_size;
+        let padding = REACH;
+        self.origin = min - Vec2::splat(cell_size * padding as f32);
+        // Rows along the longer side, with some hysteresis so that a squarish scene does not
+        // flip (and reshuffle every particle) back and forth.
+        self.transposed = if self.transposed {
+            extent.x * 5.0 >= extent.y * 4.0
+        } else {
+            extent.x * 4.0 > extent.y * 5.0
+        };
+        let extent = if self.transposed {
+            Vec2::new(extent.y, extent.x)
+        } else {
+            extent
+        };
+        self.width = (extent.x / cell_size) as usize + 2 * padding + 1;
+        self.height = (extent.y / cell_size) as usize + 2 * padding + 1;
+        let cell_count = self.width * self.height;
+
+        let (origin, width, height) = (self.origin, self.width, self.height);
+        let transposed = self.transposed;
+        self.particle_cell.resize(count, 0);
+        self.particle_cell
+            .par_iter_mut()
+            .with_min_len(LIGHT_CHUNK)
+            .zip(positions.par_iter())
+            .for_each(|(cell, &p)| {
+                let (cx, cy) = cell_of(local(p, origin, cell_size, transposed), width, height);
+                *cell = (cy * width + cx) as u32;
+            });
+
+        // Counting sort: histogram, exclusive prefix sum, stable scatter.
+        self.cell_start.clear();
+        self.cell_start.resize(cell_count + 1, 0);
+        for &cell in &self.particle_cell {
+            self.cell_start[cell as usize + 1] += 1;
+        }
+        for c in 0..cell_count {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.order.resize(count, 0);
+        self.cursor.clear();
+        self.cursor
+            .extend_from_slice(&self.cell_start[..cell_count]);
+        for (index, &cell) in self.particle_cell.iter().enumerate() {
+            let slot = &mut self.cursor[cell as usize];
+            self.order[*slot as usize] = index as u32;
+            *slot += 1;
+        }
+    }
+
+    /// Reserves room for a grid of up to `max_particles` particles inside the box `min..max`, so
+    /// that building one later does not allocate. A box far wider than the particles can fill
+    /// reserves no more than twice the cell budget of that many particles (`build` coarsens its
+    /// cells to that budget).
+    pub fn reserve(&mut self, min: Vec2, max: Vec2, interaction_radius: f32, max_particles: usize) {
+        let cell_size = interaction_radius / REACH as f32;
+        let extent = ((max - min) / cell_size).ceil() + Vec2::splat((2 * REACH + 2) as f32);
+        let budget = max_particles
+            .saturating_mul(MAX_CELLS_PER_PARTICLE)
+            .max(MIN_CELL_BUDGET);
+        let cells = ((extent.x as f64 * extent.y as f64) as usize).min(2 * budget);
+        self.cell_start.reserve(cells + 1);
+        self.cursor.reserve(cells);
+    }
+
+    /// True while cells are numbered column by column (see `transposed`). The choice has
+    /// hysteresis, so it depends on the past: snapshots store it.
+    pub fn is_transposed(&self) -> bool {
+        self.transposed
+    }
+
+    /// Sets the numbering the next build starts from (a world restored from a snapshot).
+    pub(crate) fn set_transposed(&mut self, transposed: bool) {
+        self.transposed = transposed;
+    }
+
+    /// Sorted position → index of that particle in the positions given to `build`.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// One index range per row of cells around the particle at `position` (one of the
+    /// positions the grid was built from): together they hold every particle closer than h to
+    /// it. Each row is trimmed to the columns that the disc of radius h can reach from the
+    /// particle's part of its cell (`row_spans`), so fewer candidates are tested than full rows
+    /// of five cells hold.
+    #[inline(always)]
+    pub fn neighbour_rows(&self, position: Vec2) -> CandidateRows {
+        self.rows_from::<{ 2 * REACH + 1 }>(position, 0)
+    }
+
+    /// The candidates of the particle at sorted `index` and `position` that come after it
+    /// (`ForwardRows`): the upper half of `neighbour_rows`.
+    #[inline(always)]
+    pub fn forward_rows(&self, position: Vec2, index: usize) -> ForwardRows {
+        let mut forward = self.rows_from::<{ REACH + 1 }>(position, REACH);
+        let own_row = &mut forward[0];
+        own_row.start = own_row.start.max(index as u32 + 1);
+        own_row.end = own_row.end.max(own_row.start);
+        forward
+    }
+
+    /// `ROWS` of `neighbour_rows`' ranges, from its row `first` on.
+    #[inline(always)]
+    fn rows_from<const ROWS: usize>(&self, position: Vec2, first: usize) -> [Range<u32>; ROWS] {
+        let local = local(position, self.origin, self.cell_size, self.transposed);
+        // The particle's cell, exactly as `build` computed it.
+        let (column, row) = cell_of(local, self.width, self.height);
+        let part = |fraction: f32| {
+            // Clamped as a float first, so the truncation needs no checks.
+            let clamped = (fraction * PARTS as f32)
+                .at_least(0.0)
+                .at_most((PARTS - 1) as f32);
+            // SAFETY: `clamped` is finite and within 0..PARTS.
+            unsafe { clamped.to_int_unchecked::<u32>() as usize }
+        };
+        let spans =
+            &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
+        std::array::from_fn(|k| {
+            let k = first + k;
+            let start = (row + k - REACH) * self.width + column - REACH;
+            let (low, high) = spans[k];
+            let begin = self.cell_start[start + low as usize];
+            let end = self.cell_start[start + high as usize];
+            begin..end.max(begin)
+        })
+    }
+
+    /// The sorted-index ranges, one per row of cells, of every cell that the box from `min` to
+    /// `max` touches (clamped to the grid): a superset of the particles whose positions, when
+    /// the grid was built, lay in the box.
+    pub fn ranges_in_box(&self, min: Vec2, max: Vec2, out: &mut Vec<Range<u32>>) {
+        out.clear();
+        if self.cell_start.is_empty() || !(min.is_finite() && max.is_finite()) {
+            return;
+        }
+        let low = local(min, self.origin, self.cell_size, self.transposed);
+        let high = local(max, self.origin, self.cell_size, self.transposed);
+        let (first_column, first_row) = cell_of(low, self.width, self.height);
+        let (last_column, last_row) = cell_of(high, self.width, self.height);
+        for row in first_row..=last_row {
+            let begin = self.cell_start[row * self.width + first_column];
+            let end = self.cell_start[row * self.width + last_column + 1];
+            if end > begin {
+                out.push(begin..end);
+            }
+        }
+    }
+
+    /// Splits the sorted particles into bands of whole rows of cells: `out` gets each band's
+    /// first particle, then the particle count. Every band but the last spans at least `REACH`
+    /// rows and holds at least `min_particles`, so a particle's forward candidates lie in its own
+    /// band or the next.
+    pub fn bands(&self, min_particles: usize, out: &mut Vec<u32>) {
+        let count = self.order.len() as u32;
+        let min_particles = min_particles.max(1) as u32;
+        out.clear();
+        out.reserve(self.height + 2);
+        out.push(0);
+        let mut rows_in_band = 0;
+        for row in 1..self.height {
+            rows_in_band += 1;
+            let start = self.cell_start[row * self.width];
+            let band_start = *out.last().expect("the first band starts at 0");
+            if rows_in_band >= REACH && start - band_start >= min_particles && start < count {
+                out.push(start);
+                rows_in_band = 0;
+            }
+        }
+        out.push(count);
+    }
+
+    /// Width of a cell (h / 2, or more for sparse giant domains).
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Number of cells, padding included.
+    pub fn cell_count(&self) -> usize {
+        self.width * self.height
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg32;
+
+    #[test]
+    fn bounds_skip_nan_coordinates() {
+        let points = [
+            Vec2::new(1.0, 2.0),
+            Vec2::new(f32::NAN, -3.0),
+            Vec2::new(4.0, f32::NAN),
+        ];
+        let bounds = Bounds::of(&points);
+        assert_eq!(
+            (bounds.min, bounds.max),
+            (Vec2::new(1.0, -3.0), Vec2::new(4.0, 2.0))
+        );
+    }
+
+    /// All pairs (i < j) closer than h, found through the grid, in the caller's indices.
+    fn pairs_through_grid(positions: &[Vec2], h: f32) -> Vec<(u32, u32)> {
+        let mut grid = Grid::default();
+        grid.build(positions, h);
+        let order = grid.order();
+        let mut pairs = Vec::new();
+        for i in 0..positions.len() {
+            let original_i = order[i];
+            for row in grid.neighbour_rows(positions[original_i as usize]) {
+                for &original_j in &order[row.start as usize..row.end as usize] {
+                    let (a, b) = (
+                        positions[original_i as usize],
+                        positions[original_j as usize],
+                    );
+                    if original_i < original_j && a.distance_squared(b) < h * h {
+                        pairs.push((original_i, original_j));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs
+    }
+
+    fn pairs_brute_force(positions: &[Vec2], h: f32) -> Vec<(u32, u32)> {
+        let mut pairs = Vec::new();
+        for i in 0..positions.len() {
+            for j in i + 1..positions.len() {
+                if positions[i].distance_squared(positions[j]) < h * h {
+                    pairs.push((i as u32, j as u32));
+                }
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn grid_finds_the_same_pairs_as_brute_force() {
+        let mut rng = Pcg32::seed_from_u64(7);
+        for (count, size) in [(1, 1.0), (50, 0.5), (800, 4.0), (1500, 40.0), (600, 3000.0)] {
+            let positions: Vec<Vec2> = (0..count)
+                .map(|_| Vec2::new(rng.random_range(-size..size), rng.random_range(0.0..size)))
+                .collect();
+            let h = 0.3;
+            assert_eq!(
+                pairs_through_grid(&positions, h),
+                pairs_brute_force(&positions, h),
+                "{count} particles in a box of {size}"
+            );
+        }
+    }
+
+    #[test]
+    fn grid_handles_clustered_and_coincident_particles() {
+        let mut rng = Pcg32::seed_from_u64(11);
+        let mut positions: Vec<Vec2> = (0..400)
+            .map(|_| Vec2::new(rng.random_range(0.0..0.5), rng.random_range(0.0..0.5)))
+            .collect();
+        positions.extend(std::iter::repeat_n(Vec2::new(0.25, 0.25), 30));
+        positions.push(Vec2::new(900.0, -400.0));
+        assert_eq!(
+            pairs_through_grid(&positions, 0.3),
+            pairs_brute_force(&positions, 0.3)
+        );
+    }
+
+    #[test]
+    fn a_huge_sparse_domain_keeps_the_cell_count_bounded() {
+        let positions = vec![
+            Vec2::new(-5.0e4, -5.0e4),
+            Vec2::new(5.0e4, 5.0e4),
+            Vec2::ZERO,
+        ];
+        let mut grid = Grid::default();
+        grid.build(&positions, 0.3);
+        assert!(
+            grid.cell_count() <= MIN_CELL_BUDGET * 2,
+            "{}",
+            grid.cell_count()
+        );
+        assert!(grid.cell_size() >= 0.15);
+    }
+}

@@ -1,0 +1,158 @@
+//! Which implementation of the groups of eight lanes (`simd`) runs the pair loops: one AVX
+//! register on x86-64 CPUs that have AVX (detected at run time), else two parts of four, one after
+//! the other (SSE2, NEON, wasm `simd128`). Both give the same bits; the choice is speed only. No
+//! CPU-specific build flags.
+//!
+//! The environment variable `SLOSH_LANES=4` forces the parts of four on any CPU, so that a
+//! machine with AVX can check that both give the same results (the golden checksums run both).
+
+use super::bands::{PairSum, PairSums};
+use super::density::{density_band_for, DensityStage};
+use super::diffusion::{diffusion_band_for, DiffusionStage};
+use super::relax::{relaxation_band_for, RelaxStage};
+use std::ops::Range;
+use std::sync::OnceLock;
+
+/// The environment variable that forces the parts of four (`SLOSH_LANES=4`).
+pub const LANES_VARIABLE: &str = "SLOSH_LANES";
+
+/// The pair loops of one band of particles, compiled for one implementation of the lanes.
+pub trait PairLoops: Sync {
+    /// The density sums of every particle of `band`.
+    /// The density sums of every particle of `band`, and the diffusion's exchange fused into
+    /// them when `heat` is given.
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    );
+    /// The relaxation of every particle of `band`.
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
+    /// The diffusion's exchange alone for every particle of `band`.
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum);
+    /// What runs the lanes, for reports: "avx", or "2x4 sse2", "2x4 neon", "2x4 simd128",
+    /// "2x4 scalar".
+    fn name(&self) -> &'static str;
+}
+
+/// The pair loops this process runs: AVX where the CPU has it and `SLOSH_LANES` is not 4, else
+/// the parts of four. Chosen once.
+pub fn chosen() -> &'static dyn PairLoops {
+    static CHOSEN: OnceLock<&'static dyn PairLoops> = OnceLock::new();
+    *CHOSEN.get_or_init(|| {
+        let forced_four = std::env::var(LANES_VARIABLE).is_ok_and(|value| value.trim() == "4");
+        match avx() {
+            Some(avx) if !forced_four => avx,
+            _ => &FourByTwo,
+        }
+    })
+}
+
+/// Every implementation this CPU runs (for tests: they must agree bit for bit).
+#[cfg(test)]
+pub fn every_implementation() -> Vec<&'static dyn PairLoops> {
+    let mut all: Vec<&'static dyn PairLoops> = vec![&FourByTwo];
+    all.extend(avx());
+    all
+}
+
+/// The AVX loops, when this CPU has AVX.
+fn avx() -> Option<&'static dyn PairLoops> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        return Some(&AvxLoops);
+    }
+    None
+}
+
+/// A group as two parts of four lanes (`wide::f32x4`), one after the other.
+struct FourByTwo;
+
+impl PairLoops for FourByTwo {
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        density_band_for::<wide::f32x4>(band, stage, sums, heat);
+    }
+
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        relaxation_band_for::<wide::f32x4>(band, stage, sums);
+    }
+
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        diffusion_band_for::<wide::f32x4>(band, stage, sums);
+    }
+
+    fn name(&self) -> &'static str {
+        if cfg!(target_arch = "x86_64") {
+            "2x4 sse2"
+        } else if cfg!(all(target_arch = "aarch64", target_feature = "neon")) {
+            "2x4 neon"
+        } else if cfg!(all(target_arch = "wasm32", target_feature = "simd128")) {
+            "2x4 simd128"
+        } else {
+            "2x4 scalar"
+        }
+    }
+}
+
+/// One AVX register of eight lanes; only handed out by `avx()` after checking the CPU has AVX.
+#[cfg(target_arch = "x86_64")]
+struct AvxLoops;
+
+#[cfg(target_arch = "x86_64")]
+impl AvxLoops {
+    #[target_feature(enable = "avx")]
+    fn density_band_avx(
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        density_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums, heat);
+    }
+
+    #[target_feature(enable = "avx")]
+    fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        relaxation_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums);
+    }
+
+    #[target_feature(enable = "avx")]
+    fn diffusion_band_avx(band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        diffusion_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl PairLoops for AvxLoops {
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        // SAFETY: `avx()` hands out `AvxLoops` only when the CPU has AVX.
+        unsafe { Self::density_band_avx(band, stage, sums, heat) }
+    }
+
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        // SAFETY: as above.
+        unsafe { Self::relaxation_band_avx(band, stage, sums) }
+    }
+
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        // SAFETY: as above.
+        unsafe { Self::diffusion_band_avx(band, stage, sums) }
+    }
+
+    fn name(&self) -> &'static str {
+        "avx"
+    }
+}

@@ -1,0 +1,614 @@
+//! The world: all simulation state and one `step_frame()`.
+//!
+//! A substep is the list of its stages, in the seed's order (`docs/ARCHITECTURE.md`): emit,
+//! advance, grid, density, relax, springs (the subsystems' displacements), move (contacts and
+//! walls). Each stage is one call into the module that owns it; every parallel stage computes
+//! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
+//! bit-identical at any thread count.
+
+mod edit;
+pub mod particles;
+mod state;
+
+pub use edit::{EditError, Pour, Poured, Tunable, MAX_HEAT_RATE};
+pub use state::{EmitterProgress, ParticleState, WorldState};
+
+use super::scene::{Emitter, Material, Obstacle, Scene};
+use crate::sim::numerics::checksum;
+use crate::sim::numerics::clock::Instant;
+use crate::sim::numerics::portable::Ordered;
+use crate::sim::numerics::LIGHT_CHUNK;
+use crate::sim::scene::domain::Domain;
+use crate::sim::scene::params::SimParams;
+use crate::sim::stages::emission::Emission;
+use crate::sim::stages::grid::Bounds;
+use crate::sim::stages::liquid::{contrast_substep_factor, Liquid};
+use crate::sim::stages::motion::{advance_from, move_and_collide, MoveConstants};
+use crate::sim::stages::neighbours::{Folding, Neighbours};
+use crate::sim::stages::stability;
+use crate::sim::stages::wall_density::WallDensity;
+use crate::sim::subsystems::air::Air;
+use crate::sim::subsystems::bodies::Bodies;
+use crate::sim::subsystems::heat::{self, HeatTotals};
+use crate::sim::subsystems::registry::{Subsystems, SUBSYSTEMS};
+use crate::sim::subsystems::springs::SpringCounts;
+use crate::sim::subsystems::stir::{self, Stir};
+use crate::sim::subsystems::{AfterFrame, AfterMove, Diffusion, Frozen};
+use glam::Vec2;
+use particles::{Births, MaterialStats, Particles, WorldStats};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use rayon::prelude::*;
+use std::time::Duration;
+
+/// Wall-clock time spent in each stage since the world was made (salva-style stage timers).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    /// Emission.
+    pub emit: Duration,
+    /// Gravity and advance.
+    pub advance: Duration,
+    /// Grid build and reorder.
+    pub grid: Duration,
+    /// Densities and pressures.
+    pub density: Duration,
+    /// Relaxation.
+    pub relax: Duration,
+    /// Move, velocity, obstacles and walls.
+    pub walls: Duration,
+    /// Each subsystem's substep hooks, keyed by its name, in registration order: the springs'
+    /// displacements, the bodies' rapier step and coupling (zero where the scene has none).
+    pub subsystems: [(&'static str, Duration); SUBSYSTEMS],
+}
+
+impl StageTimes {
+    /// Each stage's name (as the headless report writes it) and time: the liquid's stages in
+    /// substep order, then each subsystem's by its name.
+    pub fn named(&self) -> Vec<(&'static str, Duration)> {
+        let liquid = [
+            ("emit", self.emit),
+            ("advance", self.advance),
+            ("grid", self.grid),
+            ("density", self.density),
+            ("relax", self.relax),
+            ("walls", self.walls),
+        ];
+        liquid.into_iter().chain(self.subsystems).collect()
+    }
+
+    /// The time of the subsystem called `name` (zero for a name no subsystem has).
+    pub fn subsystem(&self, name: &str) -> Duration {
+        let found = self.subsystems.iter().find(|(key, _)| *key == name);
+        found.map_or(Duration::ZERO, |(_, time)| *time)
+    }
+}
+
+/// How the last frame was stepped: its substep count and how many particle moves were capped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameReport {
+    /// Substeps the frame took (more than configured when particles were fast).
+    pub substeps: u32,
+    /// Particle moves capped at `cfl × h` during the frame (0 in a calm scene).
+    pub capped: usize,
+}
+
+/// Owns all simulation state; `step_frame()` advances it by one frame of substeps.
+#[derive(Clone, Debug)]
+pub struct World {
+    params: SimParams,
+    materials: Vec<Material>,
+    /// The materials' constants as the neighbour stages read them.
+    liquid: Liquid,
+    domain: Domain,
+    /// The liquid the walls stand for, in the density and relaxation stages.
+    wall_density: WallDensity,
+    emission: Emission,
+    particles: Particles,
+    neighbours: Neighbours,
+    subsystems: Subsystems,
+    rng: Pcg32,
+    births: Births,
+    substeps_done: u64,
+    /// Simulated seconds since the world was made.
+    time: f64,
+    /// Length of the current substep (the configured dt unless the frame needed more substeps).
+    dt: f32,
+    last_frame: FrameReport,
+    times: StageTimes,
+    /// The substeps per frame the scene gives (after the mass ratio's, `World::new`): what the
+    /// world runs when no value asks for more.
+    own_substeps: u32,
+    /// The fields whose values make the world run more substeps per frame than `own_substeps`,
+    /// with the substeps each needs (`stability::substeps_needed`); empty for a calm scene.
+    stability_substeps: Vec<(&'static str, u32)>,
+}
+
+impl World {
+    /// A world with `scene`; its blocks are filled now (up to the particle cap), leaving empty the
+    /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
+    pub fn new(scene: Scene, seed: u64) -> Self {
+        let contrast = contrast_substep_factor(&scene.materials);
+        let mut scene = scene.with_substeps(scene.params.substeps * contrast);
+        let own_substeps = scene.params.substeps;
+        // Values that would make the liquid boil at these substeps take the substeps they need.
+        let stability_substeps =
+            stability::substeps_needed(&scene.params, &scene.materials, own_substeps);
+        if let Some(&(_, needed)) = stability_substeps.first() {
+            scene = scene.with_substeps(needed.min(stability::MAX_STABILITY_SUBSTEPS));
+        }
+        let blocks = std::mem::take(&mut scene.blocks);
+        let emission = Emission::new(std::mem::take(&mut scene.emitters));
+        let mut world = Self::assembled(scene, Pcg32::seed_from_u64(seed), emission);
+        world.own_substeps = own_substeps;
+        world.stability_substeps = stability_substeps;
+        for block in &blocks {
+            let jitter = 0.01 * block.spacing;
+            for position in block.positions() {
+                if world.subsystems.occupies(position) {
+                    continue;
+                }
+                let offset = Vec2::new(
+                    world.rng.random_range(-jitter..=jitter),
+                    world.rng.random_range(-jitter..=jitter),
+                );
+                if !world.spawn(block.material, position + offset, Vec2::ZERO) {
+                    break;
+                }
+            }
+        }
+        world
+    }
+
+    /// A world of `scene` with no particles yet, every subsystem built from the scene, at the
+    /// start of its clock: what `new` fills and a snapshot restores into.
+    fn assembled(scene: Scene, rng: Pcg32, emission: Emission) -> Self {
+        let subsystems = Subsystems::new(&scene);
+        let Scene {
+            params,
+            materials,
+            domain,
+            ..
+        } = scene;
+        Self {
+            births: Births::new(params.max_particles),
+            liquid: Liquid::new(&materials, &params),
+            subsystems,
+            neighbours: Neighbours::new(
+                domain.min(),
+                domain.max(),
+                params.interaction_radius,
+                params.max_particles,
+            ),
+            emission,
+            dt: params.dt(),
+            wall_density: wall_density(&domain, &params),
+            own_substeps: params.substeps,
+            params,
+            materials,
+            domain,
+            particles: Particles::default(),
+            rng,
+            substeps_done: 0,
+            time: 0.0,
+            last_frame: FrameReport::default(),
+            times: StageTimes::default(),
+            stability_substeps: Vec::new(),
+        }
+    }
+
+    /// The fields whose values make this world run more substeps per frame than its scene gives,
+    /// each with the substeps it needs, largest first (`stability::substeps_needed`); empty when
+    /// the scene is calm at its own substeps. A world restored from a snapshot counts the
+    /// substeps it was saved with as its own, and lists none until an edit asks for more.
+    pub fn stability_substeps(&self) -> &[(&'static str, u32)] {
+        &self.stability_substeps
+    }
+
+    /// Parameters in use.
+    pub fn params(&self) -> &SimParams {
+        &self.params
+    }
+
+    /// Materials, indexed by `Particles::material`.
+    pub fn materials(&self) -> &[Material] {
+        &self.materials
+    }
+
+    /// The walls and the region they enclose.
+    pub fn domain(&self) -> &Domain {
+        &self.domain
+    }
+
+    /// The emitters.
+    pub fn emitters(&self) -> &[Emitter] {
+        self.emission.emitters()
+    }
+
+    /// The static obstacles (circles and capsules) besides the walls, for drawing and tests.
+    pub fn obstacles(&self) -> &[Obstacle] {
+        self.subsystems.contacts.obstacles()
+    }
+
+    /// How many viscoelastic springs there are (none without springs).
+    pub fn spring_counts(&self) -> SpringCounts {
+        self.subsystems.springs.counts()
+    }
+
+    /// Particle state (sorted by grid cell; use `id` for identity).
+    pub fn particles(&self) -> &Particles {
+        &self.particles
+    }
+
+    /// Substeps run since the world was made.
+    pub fn substeps_done(&self) -> u64 {
+        self.substeps_done
+    }
+
+    /// Simulated seconds since the world was made.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// What the last `step_frame` did to keep the step stable.
+    pub fn last_frame(&self) -> FrameReport {
+        self.last_frame
+    }
+
+    /// True once an emitter or block was stopped by the global particle cap.
+    pub fn cap_reached(&self) -> bool {
+        self.births.cap_reached()
+    }
+
+    /// True when every emitter has used its budget (or the cap stopped it).
+    pub fn emission_finished(&self) -> bool {
+        self.cap_reached() || self.emission.spent()
+    }
+
+    /// Time spent per stage so far.
+    pub fn stage_times(&self) -> StageTimes {
+        StageTimes {
+            subsystems: self.subsystems.times(),
+            ..self.times
+        }
+    }
+
+    /// Advances one frame (1 / `frame_rate` simulated seconds) in `params.substeps` substeps, or
+    /// in more, up to `params.max_substeps`, when the fastest particle would otherwise travel
+    /// more than `cfl × h` in one substep. Past that ceiling each substep caps the travel.
+    pub fn step_frame(&mut self) {
+        let params = &self.params;
+        let max_speed = self
+            .particles
+            .velocity
+            .par_iter()
+            .with_min_len(LIGHT_CHUNK)
+            .map(|v| v.length())
+            .reduce(|| 0.0, crate::sim::numerics::portable::max)
+            .at_least(self.subsystems.max_speed());
+        let frame_time = 1.0 / params.frame_rate;
+        let reach = params.cfl * params.interaction_radius;
+        let needed = (max_speed * frame_time / reach).ceil();
+        let substeps = if needed > params.substeps as f32 {
+            (needed.at_most(params.max_substeps as f32)) as u32
+        } else {
+            params.substeps
+        };
+        self.dt = 1.0 / (params.frame_rate * substeps as f32);
+        self.last_frame = FrameReport {
+            substeps,
+            capped: 0,
+        };
+        // Each substep's move also does the next one's advance (one pass less), but the last's:
+        // between frames the particles rest at their moved positions.
+        // A stage after the move (the bodies) must see the particles where they moved.
+        let fuse = !self.subsystems.moves_after_the_move();
+        let mut advanced = None;
+        for step in 1..=substeps {
+            advanced = self.run_substep(advanced, fuse && step < substeps);
+        }
+        self.subsystems.after_frame(&mut AfterFrame {
+            particles: &mut self.particles,
+            materials: &self.materials,
+            params: &self.params,
+            dt: frame_time,
+            births: &mut self.births,
+            rng: &mut self.rng,
+        });
+    }
+
+    /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
+    pub fn substep(&mut self) {
+        self.run_substep(None, false);
+    }
+
+    /// One substep, as the list of its stages. `advanced`: the particles already had this
+    /// substep's advance (from the last substep's move), and these are their bounds. With
+    /// `advance_next` the move also does the next substep's advance and returns the bounds for
+    /// it. The arithmetic is the same either way, so fused or not, the results are identical.
+    fn run_substep(&mut self, advanced: Option<Bounds>, advance_next: bool) -> Option<Bounds> {
+        let mut clock = Instant::now();
+        let mut lap = |slot: &mut Duration| {
+            let now = Instant::now();
+            *slot += now - clock;
+            clock = now;
+        };
+        let emitted_from = self.particles.len();
+        self.emit();
+        lap(&mut self.times.emit);
+        let bounds = match advanced {
+            // Only the particles just emitted still need it.
+            Some(bounds) => bounds.union(self.advance(emitted_from)),
+            None => self.advance(0),
+        };
+        lap(&mut self.times.advance);
+        self.sort_into_grid_within(bounds);
+        lap(&mut self.times.grid);
+        // The subsystems time their own hooks, by name (`Subsystems::times`).
+        let mut hooks = Duration::ZERO;
+        let diffusing = self.set_diffusion();
+        lap(&mut hooks);
+        self.compute_densities();
+        lap(&mut self.times.density);
+        if diffusing {
+            self.take_diffusion();
+        }
+        lap(&mut hooks);
+        self.relax();
+        lap(&mut self.times.relax);
+        self.displace_by_subsystems();
+        lap(&mut hooks);
+        let next_bounds = self.move_and_collide(advance_next);
+        lap(&mut self.times.walls);
+        self.after_move();
+        lap(&mut hooks);
+        self.substeps_done += 1;
+        self.time += self.dt as f64;
+        advance_next.then_some(next_bounds)
+    }
+
+    /// Adds one particle at `position` (clamped into the walls) unless the cap is reached;
+    /// returns whether it was added.
+    fn spawn(&mut self, material: usize, position: Vec2, velocity: Vec2) -> bool {
+        let made = &self.materials[material];
+        let made = (made.mass, made.temperature);
+        let position = self.domain.clamp(position);
+        (self.births).spawn(&mut self.particles, material, made, position, velocity)
+    }
+
+    /// The emit stage: the rows that are due.
+    fn emit(&mut self) {
+        let (particles, births) = (&mut self.particles, &mut self.births);
+        let (domain, materials) = (&self.domain, &self.materials);
+        self.emission.emit(
+            self.time,
+            self.params.particle_radius,
+            &mut self.rng,
+            |material, position, velocity| {
+                let made = (materials[material].mass, materials[material].temperature);
+                births.spawn(particles, material, made, domain.clamp(position), velocity)
+            },
+        );
+    }
+
+    /// The advance stage for the particles from `first` on; returns the bounds of their new
+    /// positions.
+    fn advance(&mut self, first: usize) -> Bounds {
+        advance_from(&mut self.particles, first, self.params.gravity, self.dt)
+    }
+
+    /// The folded factors of this substep.
+    fn folding(&self) -> Folding {
+        Folding::new(self.params.interaction_radius, self.dt)
+    }
+
+    /// The grid stage: rebuilds the grid and reorders every particle array into cell order
+    /// (public for benches).
+    pub fn sort_into_grid(&mut self) {
+        self.sort_into_grid_within(Bounds::of(&self.particles.position));
+    }
+
+    /// `sort_into_grid`, given the bounds of the positions.
+    fn sort_into_grid_within(&mut self, bounds: Bounds) {
+        let folding = self.folding();
+        self.neighbours.sort(
+            &mut self.particles,
+            bounds,
+            self.params.interaction_radius,
+            &self.liquid,
+            &folding,
+        );
+    }
+
+    /// The density stage: densities and pressures of every particle. Needs a current grid
+    /// (public for benches).
+    pub fn compute_densities(&mut self) {
+        let folding = self.folding();
+        self.neighbours.densities(
+            &mut self.particles,
+            self.params.interaction_radius,
+            self.params.rest_density,
+            &self.liquid,
+            &self.wall_density,
+            &folding,
+        );
+    }
+
+    /// The relaxation stage: pressure, tension and viscosity as a displacement. Needs current
+    /// densities, i.e. a `compute_densities` since the last grid build (public for benches).
+    pub fn relax(&mut self) {
+        let folding = self.folding();
+        self.neighbours.relax(
+            &self.particles.id,
+            self.params.interaction_radius,
+            &self.liquid,
+            &self.wall_density,
+            &folding,
+        );
+    }
+
+    /// Before the density stage: the subsystem that diffuses a value along the pairs (the heat)
+    /// sets its lanes, and the density stage then runs the exchange fused; returns whether it
+    /// did.
+    fn set_diffusion(&mut self) -> bool {
+        let mut diffusion = Diffusion::new(&mut self.neighbours, &self.params, self.dt);
+        self.subsystems.diffusion(&self.particles, &mut diffusion);
+        diffusion.is_set()
+    }
+
+    /// After the density stage: the subsystem that set the diffusion takes its exchange.
+    fn take_diffusion(&mut self) {
+        let mut diffusion = Diffusion::new(&mut self.neighbours, &self.params, self.dt);
+        self.subsystems
+            .diffused(&mut self.particles, &mut diffusion);
+    }
+
+    /// The springs stage: the active subsystems add their displacements to the relaxation's.
+    fn displace_by_subsystems(&mut self) {
+        let (grid, displacement) = self.neighbours.grid_and_displacement();
+        let frozen = Frozen {
+            particles: &self.particles,
+            grid,
+            h: self.params.interaction_radius,
+            dt: self.dt,
+        };
+        self.subsystems.displace(&frozen, displacement);
+    }
+
+    /// The move stage (see `motion::move_and_collide`); returns the bounds of the positions.
+    fn move_and_collide(&mut self, advance_next: bool) -> Bounds {
+        let constants = MoveConstants {
+            dt: self.dt,
+            gravity: self.params.gravity,
+            reach: self.params.cfl * self.params.interaction_radius,
+            wall_friction: self.params.wall_friction,
+        };
+        let (capped, bounds) = move_and_collide(
+            &mut self.particles,
+            self.neighbours.displacement(),
+            &self.domain,
+            self.subsystems.touching(),
+            constants,
+            advance_next,
+        );
+        self.last_frame.capped += capped;
+        bounds
+    }
+
+    /// The bodies stage: the subsystems with a stage after the move (rigid bodies).
+    fn after_move(&mut self) {
+        if !self.subsystems.moves_after_the_move() {
+            return;
+        }
+        let mut stage = AfterMove {
+            particles: &mut self.particles,
+            grid: self.neighbours.grid(),
+            domain: &self.domain,
+            dt: self.dt,
+            gravity: self.params.gravity,
+            reach: self.params.cfl * self.params.interaction_radius,
+            wall_friction: self.params.wall_friction,
+        };
+        self.subsystems.after_move(&mut stage);
+    }
+
+    /// Blends the velocity of particles near `stir.position` toward `stir.velocity` (see
+    /// `stir::stir`): never faster than the stir or the particle was.
+    pub fn stir(&mut self, stir: Stir) {
+        stir::stir(&mut self.particles, stir);
+        self.subsystems.stir(&stir);
+    }
+
+    /// Gathers particles within `radius` toward `centre` (the right mouse button): each is
+    /// steered toward a velocity proportional to its distance from the centre, `speed` at the
+    /// rim and zero at the centre, so the crowd gathers without crashing into itself.
+    pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
+        stir::pull(&mut self.particles, centre, radius, speed);
+        self.subsystems.pull(centre, radius, speed);
+    }
+
+    /// The air and smoke grid, in scenes that have one.
+    pub fn air(&self) -> Option<&Air> {
+        self.subsystems.air.as_ref()
+    }
+
+    /// The air and smoke grid, to change (tests, tools).
+    pub fn air_mut(&mut self) -> Option<&mut Air> {
+        self.subsystems.air.as_mut()
+    }
+
+    /// The rigid bodies, in scenes that have any.
+    pub fn bodies(&self) -> Option<&Bodies> {
+        self.subsystems.bodies.as_ref()
+    }
+
+    /// The rigid bodies, to change (throws, the grab tool, tests).
+    pub fn bodies_mut(&mut self) -> Option<&mut Bodies> {
+        self.subsystems.bodies.as_mut()
+    }
+
+    /// Counts, extremes and energy of the current state.
+    pub fn stats(&self) -> WorldStats {
+        self.particles.stats(&self.domain)
+    }
+
+    /// Count, centroid and top of each material's particles, in material order.
+    pub fn material_stats(&self) -> Vec<MaterialStats> {
+        self.particles.material_stats(self.materials.len())
+    }
+
+    /// The particles' heat and extreme temperatures, in scenes with heat (`None` without).
+    pub fn heat(&self) -> Option<HeatTotals> {
+        self.subsystems
+            .heat
+            .as_ref()
+            .map(|_| heat::totals(&self.particles, &self.materials))
+    }
+
+    /// How many times each of the scene's reactions has happened, by name, in the scene's order
+    /// (empty without reactions).
+    pub fn reaction_counts(&self) -> Vec<(&str, u64)> {
+        let heat = self.subsystems.heat.as_ref();
+        heat.map_or_else(Vec::new, |heat| heat.reaction_counts().collect())
+    }
+
+    /// The mean temperature of the particles whose centres are within `radius` of `point`
+    /// (what a thermometer held there reads: the HUD's figure under the cursor); `None` where
+    /// there are none, or for a point or radius that is not a finite number.
+    pub fn temperature_near(&self, point: Vec2, radius: f32) -> Option<f32> {
+        if !point.is_finite() || !radius.is_finite() {
+            return None;
+        }
+        let reach = radius * radius;
+        let p = &self.particles;
+        let (sum, count) = p
+            .position
+            .iter()
+            .zip(&p.temperature)
+            .filter(|(x, _)| (**x - point).length_squared() <= reach)
+            .fold((0.0_f64, 0_usize), |(sum, count), (_, &t)| {
+                (sum + f64::from(t), count + 1)
+            });
+        (count > 0 && radius >= 0.0).then(|| (sum / count as f64) as f32)
+    }
+
+    /// FNV-1a hash of every particle's position and velocity bits, in id order: equal checksums
+    /// mean bit-identical states.
+    /// In scenes with air or bodies, their state is hashed in too; in scenes with heat, the
+    /// particles' temperatures.
+    pub fn checksum(&self) -> u64 {
+        self.subsystems
+            .checksums(&self.particles)
+            .fold(self.particles.checksum(), checksum::join)
+    }
+}
+
+/// The liquid the walls of `domain` stand for, at the resolution and rest density of `params`.
+pub(crate) fn wall_density(domain: &Domain, params: &SimParams) -> WallDensity {
+    WallDensity::new(
+        domain.walls(),
+        params.interaction_radius,
+        params.particle_radius,
+        params.rest_density,
+    )
+}
