@@ -14,6 +14,11 @@ facade. A file's own `pub use` lines and `mod` declarations are not its edges. T
 Prints every strongly connected group of two or more files (each is at least one cycle) with
 one shortest cycle through it and the imports inside it, and exits 1 if there is one.
 
+Then the same for modules, the rooms a reader sees: each file counts as the folder it is in, to
+two levels (`src/sim/stages/neighbours/relax.rs` is `sim::stages`, `src/replay/input.rs` is
+`replay`), and a file directly in `src/` as its own module (`share`). A cycle between modules
+(`replay` -> `preset` -> `level` -> `replay`) fails too, though no two files import each other.
+
     .ci/import_cycles.py [--tests] [--shallow] [--root src] [PREFIX ...]
 
 With PREFIXes (say src/sim), only groups that hold a file under one of them count.
@@ -407,11 +412,41 @@ def main():
                 if w in group:
                     imports = ", ".join(sorted(set(edges[v][w])))
                     print(f"  {v} -> {w}: {imports}")
-    if found:
-        print(f"{found} import cycle group(s)")
+    root = pathlib.Path(args.root)
+    module_edges = {}
+    for v, targets in edges.items():
+        for w, imports in targets.items():
+            a, b = room(v, root), room(w, root)
+            if a != b:
+                module_edges.setdefault(a, {}).setdefault(b, []).extend(
+                    f"{v} -> {w}: {i}" for i in imports
+                )
+    module_nodes = {room(f, root) for f in nodes}
+    modules_found = 0
+    for group in components(module_nodes, module_edges):
+        if len(group) < 2:
+            continue
+        modules_found += 1
+        cycle = shortest_cycle(group, module_edges)
+        print(f"cycle among {len(group)} modules: {' -> '.join(cycle)}")
+        for a, b in zip(cycle, cycle[1:]):
+            for line in sorted(set(module_edges[a][b])):
+                print(f"  {a} -> {b}: {line}")
+    if found or modules_found:
+        print(f"{found} import cycle group(s) between files, {modules_found} between modules")
         return 1
-    print("no import cycles")
+    print("no import cycles between files or modules")
     return 0
+
+
+def room(file, root):
+    """The module a reader sees `file` in: its folder, to two levels, or a file directly in
+    the root as its own module (`lib.rs` and `main.rs` as `crate`)."""
+    parts = pathlib.Path(file).relative_to(root).parts
+    if len(parts) == 1:
+        stem = pathlib.Path(parts[0]).stem
+        return "crate" if stem in ("lib", "main") else stem
+    return "::".join(parts[:-1][:2])
 
 
 if __name__ == "__main__":
