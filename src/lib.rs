@@ -39,6 +39,7 @@ pub mod cli;
 pub mod golden;
 #[cfg(feature = "cli")]
 pub mod headless;
+pub mod input;
 pub mod level;
 pub mod preset;
 pub mod replay;

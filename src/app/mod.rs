@@ -3,7 +3,7 @@
 
 mod draw;
 mod game;
-mod page;
+mod input;
 
 pub use crate::cli::WindowOptions;
 pub use draw::hud::CONTROLS;
@@ -22,8 +22,8 @@ use crate::share::{Opened, Shared};
 use crate::sim::numerics::clock::Instant;
 use crate::sim::numerics::portable::Ordered;
 use draw::render::{Renderer, View};
+use game::page::PageMode;
 use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
-use page::PageMode;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -51,7 +51,7 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
         .build_global();
     // A page's address may ask it to check the golden checksums or to play a replay beside it;
     // an address it does not know is said in the page, which then plays as usual.
-    let (mode, mode_error) = match page::mode() {
+    let (mode, mode_error) = match game::page::mode() {
         Ok(mode) => (mode, None),
         Err(error) => (PageMode::Play, Some(error)),
     };
@@ -313,8 +313,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut renderer = Renderer::new()?;
     warm_font_cache();
     let presets = Preset::builtins();
-    let mut mouse = game::input::Mouse::default();
-    let mut keyboard = game::input::Keyboard::new();
+    let mut mouse = input::Mouse::default();
+    let mut keyboard = input::Keyboard::new();
     let mut timing = draw::hud::Timing::default();
     let mut panel = draw::panel::Panel::default();
     let mut toolbar = draw::toolbar::Toolbar::default();
@@ -343,7 +343,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             timing.note_capture(ms);
         }
         game.poll_file();
-        for command in game::input::commands(game.menu.open, &keyboard.take()) {
+        for command in input::commands(game.menu.open, &keyboard.take()) {
             game.apply(command);
         }
         if game.quit_requested() {
@@ -367,12 +367,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             };
             game.say(format!("the replay ended {ended}"));
         }
-        let notches = game::input::wheel_notches();
+        let notches = input::wheel_notches();
         if notches != 0.0 {
             game.scale_stir_radius(crate::sim::numerics::portable::powf(1.12, notches));
         }
         game.turn_gravity(
-            game::input::tilt_direction() * game::tools::TILT_SPEED * dt.at_most(0.25) as f32,
+            input::tilt_direction() * game::tools::TILT_SPEED * dt.at_most(0.25) as f32,
         );
         // On a touch screen the world keeps clear of the toolbar and the compact HUD.
         let compact = toolbar.shown();
@@ -562,7 +562,7 @@ impl WebLog {
 }
 
 /// What the mouse asks of the next simulation frame, by the tool in hand.
-fn frame_input(game: &Game, mouse: &game::input::Mouse) -> FrameInput {
+fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
     let held = mouse.position.filter(|_| mouse.stirring);
     let mut input = FrameInput {
         pull: mouse.pull(),
@@ -606,7 +606,7 @@ fn save_if_asked(game: &mut Game, capture: Option<&mut draw::capture::Capture>) 
             let path = PathBuf::from(format!("{stem}.replay"));
             match game.replay_so_far() {
                 Ok(text) if WEB => {
-                    page::hand_out(&path.display().to_string(), &text);
+                    game::page::hand_out(&path.display().to_string(), &text);
                     Ok(path)
                 }
                 Ok(text) => std::fs::write(&path, text)
@@ -617,7 +617,7 @@ fn save_if_asked(game: &mut Game, capture: Option<&mut draw::capture::Capture>) 
         }
         Command::ShareLink => {
             let link = game.session.link().encode();
-            page::show_link(&link);
+            game::page::show_link(&link);
             macroquad::miniquad::window::clipboard_set(&link);
             let shown: String = link.chars().take(32).collect();
             game.say(format!(

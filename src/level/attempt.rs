@@ -1,7 +1,7 @@
 //! One go at a level: its rules applied to every input, its goals judged after every frame.
 
 use super::description::{Combine, Goal, Level, Tool, Zone};
-use crate::replay::Input;
+use crate::input::Input;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::physics::rest_particles_per_area;
 use crate::sim::{EditError, Shape, World};

@@ -45,10 +45,9 @@
 use crate::level::Attempt;
 use crate::preset::Preset;
 mod history;
-mod input;
 
+pub use crate::input::Input;
 pub use history::{world_bytes, History};
-pub use input::Input;
 
 use crate::sim::{EditError, World};
 use std::io::Write as _;

@@ -17,12 +17,14 @@
 //! `docs/ARCHITECTURE.md` maps them.
 
 pub mod numerics;
+pub mod particles;
 pub mod physics;
 pub mod scene;
 pub mod stages;
 pub mod subsystems;
 pub mod world;
 
+pub use particles::{MaterialStats, Particles, WorldStats};
 pub use scene::air::AirSettings;
 pub use scene::bodies::{Body, BodyState, Hinge};
 pub use scene::domain::{Domain, DomainError, Wall};
@@ -33,7 +35,6 @@ pub use stages::neighbours::{lanes_name, LANES_VARIABLE};
 pub use subsystems::air::AirState;
 pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;
-pub use subsystems::RandomStirrer;
-pub use world::particles::{MaterialStats, Particles, WorldStats};
+pub use world::RandomStirrer;
 pub use world::{EditError, FrameReport, Pour, Poured, StageTimes, Tunable, World, MAX_HEAT_RATE};
 pub use world::{EmitterProgress, ParticleState, WorldState};

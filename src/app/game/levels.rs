@@ -23,7 +23,7 @@ impl Progress {
     /// The progress kept on this machine (or in this browser); none yet is no progress.
     pub fn load() -> Self {
         if cfg!(target_arch = "wasm32") {
-            let text = crate::app::page::stored(STORAGE_KEY).unwrap_or_default();
+            let text = crate::app::game::page::stored(STORAGE_KEY).unwrap_or_default();
             return Self::from_text(&text, None);
         }
         let file = data_file();
@@ -81,7 +81,7 @@ impl Progress {
 
     fn keep(&self) -> Result<(), String> {
         if cfg!(target_arch = "wasm32") {
-            crate::app::page::store(STORAGE_KEY, &self.to_text());
+            crate::app::game::page::store(STORAGE_KEY, &self.to_text());
             return Ok(());
         }
         let Some(file) = &self.file else {

@@ -3,8 +3,8 @@
 //! window shows (`Display`), which turns each command and mouse frame into calls on those parts.
 
 pub(crate) mod display;
-pub(crate) mod input;
 pub(crate) mod levels;
+pub(crate) mod page;
 pub(crate) mod recording;
 pub(crate) mod session;
 pub(crate) mod state_report;

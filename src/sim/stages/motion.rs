@@ -5,10 +5,8 @@
 use super::contact::keep_inside;
 use super::grid::Bounds;
 use crate::sim::numerics::LIGHT_CHUNK;
+use crate::sim::particles::Particles;
 use crate::sim::scene::domain::Domain;
-use crate::sim::subsystems::registry::Touching;
-use crate::sim::subsystems::Moving;
-use crate::sim::world::particles::Particles;
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -51,6 +49,30 @@ pub struct MoveConstants {
     pub wall_friction: f32,
 }
 
+/// A particle in the move stage after its move: where it is now, where it started the substep,
+/// its velocity and its material. Subsystems with solids change position and velocity.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moving {
+    /// Position after the move.
+    pub position: Vec2,
+    /// Position at the start of the substep (to rounding).
+    pub start: Vec2,
+    /// Velocity derived from the move.
+    pub velocity: Vec2,
+    /// Index into the world's materials.
+    pub material: usize,
+}
+
+/// What keeps particles out of solids other than the walls, called for each particle in the
+/// move (the subsystems with solids: obstacles, bodies, fixed particles, through
+/// `subsystems::registry::Touching`).
+pub trait Touch {
+    /// Before the walls: keep `particle` out of the solids.
+    fn push_out(&self, particle: &mut Moving);
+    /// After the walls: see `particle` where it ended.
+    fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32);
+}
+
 /// The move stage: moves every particle to its relaxed position (`displacement`, indexed like
 /// the particles), derives its velocity from the substep's travel, and resolves contacts as
 /// Clavet et al. do for bodies. First the `touching` subsystems keep it out of their solids;
@@ -64,7 +86,7 @@ pub fn move_and_collide(
     particles: &mut Particles,
     displacement: (&[f32], &[f32]),
     domain: &Domain,
-    touching: Option<Touching>,
+    touching: Option<impl Touch + Sync>,
     constants: MoveConstants,
     advance_next: bool,
 ) -> (usize, Bounds) {

@@ -15,14 +15,14 @@ pub mod bodies;
 pub mod fixed;
 pub mod heat;
 pub mod obstacles;
-mod random_stir;
 pub(crate) mod registry;
 pub mod springs;
 pub mod stir;
 
-pub use random_stir::RandomStirrer;
+pub use crate::sim::stages::motion::Moving;
 
 use super::scene::{Material, Scene};
+use crate::sim::particles::{Births, Particles};
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::Step;
@@ -30,7 +30,6 @@ use crate::sim::stages::grid::Grid;
 use crate::sim::stages::neighbours::Neighbours;
 use crate::sim::stages::pairs::Contact;
 use crate::sim::subsystems::stir::Stir;
-use crate::sim::world::particles::{Births, Particles};
 use glam::Vec2;
 use rand_pcg::Pcg32;
 use serde::de::DeserializeOwned;
@@ -191,20 +190,6 @@ impl<'a> Diffusion<'a> {
     pub fn again(&mut self, values: &[f32]) {
         self.neighbours.diffuse_again(values, self.h);
     }
-}
-
-/// A particle in the move stage after its move: where it is now, where it started the substep,
-/// its velocity and its material. Subsystems with solids change position and velocity.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Moving {
-    /// Position after the move.
-    pub position: Vec2,
-    /// Position at the start of the substep (to rounding).
-    pub start: Vec2,
-    /// Velocity derived from the move.
-    pub velocity: Vec2,
-    /// Index into the world's materials.
-    pub material: usize,
 }
 
 /// What a subsystem with its own clock gets once per frame, after the frame's substeps: the

@@ -8,15 +8,16 @@ use super::obstacles::Contacts;
 use super::springs::Springs;
 use super::stir::Stir;
 use crate::sim::numerics::clock::Instant;
+use crate::sim::particles::Particles;
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::ranges::Step;
 use crate::sim::scene::Scene;
+use crate::sim::stages::motion::Touch;
 use crate::sim::stages::pairs;
 use crate::sim::subsystems::{
     AfterFrame, AfterMove, Diffusion, FromScene, Frozen, Moving, Restoring, SavedState, StateError,
     Subsystem,
 };
-use crate::sim::world::particles::Particles;
 use glam::Vec2;
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -281,10 +282,10 @@ pub struct Touching<'a> {
     list: [Option<&'a dyn Subsystem>; SUBSYSTEMS],
 }
 
-impl Touching<'_> {
+impl Touch for Touching<'_> {
     /// Every subsystem's `push_out`, in order.
     #[inline]
-    pub fn push_out(&self, particle: &mut Moving) {
+    fn push_out(&self, particle: &mut Moving) {
         for subsystem in self.list.iter().flatten() {
             subsystem.push_out(particle);
         }
@@ -292,7 +293,7 @@ impl Touching<'_> {
 
     /// Every subsystem's `after_walls`, in order.
     #[inline]
-    pub fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32) {
+    fn after_walls(&self, particle: &mut Moving, domain: &Domain, dt: f32) {
         for subsystem in self.list.iter().flatten() {
             subsystem.after_walls(particle, domain, dt);
         }

@@ -24,6 +24,7 @@
 //! remember a squashed shape.
 
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::particles::Particles;
 use crate::sim::physics::spring_half_displacement;
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::Step;
@@ -33,7 +34,6 @@ use crate::sim::scene::Scene;
 use crate::sim::subsystems::{
     from_state, to_state, FromScene, Frozen, Restoring, SavedState, StateError, Subsystem,
 };
-use crate::sim::world::particles::Particles;
 use glam::Vec2;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

@@ -1,7 +1,7 @@
 //! Hands in the liquid: a stir (the mouse dragged through it) and a pull (particles gathered
 //! toward a point).
 
-use crate::sim::world::particles::Particles;
+use crate::sim::particles::Particles;
 use glam::Vec2;
 use rayon::prelude::*;
 

@@ -7,10 +7,11 @@
 //! bit-identical at any thread count.
 
 mod edit;
-pub mod particles;
+mod random_stir;
 mod state;
 
 pub use edit::{EditError, Pour, Poured, Tunable, MAX_HEAT_RATE};
+pub use random_stir::RandomStirrer;
 pub use state::{EmitterProgress, ParticleState, WorldState};
 
 use super::scene::{Emitter, Material, Obstacle, Scene};
@@ -18,6 +19,7 @@ use crate::sim::numerics::checksum;
 use crate::sim::numerics::clock::Instant;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::numerics::LIGHT_CHUNK;
+use crate::sim::particles::{Births, MaterialStats, Particles, WorldStats};
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::params::SimParams;
 use crate::sim::stages::emission::Emission;
@@ -35,7 +37,6 @@ use crate::sim::subsystems::springs::SpringCounts;
 use crate::sim::subsystems::stir::{self, Stir};
 use crate::sim::subsystems::{AfterFrame, AfterMove, Diffusion, Frozen};
 use glam::Vec2;
-use particles::{Births, MaterialStats, Particles, WorldStats};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;

@@ -15,6 +15,7 @@
 //! so that any text format round-trips it exactly, NaN and infinities included.
 
 use super::{FrameReport, World};
+use crate::sim::particles::{Births, Particles};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::Step;
 use crate::sim::scene::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
@@ -22,7 +23,6 @@ use crate::sim::scene::{Material, Obstacle, Scene};
 use crate::sim::stages::emission::Emission;
 use crate::sim::subsystems::obstacles::gap_problem;
 use crate::sim::subsystems::{Restoring, SavedState, StateError};
-use crate::sim::world::particles::{Births, Particles};
 use glam::Vec2;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
@@ -162,7 +162,7 @@ macro_rules! particle_state {
     };
 }
 
-crate::sim::world::particles::particle_columns!(particle_state);
+crate::sim::particles::particle_columns!(particle_state);
 
 /// How a saved particle column is written in `ParticleState`'s array: as `WIDTH` numbers, the
 /// floats as bits.

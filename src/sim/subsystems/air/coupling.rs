@@ -10,10 +10,10 @@ use super::field::MacGrid;
 use super::vapour::open_around;
 use crate::sim::numerics::portable;
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::particles::Particles;
 use crate::sim::scene::air::AirSettings;
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::Material;
-use crate::sim::world::particles::Particles;
 use glam::Vec2;
 use rayon::prelude::*;
 

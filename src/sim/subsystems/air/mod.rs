@@ -39,13 +39,13 @@ pub use saved::AirState;
 use super::stir::Stir;
 use crate::sim::numerics::checksum::Fnv;
 use crate::sim::numerics::clock::Instant;
+use crate::sim::particles::Particles;
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::Obstacle;
 use crate::sim::scene::Scene;
 use crate::sim::subsystems::{
     from_state, to_state, AfterFrame, FromScene, Restoring, SavedState, StateError, Subsystem,
 };
-use crate::sim::world::particles::Particles;
 use advect::Advection;
 use coupling::Coupling;
 use forces::{ForceConstants, Forces};

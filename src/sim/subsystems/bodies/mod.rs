@@ -40,6 +40,7 @@ pub use state::BodiesState;
 
 use super::stir::{PullBlend, Stir, StirBlend};
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::particles::Particles;
 use crate::sim::physics::water_density;
 use crate::sim::scene::bodies::velocity_at;
 use crate::sim::scene::domain::Domain;
@@ -47,7 +48,6 @@ use crate::sim::scene::Obstacle;
 use crate::sim::scene::Scene;
 use crate::sim::stages::contact::{collide, keep_inside};
 use crate::sim::subsystems::{AfterMove, FromScene, Restoring, SavedState, StateError, Subsystem};
-use crate::sim::world::particles::Particles;
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};

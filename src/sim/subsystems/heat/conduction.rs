@@ -3,9 +3,9 @@
 
 use crate::sim::numerics::portable::{self, Ordered};
 use crate::sim::numerics::LIGHT_CHUNK;
+use crate::sim::particles::Particles;
 use crate::sim::physics::{conduction_norm, conduction_scale, density_norm, heat_share};
 use crate::sim::subsystems::Diffusion;
-use crate::sim::world::particles::Particles;
 use rayon::prelude::*;
 
 /// Most cycles one substep's exchange is cut into.

@@ -6,9 +6,9 @@
 //! the scene's order, each particle at most once a frame.
 
 use crate::sim::numerics::portable;
+use crate::sim::particles::Particles;
 use crate::sim::scene::{Product, Reaction};
 use crate::sim::stages::pairs::Contact;
-use crate::sim::world::particles::Particles;
 use rand::Rng;
 use rand_pcg::Pcg32;
 

@@ -1,5 +1,6 @@
-//! One input that reaches the simulation, as a replay line names it (the verbs are listed in
-//! the module documentation of `replay`).
+//! What a player does to a world: each edit call the window, levels and replays make, as a value
+//! and as the one line of text a replay writes for it (the verbs are listed in the module
+//! documentation of `replay`).
 
 use crate::sim::{EditError, Obstacle, Pour, Shape, Stir, Tunable, World};
 use glam::Vec2;

@@ -2,7 +2,7 @@
 //! the mouse through the liquid does, reproducibly.
 
 use super::stir::Stir;
-use crate::sim::world::World;
+use super::World;
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;

@@ -2,7 +2,7 @@
 //! smoothed world-space velocity), a pull (right button held), or a press and drag of the other
 //! tools (pour, erase, heat, cool, draw, grab).
 
-use super::tools::Tool;
+use super::game::tools::Tool;
 use crate::app::draw::render::View;
 use crate::app::game::Command;
 use crate::sim::Stir;
