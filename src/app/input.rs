@@ -2,9 +2,9 @@
 //! smoothed world-space velocity), a pull (right button held), or a press and drag of the other
 //! tools (pour, erase, heat, cool, draw, grab).
 
-use super::game::tools::Tool;
 use crate::app::draw::render::View;
 use crate::app::game::Command;
+use crate::level::Tool;
 use crate::sim::Stir;
 use macroquad::input::utils;
 use macroquad::miniquad::{EventHandler, KeyMods};

@@ -6,6 +6,7 @@ mod game;
 mod input;
 
 pub use crate::cli::WindowOptions;
+pub use crate::level::Tool;
 pub use draw::hud::CONTROLS;
 pub use game::display::{Display, Shading};
 pub use game::levels::{data_file, Progress};
@@ -13,7 +14,7 @@ pub use game::recording::Recording;
 pub use game::session::{
     rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
 };
-pub use game::tools::{FrameInput, Tool, Tools, HEAT_RATE};
+pub use game::tools::{FrameInput, Tools, HEAT_RATE};
 pub use game::{Command, Game, WEB};
 
 use crate::preset::{one_line, Preset, BUILTIN};
@@ -574,8 +575,9 @@ fn frame_input(game: &Game, mouse: &input::Mouse) -> FrameInput {
         Tool::Erase => input.erase = held,
         Tool::Heat => input.heat = held.map(|at| (at, game::tools::HEAT_RATE)),
         Tool::Cool => input.heat = held.map(|at| (at, -game::tools::HEAT_RATE)),
-        Tool::Draw => {}
         Tool::Grab => input.drag = held,
+        // Drawing acts on release (above); the others are not held in the hand.
+        Tool::Draw | Tool::Pull | Tool::Tilt | Tool::Tune => {}
     }
     input
 }

@@ -46,7 +46,8 @@ fn whole() -> f32 {
     1.0
 }
 
-/// A player's tool, as a level allows it.
+/// A player's tool: what a level's `tools` allow, and what the window holds. The left button
+/// holds the window's `TOOLS`; `Pull`, `Tilt` and `Tune` have buttons and keys of their own.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
 pub enum Tool {

@@ -5,8 +5,8 @@ use super::palette::{degrees, thermometer, THERMOMETER};
 use super::render::{Recent, View};
 use crate::app::game::display::Shading;
 use crate::app::game::session::{key_label, AUTO_FINEST, PRESET_KEYS};
-use crate::app::game::tools::Tool;
 use crate::app::game::{Game, WEB};
+use crate::level::Tool;
 use crate::preset::Preset;
 use crate::sim::numerics::portable::Ordered;
 use macroquad::prelude::{

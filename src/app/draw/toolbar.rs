@@ -4,8 +4,8 @@
 //! the tools, the next material, the next scene, the level menu, pause, reset and share.
 
 use super::hud::{DIM, TEXT};
-use crate::app::game::tools::Tool;
 use crate::app::game::{Command, Game};
+use crate::level::Tool;
 use crate::sim::numerics::portable::Ordered as _;
 use macroquad::prelude::{
     draw_rectangle, draw_rectangle_lines, draw_text, measure_text, screen_height, screen_width,

@@ -2,11 +2,9 @@
 //! natively a small file in the user's data folder, in a page the browser's local storage),
 //! which levels are open, and the menu's selection.
 
-use crate::level::{self, Tool as LevelTool};
+use crate::level::{self, Tool};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-use super::tools::Tool;
 
 /// The key the stars are kept under in a page's local storage.
 const STORAGE_KEY: &str = "slosh-progress";
@@ -150,20 +148,9 @@ impl Menu {
     }
 }
 
-/// The level's name for the window's tool, as `[level] tools` lists it.
-pub fn level_tool(tool: Tool) -> LevelTool {
-    match tool {
-        Tool::Stir => LevelTool::Stir,
-        Tool::Pour => LevelTool::Pour,
-        Tool::Erase => LevelTool::Erase,
-        Tool::Heat => LevelTool::Heat,
-        Tool::Cool => LevelTool::Cool,
-        Tool::Draw => LevelTool::Draw,
-        Tool::Grab => LevelTool::Grab,
-    }
-}
-
-/// The window's tools in the order the keys pick them, for the first one a level allows.
+/// The tools the left button can hold, in the order the keys pick them (the first one a level
+/// allows is taken when the level refuses the one in hand); the others (`Pull`, `Tilt`, `Tune`)
+/// have buttons and keys of their own.
 pub const TOOLS: [Tool; 7] = [
     Tool::Stir,
     Tool::Pour,

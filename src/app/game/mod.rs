@@ -10,16 +10,16 @@ pub(crate) mod session;
 pub(crate) mod state_report;
 pub(crate) mod tools;
 
-use crate::level::{self, Attempt, Outcome, Tool as LevelTool};
+use crate::level::{self, Attempt, Outcome, Tool};
 use crate::preset::{Preset, BUILTIN};
 use crate::replay::{Feed, Input, Recorder};
 use crate::sim::{EditError, Material, Tunable, World};
 use display::Display;
 use glam::Vec2;
-use levels::{level_tool, Menu, Progress, TOOLS};
+use levels::{Menu, Progress, TOOLS};
 use recording::Recording;
 use session::{checkout_differs, key_label, PresetSource, Resolution, Session, PRESET_KEYS};
-use tools::{FrameInput, Tool, Tools};
+use tools::{FrameInput, Tools};
 
 /// True in a web page (`wasm32`): one thread, no files, no command line.
 pub const WEB: bool = cfg!(target_arch = "wasm32");
@@ -221,7 +221,7 @@ impl Game {
             Command::PlayLevel(index) => self.play_level(index),
             Command::Confirm => self.confirm(),
             Command::SelectTool(tool) => {
-                if let Err(refused) = self.allows(level_tool(tool)) {
+                if let Err(refused) = self.allows(tool) {
                     self.say(refused);
                     return;
                 }
@@ -234,7 +234,7 @@ impl Game {
                 self.say(said);
             }
             Command::TiltBack => {
-                if self.allows(LevelTool::Tilt).is_err() {
+                if self.allows(Tool::Tilt).is_err() {
                     return;
                 }
                 let gravity = self.session.preset.scene.params.gravity;
@@ -371,7 +371,7 @@ impl Game {
     /// Turns gravity by `radians` more (clamped to a full turn either way); 0 keeps it. A
     /// level that does not allow tilting keeps gravity as it is.
     pub fn turn_gravity(&mut self, radians: f32) {
-        if radians == 0.0 || self.allows(LevelTool::Tilt).is_err() {
+        if radians == 0.0 || self.allows(Tool::Tilt).is_err() {
             return;
         }
         let gravity = self.session.preset.scene.params.gravity;
@@ -537,11 +537,8 @@ impl Game {
 
     /// A level's tools: the one in hand if the level allows it, else the first it does.
     fn pick_allowed_tool(&mut self) {
-        if self.allows(level_tool(self.tools.tool)).is_err() {
-            if let Some(&tool) = TOOLS
-                .iter()
-                .find(|&&tool| self.allows(level_tool(tool)).is_ok())
-            {
+        if self.allows(self.tools.tool).is_err() {
+            if let Some(&tool) = TOOLS.iter().find(|&&tool| self.allows(tool).is_ok()) {
                 self.tools.tool = tool;
             }
         }
@@ -553,7 +550,7 @@ impl Game {
     }
 
     /// Whether the level being played (if any) lets the player use `tool`; why not, if not.
-    pub fn allows(&self, tool: LevelTool) -> Result<(), String> {
+    pub fn allows(&self, tool: Tool) -> Result<(), String> {
         match self.attempt() {
             Some(attempt) if !attempt.level().rules.tools.contains(&tool) => {
                 Err(format!("{} is not a tool of this level", tool.name()))

@@ -4,44 +4,11 @@
 //! between the walls.
 
 use super::recording::Recording;
+use crate::level::Tool;
 use crate::replay::Input;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::{EditError, Material, Obstacle, Pour, Stir, Tunable, World};
 use glam::Vec2;
-
-/// What the left mouse button does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    /// Drag to push the liquid along (the default).
-    Stir,
-    /// Hold to pour the selected material from the ring.
-    Pour,
-    /// Hold to remove the particles under the ring.
-    Erase,
-    /// Hold to heat the particles under the ring (`HEAT_RATE`).
-    Heat,
-    /// Hold to cool the particles under the ring (`HEAT_RATE`).
-    Cool,
-    /// Drag to lay a capsule wall; click an obstacle to remove it.
-    Draw,
-    /// Press on a rigid body to take hold of it, drag to pull it along, let go to throw it.
-    Grab,
-}
-
-impl Tool {
-    /// Its name in the HUD.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Stir => "stir",
-            Tool::Pour => "pour",
-            Tool::Erase => "erase",
-            Tool::Heat => "heat",
-            Tool::Cool => "cool",
-            Tool::Draw => "draw",
-            Tool::Grab => "grab",
-        }
-    }
-}
 
 /// Fastest the arrow keys turn gravity, in radians per second.
 pub const TILT_SPEED: f32 = 0.8;
