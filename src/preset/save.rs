@@ -8,6 +8,7 @@
 
 use super::file::ObstacleFile;
 use super::Preset;
+use crate::sim::scene::material::{Law, MATERIAL_FIELDS};
 use crate::sim::scene::resolution::scale_material;
 use crate::sim::{Material, Obstacle, Shape};
 use glam::Vec2;
@@ -181,24 +182,11 @@ fn keep_untouched(
     mapped: Material,
 ) -> Material {
     let mut kept = mapped;
-    macro_rules! keep {
-        ($($field:ident),*) => {
-            $(if tuned.$field == current.$field {
-                kept.$field = reference.$field;
-            })*
-        };
+    for row in MATERIAL_FIELDS.iter().filter(|row| row.law != Law::Same) {
+        if (row.value)(tuned) == (row.value)(current) {
+            (row.put)(&mut kept, (row.value)(reference));
+        }
     }
-    keep!(
-        mass,
-        pressure_scale,
-        stiffness,
-        near_stiffness,
-        surface_tension,
-        linear_viscosity,
-        quadratic_viscosity,
-        spring_stiffness,
-        stickiness
-    );
     kept
 }
 
@@ -312,32 +300,18 @@ mod tests {
             (Some(x), Some(y)) => close(x, y, tolerance),
             (x, y) => x == y,
         };
+        // The values that change with the particle size within `tolerance`, the rest exactly.
         let fine = a.name == b.name
             && a.colour == b.colour
-            && close(a.mass, b.mass, tolerance)
-            && close(a.pressure_scale, b.pressure_scale, tolerance)
-            && a.pressure_bias == b.pressure_bias
-            && option(a.stiffness, b.stiffness)
-            && option(a.near_stiffness, b.near_stiffness)
-            && option(a.surface_tension, b.surface_tension)
-            && option(a.linear_viscosity, b.linear_viscosity)
-            && option(a.quadratic_viscosity, b.quadratic_viscosity)
-            && close(a.spring_stiffness, b.spring_stiffness, tolerance)
-            && a.yield_ratio == b.yield_ratio
-            && a.plasticity == b.plasticity
-            && a.spring_radius == b.spring_radius
-            && close(a.stickiness, b.stickiness, tolerance)
-            && a.stick_distance == b.stick_distance
-            && a.temperature == b.temperature
-            && a.conductivity == b.conductivity
-            && a.heat_capacity == b.heat_capacity
-            && a.smoke == b.smoke
             && a.melts_into == b.melts_into
-            && a.melting_point == b.melting_point
-            && a.melting_heat == b.melting_heat
-            && a.boiling_point == b.boiling_point
-            && a.boiling_heat == b.boiling_heat
-            && a.fixed == b.fixed;
+            && a.fixed == b.fixed
+            && MATERIAL_FIELDS.iter().all(|row| {
+                let (x, y) = ((row.value)(a), (row.value)(b));
+                match row.law {
+                    Law::Same => x == y,
+                    _ => option(x, y),
+                }
+            });
         assert!(fine, "{what}:\n{a:?}\n{b:?}");
     }
 

@@ -4,6 +4,7 @@
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{ObstacleFile, PresetFile, ReactionFile};
 use crate::level::Level;
+use crate::sim::scene::material::{COLOUR, MATERIAL_FIELDS};
 use crate::sim::scene::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
 use crate::sim::scene::resolution::REFERENCE_RADIUS;
 use crate::sim::{Block, Domain, DomainError, Emitter, Material, Obstacle, Scene, SimParams, Wall};
@@ -174,6 +175,14 @@ fn tension_hint(mut error: Invalid) -> Invalid {
     error
 }
 
+/// What a spring stiffness out of range needs.
+fn spring_hint(mut error: Invalid) -> Invalid {
+    error
+        .message
+        .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
+    error
+}
+
 /// `[[materials]]`: at least one, names unique.
 fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Invalid> {
     if list.is_empty() {
@@ -202,54 +211,23 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
                 format!("`{}` is defined twice", material.name),
             ));
         }
-        let value = |field: &Field, value| check(&at(field.key()), field, value, &scale);
-        let optional = |field: &Field, value: Option<f32>| {
-            value
-                .map(|value| check(&at(field.key()), field, value, &scale))
-                .transpose()
+        let mut checked = Material {
+            colour: check_colour(&at("colour"), &COLOUR, material.colour, &scale)?,
+            ..material.clone()
         };
-        materials.push(Material {
-            name: material.name.clone(),
-            colour: check_colour(&at("colour"), &field::COLOUR, material.colour, &scale)?,
-            stiffness: optional(&field::MATERIAL_STIFFNESS, material.stiffness)?,
-            near_stiffness: optional(&field::MATERIAL_NEAR_STIFFNESS, material.near_stiffness)?,
-            surface_tension: optional(&field::MATERIAL_SURFACE_TENSION, material.surface_tension)
-                .map_err(tension_hint)?,
-            linear_viscosity: optional(
-                &field::MATERIAL_LINEAR_VISCOSITY,
-                material.linear_viscosity,
-            )?,
-            quadratic_viscosity: optional(
-                &field::MATERIAL_QUADRATIC_VISCOSITY,
-                material.quadratic_viscosity,
-            )?,
-            spring_stiffness: value(&field::SPRING_STIFFNESS, material.spring_stiffness).map_err(
-                |mut error| {
-                    error
-                        .message
-                        .push_str(" (0.05 / dt²: stiffer springs need shorter substeps)");
-                    error
-                },
-            )?,
-            yield_ratio: value(&field::YIELD_RATIO, material.yield_ratio)?,
-            plasticity: value(&field::PLASTICITY, material.plasticity)?,
-            spring_radius: value(&field::SPRING_RADIUS, material.spring_radius)?,
-            stickiness: value(&field::STICKINESS, material.stickiness)?,
-            stick_distance: value(&field::STICK_DISTANCE, material.stick_distance)?,
-            temperature: value(&field::TEMPERATURE, material.temperature)?,
-            conductivity: value(&field::CONDUCTIVITY, material.conductivity)?,
-            heat_capacity: value(&field::HEAT_CAPACITY, material.heat_capacity)?,
-            smoke: value(&field::SMOKE, material.smoke)?,
-            melts_into: material.melts_into.clone(),
-            melting_point: value(&field::MELTING_POINT, material.melting_point)?,
-            melting_heat: value(&field::MELTING_HEAT, material.melting_heat)?,
-            boiling_point: optional(&field::BOILING_POINT, material.boiling_point)?,
-            boiling_heat: value(&field::BOILING_HEAT, material.boiling_heat)?,
-            fixed: material.fixed,
-            mass: value(&field::MASS, material.mass)?,
-            pressure_scale: value(&field::PRESSURE_SCALE, material.pressure_scale)?,
-            pressure_bias: value(&field::PRESSURE_BIAS, material.pressure_bias)?,
-        });
+        for row in MATERIAL_FIELDS {
+            let Some(value) = (row.value)(material) else {
+                continue;
+            };
+            let value =
+                check(&at(row.name), row.field, value, &scale).map_err(|error| match row.name {
+                    "surface_tension" => tension_hint(error),
+                    "spring_stiffness" => spring_hint(error),
+                    _ => error,
+                })?;
+            (row.put)(&mut checked, Some(value));
+        }
+        materials.push(checked);
     }
     phases(&materials)?;
     Ok(materials)

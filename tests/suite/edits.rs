@@ -20,7 +20,7 @@ fn assert_whole(world: &World, context: &str) {
     assert_eq!(stats.nan, 0, "{context}: NaN");
     assert_eq!(stats.escaped, 0, "{context}: escaped");
     let scale = slosh::sim::scene::ranges::Scale::of(world.params());
-    let (low, high) = slosh::sim::scene::ranges::TEMPERATURE.range(&scale);
+    let (low, high) = slosh::sim::scene::material::TEMPERATURE.range(&scale);
     for &t in &world.particles().temperature {
         assert!((low..=high).contains(&t), "{context}: temperature {t}");
     }
@@ -144,7 +144,8 @@ fn erasing_removes_the_disc_and_only_it() {
 /// the mean of the disc, and nothing where there is no liquid.
 #[test]
 fn heating_and_cooling_change_the_disc_and_refuse_bad_values() {
-    use slosh::sim::scene::ranges::{Scale, TEMPERATURE};
+    use slosh::sim::scene::material::TEMPERATURE;
+    use slosh::sim::scene::ranges::Scale;
     use slosh::sim::MAX_HEAT_RATE;
     let mut world = world("dam");
     for _ in 0..5 {

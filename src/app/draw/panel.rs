@@ -109,14 +109,9 @@ fn value_at(share: f32, (low, high): (f32, f32)) -> f32 {
 fn knobs(game: &Game) -> Vec<Knob> {
     let material = &game.session.world.materials()[current(game)];
     let mut knobs: Vec<Knob> = Tunable::ALL
-        .into_iter()
-        .filter(|field| match field {
-            Tunable::SpringStiffness => material.spring_stiffness > 0.0,
-            Tunable::Stickiness => material.stickiness > 0.0,
-            Tunable::MeltingPoint => material.melts_into.is_some(),
-            Tunable::BoilingPoint => material.boiling_point.is_some(),
-            _ => true,
-        })
+        .iter()
+        .copied()
+        .filter(|field| field.applies_to(material))
         .map(Knob::Material)
         .collect();
     knobs.push(Knob::Gravity);
@@ -141,7 +136,7 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
         Knob::Material(field) => {
             let material = &game.session.world.materials()[current(game)];
             let value = field.get(material, game.session.world.params()) / factor(game, field);
-            (value, range(game, field), label(field))
+            (value, range(game, field), field.label().into())
         }
         Knob::Gravity => (
             game.session.world.params().gravity.length(),
@@ -150,17 +145,6 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
             (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
-    }
-}
-
-/// A material constant's label: its name in the preset files, in words.
-fn label(field: Tunable) -> String {
-    match field {
-        Tunable::Temperature => "temperature of new particles (°C)".into(),
-        Tunable::Conductivity => "conductivity (m²/s)".into(),
-        Tunable::MeltingPoint => "melting point (°C)".into(),
-        Tunable::BoilingPoint => "boiling point (°C)".into(),
-        _ => field.name().replace('_', " "),
     }
 }
 

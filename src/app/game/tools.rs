@@ -305,7 +305,7 @@ impl Tools {
     ) -> Option<String> {
         let initial = self.initial_materials.get(index).cloned()?;
         let params = world.params().clone();
-        for field in Tunable::ALL {
+        for &field in Tunable::ALL {
             let value = field.get(&initial, &params);
             // The line returned below is what shows, even after a refused value.
             tune(world, recording, index, field, value).ok();

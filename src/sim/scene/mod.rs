@@ -4,10 +4,14 @@
 pub mod air;
 pub mod bodies;
 pub mod domain;
+pub mod material;
 pub mod params;
 pub mod ranges;
+pub mod reference;
 pub mod resolution;
 pub mod shape;
+
+pub use material::{Material, Tunable};
 
 use air::AirSettings;
 use bodies::{Body, Hinge};
@@ -71,160 +75,6 @@ pub enum Product {
     Vapour,
     /// Nothing: the particle is gone.
     Nothing,
-}
-
-/// A kind of liquid: its look, its particle mass, and how it differs from the scene's plain
-/// liquid (its own pressure, tension and viscosity, elastic springs, stickiness).
-///
-/// `Material::default()` is the seed's plain liquid: no springs, no stickiness, and every
-/// override `None` (the `SimParams` value applies).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Material {
-    /// Name used by presets to refer to it.
-    pub name: String,
-    /// Linear RGB colour, each channel in 0..=1.
-    pub colour: [f32; 3],
-    /// Mass of one particle; heavier liquids sink below lighter ones.
-    pub mass: f32,
-    /// Pressure shading: colour × (pressure_bias + pressure_scale × P), as in the seed.
-    #[serde(default)]
-    pub pressure_scale: f32,
-    /// See `pressure_scale`.
-    #[serde(default = "defaults::one")]
-    pub pressure_bias: f32,
-    /// Pressure stiffness k of this material (`None`: `SimParams::stiffness`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stiffness: Option<f32>,
-    /// Near-pressure stiffness k_near of this material (`None`: `SimParams::near_stiffness`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub near_stiffness: Option<f32>,
-    /// Surface tension σs between particles of this material (`None`:
-    /// `SimParams::surface_tension`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub surface_tension: Option<f32>,
-    /// Linear viscosity σ (`None`: `SimParams::linear_viscosity`); a pair of two materials uses
-    /// the mean of their coefficients.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub linear_viscosity: Option<f32>,
-    /// Quadratic viscosity β (`None`: `SimParams::quadratic_viscosity`); pairs use the mean.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub quadratic_viscosity: Option<f32>,
-    /// Spring stiffness k_spring of the viscoelastic springs between particles of this material
-    /// (Clavet et al. 2005, section 5); 0 means no springs, and then the material costs nothing.
-    #[serde(default)]
-    pub spring_stiffness: f32,
-    /// Yield ratio γ: a spring's rest length L only changes while the pair is stretched or
-    /// compressed by more than γ L.
-    #[serde(default = "defaults::yield_ratio")]
-    pub yield_ratio: f32,
-    /// Plasticity α: how fast rest lengths follow the deformation beyond the yield (0: a purely
-    /// elastic jelly that returns to its shape; larger: a goo that flows and keeps new shapes).
-    #[serde(default)]
-    pub plasticity: f32,
-    /// Springs form between particles closer than this fraction of h.
-    #[serde(default = "defaults::one")]
-    pub spring_radius: f32,
-    /// Stickiness k_stick: pull toward walls and obstacles within `stick_distance` (Clavet et
-    /// al. 2005, section 6.2); 0 means not sticky.
-    #[serde(default)]
-    pub stickiness: f32,
-    /// Reach of the stickiness, as a fraction of h, measured from the particle's centre to the
-    /// surface (a particle resting on a surface is one particle radius from it).
-    #[serde(default = "defaults::half")]
-    pub stick_distance: f32,
-    /// Temperature in degrees above the ambient air (0): the temperature its particles start at
-    /// (conducted from there in scenes with heat, `conductivity`). A hot liquid heats the air
-    /// beside it, which rises (only in scenes with air).
-    #[serde(default)]
-    pub temperature: f32,
-    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::heat`). 0 (the
-    /// default): it does not conduct; 0.5 evens out a metre in a second or two. A scene conducts
-    /// heat when any material has some.
-    #[serde(default)]
-    pub conductivity: f32,
-    /// Heat capacity per unit mass, relative to water (1): the heat a particle holds is
-    /// mass × heat capacity × temperature.
-    #[serde(default = "defaults::one")]
-    pub heat_capacity: f32,
-    /// Smoke (steam, fumes) given off into the air at the liquid's surface, per metre of surface
-    /// per second (0). Only in scenes with air.
-    #[serde(default)]
-    pub smoke: f32,
-    /// The material it becomes when it melts (ice into water, rock into lava), by name: heated
-    /// to `melting_point`, a particle takes up `melting_heat` and then turns into it; that
-    /// material cooled below the same point gives the heat back and turns into this one
-    /// (`sim::heat`). `None` (the default): it neither melts nor is frozen out of anything.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub melts_into: Option<String>,
-    /// The temperature in °C at which it melts into `melts_into` (and that freezes back).
-    #[serde(default)]
-    pub melting_point: f32,
-    /// The latent heat of melting, per unit mass, in degrees of water: the heat that would warm
-    /// the same mass of water by that many degrees (ice: 80).
-    #[serde(default)]
-    pub melting_heat: f32,
-    /// The temperature in °C at which it boils: past it a particle takes up `boiling_heat`, and
-    /// a particle at the surface that holds all of it leaves the liquid as vapour on the air
-    /// grid, which condenses back into drops of this material where the air is cooler
-    /// (`sim::air`). `None` (the default): it never boils. Needs `[air]`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub boiling_point: Option<f32>,
-    /// The latent heat of boiling, per unit mass, in degrees of water (water: 540).
-    #[serde(default)]
-    pub boiling_heat: f32,
-    /// Its particles hold still where they are (a solid formed in place: rock); the liquid
-    /// rests on them and flows around them.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub fixed: bool,
-}
-
-/// The defaults a preset file's material takes for the fields it leaves out (`Material::default`'s).
-mod defaults {
-    pub fn one() -> f32 {
-        1.0
-    }
-
-    pub fn half() -> f32 {
-        0.5
-    }
-
-    pub fn yield_ratio() -> f32 {
-        0.1
-    }
-}
-
-impl Default for Material {
-    fn default() -> Self {
-        Self {
-            name: String::new(),
-            colour: [0.5; 3],
-            mass: 1.0,
-            pressure_scale: 0.0,
-            pressure_bias: defaults::one(),
-            stiffness: None,
-            near_stiffness: None,
-            surface_tension: None,
-            linear_viscosity: None,
-            quadratic_viscosity: None,
-            spring_stiffness: 0.0,
-            yield_ratio: defaults::yield_ratio(),
-            plasticity: 0.0,
-            spring_radius: defaults::one(),
-            stickiness: 0.0,
-            stick_distance: defaults::half(),
-            temperature: 0.0,
-            conductivity: 0.0,
-            heat_capacity: defaults::one(),
-            smoke: 0.0,
-            melts_into: None,
-            melting_point: 0.0,
-            melting_heat: 0.0,
-            boiling_point: None,
-            boiling_heat: 0.0,
-            fixed: false,
-        }
-    }
 }
 
 /// A nozzle that shoots rows of particles across its width, along its direction.

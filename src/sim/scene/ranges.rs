@@ -5,8 +5,8 @@
 //! - run-time edits (`World::tune`, `World::set_gravity`) and the panel's sliders stay inside
 //!   the same entries;
 //! - a restored snapshot is checked against them (`World::from_state`);
-//! - README's tables of fields and parameters are rendered from it (`fields_markdown`,
-//!   `parameters_markdown`), and a test compares them with README.
+//! - the reference tables of fields and parameters are rendered from it and from the
+//!   materials' table (`sim::scene::reference`).
 //!
 //! Values are at the reference particle radius of the preset files (`sim::resolution`): a
 //! world of other particles runs them rescaled. r is `params.particle_radius`, dt the substep
@@ -216,6 +216,22 @@ impl Field {
         }
     }
 
+    /// The same entry with its plain-number bounds multiplied by `factor` (a field's range in
+    /// a world of other particles, `material::Law`); bounds that depend on the scene's radius or
+    /// substep stay as they are.
+    pub fn in_world(&self, factor: f32) -> Field {
+        let scaled = |bound: Bound| match bound {
+            Bound::Number(value) => Bound::Number(value * factor),
+            other => other,
+        };
+        let accepts = match self.accepts {
+            Accepts::Range(low, high) => Accepts::Range(scaled(low), scaled(high)),
+            Accepts::Above(low, high) => Accepts::Above(scaled(low), scaled(high)),
+            other => other,
+        };
+        Field { accepts, ..*self }
+    }
+
     /// Its key in its table: the last part of its path (`stiffness` for
     /// `materials[i].stiffness`).
     pub fn key(&self) -> &'static str {
@@ -292,7 +308,7 @@ macro_rules! fields {
 
 use super::params::SimParams;
 use Accepts::{Above, Components, Count, Place, Range, Rule};
-use Bound::{Number as N, PerDtSquared, Radii, Substeps, TimesDtSquared};
+use Bound::{Number as N, Radii, Substeps, TimesDtSquared};
 
 /// Largest coordinate a scene may use.
 pub const MAX_COORDINATE: f32 = 1.0e4;
@@ -365,68 +381,6 @@ fields! {
         fluid lives where `normal · x > offset`"), "";
     /// The materials together.
     MATERIALS = "materials", Rule("at least one; names unique"), "";
-    /// A material's name.
-    MATERIAL_NAME = "materials[i].name", Rule("non-empty, one line, unique"), "";
-    /// A colour channel.
-    COLOUR = "materials[i].colour" in "in each of three channels", Range(N(0.0), N(1.0)), "";
-    /// A particle's mass.
-    MASS = "materials[i].mass", Above(N(0.0), N(1000.0)), "";
-    /// Pressure shading scale.
-    PRESSURE_SCALE = "materials[i].pressure_scale", Range(N(-100.0), N(100.0)), "0";
-    /// Pressure shading bias.
-    PRESSURE_BIAS = "materials[i].pressure_bias", Range(N(-100.0), N(100.0)), "1";
-    /// A material's own stiffness.
-    MATERIAL_STIFFNESS = "materials[i].stiffness", Range(N(0.0), N(10.0)), "`params`";
-    /// A material's own near stiffness.
-    MATERIAL_NEAR_STIFFNESS = "materials[i].near_stiffness", Range(N(0.0), N(10.0)), "`params`";
-    /// A material's own surface tension.
-    MATERIAL_SURFACE_TENSION = "materials[i].surface_tension", Range(N(0.0), TimesDtSquared(30.0)),
-        "`params`";
-    /// A material's own linear viscosity (pairs of two materials use the mean).
-    MATERIAL_LINEAR_VISCOSITY = "materials[i].linear_viscosity", Range(N(0.0), N(100.0)),
-        "`params`";
-    /// A material's own quadratic viscosity (pairs of two materials use the mean).
-    MATERIAL_QUADRATIC_VISCOSITY = "materials[i].quadratic_viscosity", Range(N(0.0), N(100.0)),
-        "`params`";
-    /// Spring stiffness: stiffer springs need shorter substeps.
-    SPRING_STIFFNESS = "materials[i].spring_stiffness", Range(N(0.0), PerDtSquared(0.05)),
-        "0: no springs";
-    /// Yield ratio γ of springs.
-    YIELD_RATIO = "materials[i].yield_ratio", Range(N(0.0), N(1.0)), "0.1";
-    /// Plasticity α of springs, per second.
-    PLASTICITY = "materials[i].plasticity" in "per second", Range(N(0.0), N(100.0)), "0: elastic";
-    /// Springs form closer than this, in h.
-    SPRING_RADIUS = "materials[i].spring_radius" in "h", Above(N(0.0), N(1.0)), "1";
-    /// Stickiness.
-    STICKINESS = "materials[i].stickiness", Range(N(0.0), N(1.0e4)), "0: not sticky";
-    /// Reach of the stickiness, in h from the particle's centre.
-    STICK_DISTANCE = "materials[i].stick_distance" in "h, from the particle centre", Above(N(0.0), N(1.0)), "0.5";
-    /// The temperature its particles start at.
-    TEMPERATURE = "materials[i].temperature" in "°C (the air starts at 0)", Range(N(-1000.0), N(1000.0)), "0";
-    /// Thermal diffusivity, in m²/s. Calm to the top: the exchange's cycles and its limit keep
-    /// every temperature between its neighbours' (10 with heat capacities 100 and 0.01, at
-    /// particle radii 0.05 and 0.02, stayed within the starting temperatures), at a cost: 16
-    /// cycles, 1.1 ms per substep for 1,400 particles on two threads. The heat is conserved to
-    /// the rounding of f32 temperatures: 8e-8 over 200 frames at 0.5, 5e-5 at 10 beside a
-    /// capacity of 100, whose particles' small gains round away.
-    CONDUCTIVITY = "materials[i].conductivity" in "m²/s (thermal diffusivity)", Range(N(0.0), N(10.0)), "0: does not conduct";
-    /// Heat capacity per unit mass, relative to water (the heat m c T; a ratio of 10⁴ between
-    /// two materials conducts calmly).
-    HEAT_CAPACITY = "materials[i].heat_capacity" in "relative to water", Above(N(0.0), N(100.0)), "1";
-    /// What a material melts into.
-    MELTS_INTO = "materials[i].melts_into", Rule("a name from `materials`, another than its \
-        own; at most one material melts into each"), "none: does not melt";
-    /// Melting point.
-    MELTING_POINT = "materials[i].melting_point" in "°C", Range(N(-1000.0), N(1000.0)), "0";
-    /// Latent heat of melting.
-    MELTING_HEAT = "materials[i].melting_heat" in "degrees of water", Range(N(0.0), N(10000.0)), "0";
-    /// Boiling point.
-    BOILING_POINT = "materials[i].boiling_point" in "°C, at most one material per scene, with `[air]`",
-        Range(N(-1000.0), N(1000.0)), "none: never boils";
-    /// Latent heat of boiling.
-    BOILING_HEAT = "materials[i].boiling_heat" in "degrees of water", Range(N(0.0), N(10000.0)), "0";
-    /// Smoke per metre of surface per second.
-    SMOKE = "materials[i].smoke" in "per metre of surface per second", Range(N(0.0), N(1.0e4)), "0";
     /// An obstacle's kind.
     OBSTACLE_KIND = "obstacles[i].kind",
         Rule("`\"circle\"` (with `centre`) or `\"capsule\"` (with `a` and `b`)"), "";
@@ -566,38 +520,10 @@ fields! {
     HINGE_ANCHOR = "hinges[i].anchor", Place("inside the walls"), "";
 }
 
-/// README's table of every field: `| field | accepted |`, one row per entry of `ALL`.
-pub fn fields_markdown() -> String {
-    let mut table = String::from("| field | accepted |\n| --- | --- |\n");
-    for field in ALL {
-        let path = field
-            .path
-            .split(", ")
-            .map(|part| format!("`{part}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        table.push_str(&format!("| {path} | {} |\n", field.accepted()));
-    }
-    table
-}
-
-/// README's table of the solver's parameters (`[params]`, `SimParams`): field, default,
-/// meaning.
-pub fn parameters_markdown() -> String {
-    let mut table = String::from("| field | default | meaning |\n| --- | --- | --- |\n");
-    for field in ALL.iter().filter(|field| !field.meaning.is_empty()) {
-        let name = field.path.trim_start_matches("params.");
-        table.push_str(&format!(
-            "| `{name}` | {} | {} |\n",
-            field.default, field.meaning
-        ));
-    }
-    table
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::scene::material::*;
 
     #[test]
     fn numbers_read_as_readme_writes_them() {
@@ -630,7 +556,6 @@ mod tests {
     #[test]
     fn the_table_defaults_are_the_engines() {
         let params = crate::sim::SimParams::default();
-        let material = crate::sim::Material::default();
         let air = crate::sim::subsystems::air::AirSettings::default();
         let said =
             |field: &Field, value: f32| assert_eq!(field.default, number(value), "{}", field.path);
@@ -646,14 +571,6 @@ mod tests {
         said(&SUBSTEPS, params.substeps as f32);
         said(&CFL, params.cfl);
         said(&MAX_PARTICLES_FIELD, params.max_particles as f32);
-        said(&PRESSURE_SCALE, material.pressure_scale);
-        said(&PRESSURE_BIAS, material.pressure_bias);
-        said(&YIELD_RATIO, material.yield_ratio);
-        said(&SPRING_RADIUS, material.spring_radius);
-        said(&STICK_DISTANCE, material.stick_distance);
-        said(&TEMPERATURE, material.temperature);
-        said(&SMOKE, material.smoke);
-        said(&HEAT_CAPACITY, material.heat_capacity);
         said(&AIR_COLUMNS, air.columns as f32);
         said(&AIR_DENSITY, air.density);
         said(&AIR_SMOKE_WEIGHT, air.smoke_weight);
@@ -665,29 +582,17 @@ mod tests {
         said(&AIR_HEATING, air.heating);
         said(&AIR_SURFACE_EXCHANGE, air.surface_exchange);
         said(&AIR_CONDENSATION, air.condensation);
-        said(&MELTING_POINT, material.melting_point);
-        said(&MELTING_HEAT, material.melting_heat);
-        said(&BOILING_HEAT, material.boiling_heat);
         said(&AIR_TOLERANCE, air.tolerance);
         said(&AIR_MAX_ITERATIONS, air.max_iterations as f32);
+        // A material's defaults: every row whose default is a number says Material::default's.
+        let material = Material::default();
+        for row in MATERIAL_FIELDS {
+            if let (Some(value), Ok(_)) = ((row.value)(&material), row.field.default.parse::<f32>())
+            {
+                said(row.field, value);
+            }
+        }
         assert_eq!(params.interaction_radius, 6.0 * params.particle_radius);
         assert_eq!(params.max_substeps, 4 * params.substeps);
-    }
-
-    /// README's two tables are rendered from this one; after changing a field, paste the
-    /// rendering this prints.
-    #[test]
-    fn readme_tables_are_the_engines() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .expect("README.md beside Cargo.toml");
-        for (what, table) in [
-            ("fields", fields_markdown()),
-            ("parameters", parameters_markdown()),
-        ] {
-            assert!(
-                readme.contains(&table),
-                "README's table of {what} differs from sim::ranges; it should read:\n{table}"
-            );
-        }
     }
 }

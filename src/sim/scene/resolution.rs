@@ -24,6 +24,7 @@
 //! yield ratios, plasticity and the reaches given in h do not depend on the particle size.
 
 use super::domain::{Domain, DomainError};
+use super::material::{Law, MATERIAL_FIELDS};
 use super::params::SimParams;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::scene::{Emitter, Material, Scene};
@@ -49,10 +50,11 @@ impl Scene {
         p.particle_radius = radius;
         p.interaction_radius *= lambda;
         p.rest_density *= factors.rest_density;
-        p.stiffness *= factors.stiffness;
-        p.near_stiffness *= factors.stiffness;
-        p.linear_viscosity *= factors.linear_viscosity;
-        p.quadratic_viscosity *= factors.quadratic_viscosity;
+        // The scene-wide values the materials' overrides stand for, by the same laws.
+        p.stiffness *= Law::Stiffness.length_factor(lambda);
+        p.near_stiffness *= Law::Stiffness.length_factor(lambda);
+        p.linear_viscosity *= Law::LinearViscosity.length_factor(lambda);
+        p.quadratic_viscosity *= Law::QuadraticViscosity.length_factor(lambda);
         p.max_particles = scale_count(p.max_particles, factors.count);
         for material in &mut scene.materials {
             factors.scale_material(material);
@@ -103,8 +105,13 @@ pub(crate) fn rescale_substeps(params: &mut SimParams, materials: &mut [Material
     params.substeps = substeps;
     params.surface_tension *= tension;
     for material in materials {
-        if let Some(value) = &mut material.surface_tension {
-            *value *= tension;
+        for row in MATERIAL_FIELDS
+            .iter()
+            .filter(|row| row.law == Law::Substeps)
+        {
+            if let Some(value) = (row.value)(material) {
+                (row.put)(material, Some(value * tension));
+            }
         }
     }
 }
@@ -118,46 +125,28 @@ pub(crate) fn scale_material(material: &mut Material, lambda: f32) {
 
 /// The factors of one change of resolution (see the module documentation).
 struct Factors {
+    lambda: f32,
     rest_density: f32,
-    mass: f32,
-    stiffness: f32,
-    linear_viscosity: f32,
-    quadratic_viscosity: f32,
-    springs: f32,
-    pressure_shading: f32,
     /// Particles per volume: λ⁻².
     count: f32,
 }
 
 impl Factors {
     fn new(lambda: f32) -> Self {
-        let (l2, l3) = (lambda * lambda, lambda * lambda * lambda);
+        let l2 = lambda * lambda;
         Self {
+            lambda,
             rest_density: 1.0 / l2,
-            mass: l2,
-            stiffness: l3,
-            linear_viscosity: 1.0 / l3,
-            quadratic_viscosity: 1.0 / l2,
-            springs: 1.0 / l2,
-            pressure_shading: 1.0 / l3,
             count: 1.0 / l2,
         }
     }
 
     fn scale_material(&self, material: &mut Material) {
-        material.mass *= self.mass;
-        material.pressure_scale *= self.pressure_shading;
-        let scale = |value: &mut Option<f32>, factor: f32| {
-            if let Some(value) = value {
-                *value *= factor;
+        for row in MATERIAL_FIELDS {
+            if let Some(value) = (row.value)(material) {
+                (row.put)(material, Some(value * row.law.length_factor(self.lambda)));
             }
-        };
-        scale(&mut material.stiffness, self.stiffness);
-        scale(&mut material.near_stiffness, self.stiffness);
-        scale(&mut material.linear_viscosity, self.linear_viscosity);
-        scale(&mut material.quadratic_viscosity, self.quadratic_viscosity);
-        material.spring_stiffness *= self.springs;
-        material.stickiness *= self.springs;
+        }
     }
 }
 

@@ -5,12 +5,14 @@
 
 use super::World;
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::material::{Tunable, MATERIAL_FIELDS, TEMPERATURE};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::{self, Field, Scale};
 use crate::sim::scene::resolution::rescale_substeps;
+use crate::sim::scene::resolution::REFERENCE_RADIUS;
 use crate::sim::scene::{Material, Obstacle};
 use crate::sim::stages::contact::collide;
-use crate::sim::stages::liquid::{Liquid, MaterialConstants};
+use crate::sim::stages::liquid::Liquid;
 use crate::sim::stages::stability;
 use crate::sim::subsystems::heat::Heat;
 use crate::sim::subsystems::obstacles::{gap_problem, way_out};
@@ -272,7 +274,7 @@ impl World {
         let centre = finite("heat centre", centre)?;
         let radius = within("heat radius", radius, 0.0, f32::MAX)?;
         let rate = within("heat rate", rate, -MAX_HEAT_RATE, MAX_HEAT_RATE)?;
-        let (low, high) = ranges::TEMPERATURE.range(&Scale::of(&self.params));
+        let (low, high) = TEMPERATURE.range(&Scale::of(&self.params));
         // Never 0 / 0: a frame rate of 0 (which the loader refuses) heats at once to the end.
         let change = rate / self.params.frame_rate.at_least(f32::MIN_POSITIVE);
         let reach = radius * radius;
@@ -481,10 +483,12 @@ impl World {
 
     /// Replaces material `index` with `material`, in the units `World::materials` gives (the
     /// constants of this world's resolution). The name, colour and mass stay those of the scene
-    /// (a mass change would change the substeps a scene needs, see `liquid`); every constant
-    /// must be finite and not negative, and the spring stiffness must keep the relaxation stable
-    /// (`ranges::SPRING_STIFFNESS`: at most 0.05 / Δt²). The constants that do not depend on the
-    /// resolution keep the ranges of the preset files (`sim::ranges`).
+    /// (a mass change would change the substeps a scene needs, see `liquid`); a stiffness must
+    /// stay calm at the most substeps a world runs (`stability::calm_stiffness`), and every
+    /// value must be finite and within its range of the preset files, in this world's units:
+    /// the bounds that are plain numbers rescaled by the field's `Law` to this world's particle
+    /// size, the others (the spring stiffness's 0.05 / Δt², the tension's 30 Δt²) taken at its
+    /// substep.
     pub fn set_material(&mut self, index: usize, material: Material) -> Result<(), EditError> {
         let current = self.material_index(index)?;
         if material.mass != current.mass {
@@ -492,17 +496,6 @@ impl World {
                 "a material's mass cannot change at run time (rebuild the scene instead)",
             ));
         }
-        for (field, value) in [
-            ("stiffness", material.stiffness),
-            ("near_stiffness", material.near_stiffness),
-            ("linear_viscosity", material.linear_viscosity),
-            ("quadratic_viscosity", material.quadratic_viscosity),
-        ] {
-            if let Some(value) = value {
-                within(field, value, 0.0, f32::MAX)?;
-            }
-        }
-        within("stickiness", material.stickiness, 0.0, f32::MAX)?;
         for (field, value, near) in [
             ("stiffness", material.stiffness, false),
             ("near_stiffness", material.near_stiffness, true),
@@ -518,64 +511,12 @@ impl World {
             }
         }
         let scale = Scale::of(&self.params);
-        if let Some(tension) = material.surface_tension {
-            check(
-                "surface_tension",
-                &ranges::MATERIAL_SURFACE_TENSION,
-                tension,
-                &scale,
-            )?;
-        }
-        for (name, field, value) in [
-            (
-                "spring_stiffness",
-                &ranges::SPRING_STIFFNESS,
-                material.spring_stiffness,
-            ),
-            ("yield_ratio", &ranges::YIELD_RATIO, material.yield_ratio),
-            ("plasticity", &ranges::PLASTICITY, material.plasticity),
-            (
-                "spring_radius",
-                &ranges::SPRING_RADIUS,
-                material.spring_radius,
-            ),
-            (
-                "stick_distance",
-                &ranges::STICK_DISTANCE,
-                material.stick_distance,
-            ),
-            ("temperature", &ranges::TEMPERATURE, material.temperature),
-            ("conductivity", &ranges::CONDUCTIVITY, material.conductivity),
-            (
-                "melting_point",
-                &ranges::MELTING_POINT,
-                material.melting_point,
-            ),
-            ("melting_heat", &ranges::MELTING_HEAT, material.melting_heat),
-            (
-                "boiling_point",
-                &ranges::BOILING_POINT,
-                material.boiling_point.unwrap_or(0.0),
-            ),
-            ("boiling_heat", &ranges::BOILING_HEAT, material.boiling_heat),
-            (
-                "heat_capacity",
-                &ranges::HEAT_CAPACITY,
-                material.heat_capacity,
-            ),
-            ("smoke", &ranges::SMOKE, material.smoke),
-            (
-                "pressure_scale",
-                &ranges::PRESSURE_SCALE,
-                material.pressure_scale,
-            ),
-            (
-                "pressure_bias",
-                &ranges::PRESSURE_BIAS,
-                material.pressure_bias,
-            ),
-        ] {
-            check(name, field, value, &scale)?;
+        let lambda = self.params.particle_radius / REFERENCE_RADIUS;
+        for row in MATERIAL_FIELDS {
+            if let Some(value) = (row.value)(&material) {
+                let field = row.field.in_world(row.law.length_factor(lambda));
+                check(row.name, &field, value, &scale)?;
+            }
         }
         self.materials[index] = Material {
             name: current.name.clone(),
@@ -617,173 +558,6 @@ impl World {
             bodies.set_obstacles(&obstacles);
         }
         self.subsystems.contacts.set_obstacles(obstacles);
-    }
-}
-
-/// A material constant the live panel tunes, by name (`Tunable::name` is how replays and the
-/// panel write it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tunable {
-    /// Pressure stiffness k.
-    Stiffness,
-    /// Near-pressure stiffness k_near.
-    NearStiffness,
-    /// Surface tension σs.
-    SurfaceTension,
-    /// Linear viscosity σ.
-    LinearViscosity,
-    /// Quadratic viscosity β.
-    QuadraticViscosity,
-    /// Spring stiffness (materials with springs).
-    SpringStiffness,
-    /// Stickiness (sticky materials).
-    Stickiness,
-    /// Thermal diffusivity (`Material::conductivity`): above 0 in any material, the world
-    /// conducts heat.
-    Conductivity,
-    /// The temperature new particles of the material start at (`Material::temperature`); the
-    /// particles already there keep theirs.
-    Temperature,
-    /// The melting point (materials that melt: `Material::melts_into`).
-    MeltingPoint,
-    /// The boiling point (the material that boils).
-    BoilingPoint,
-}
-
-impl Tunable {
-    /// Every tunable, in the panel's order.
-    pub const ALL: [Tunable; 11] = [
-        Tunable::Stiffness,
-        Tunable::NearStiffness,
-        Tunable::SurfaceTension,
-        Tunable::LinearViscosity,
-        Tunable::QuadraticViscosity,
-        Tunable::SpringStiffness,
-        Tunable::Stickiness,
-        Tunable::Conductivity,
-        Tunable::Temperature,
-        Tunable::MeltingPoint,
-        Tunable::BoilingPoint,
-    ];
-
-    /// The field's name in preset files.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Stiffness => "stiffness",
-            Self::NearStiffness => "near_stiffness",
-            Self::SurfaceTension => "surface_tension",
-            Self::LinearViscosity => "linear_viscosity",
-            Self::QuadraticViscosity => "quadratic_viscosity",
-            Self::SpringStiffness => "spring_stiffness",
-            Self::Stickiness => "stickiness",
-            Self::Conductivity => "conductivity",
-            Self::Temperature => "temperature",
-            Self::MeltingPoint => "melting_point",
-            Self::BoilingPoint => "boiling_point",
-        }
-    }
-
-    /// The tunable called `name`, if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// Its value for `material` under `params` (an override, or the scene's value, resolved as
-    /// the liquid resolves them).
-    pub fn get(self, material: &Material, params: &crate::sim::SimParams) -> f32 {
-        let resolved = MaterialConstants::resolve(material, params);
-        match self {
-            Self::Stiffness => resolved.stiffness,
-            Self::NearStiffness => resolved.near_stiffness,
-            Self::SurfaceTension => resolved.surface_tension,
-            Self::LinearViscosity => resolved.linear_viscosity,
-            Self::QuadraticViscosity => resolved.quadratic_viscosity,
-            Self::SpringStiffness => material.spring_stiffness,
-            Self::Stickiness => material.stickiness,
-            Self::Conductivity => material.conductivity,
-            Self::Temperature => material.temperature,
-            Self::MeltingPoint => material.melting_point,
-            // A material that does not boil reads as boiling at the top of the range.
-            Self::BoilingPoint => material
-                .boiling_point
-                .unwrap_or(ranges::BOILING_POINT.range(&Scale::default()).1),
-        }
-    }
-
-    /// Sets it on `material` (as an override where the field has one).
-    pub fn set(self, material: &mut Material, value: f32) {
-        match self {
-            Self::Stiffness => material.stiffness = Some(value),
-            Self::NearStiffness => material.near_stiffness = Some(value),
-            Self::SurfaceTension => material.surface_tension = Some(value),
-            Self::LinearViscosity => material.linear_viscosity = Some(value),
-            Self::QuadraticViscosity => material.quadratic_viscosity = Some(value),
-            Self::SpringStiffness => material.spring_stiffness = value,
-            Self::Stickiness => material.stickiness = value,
-            Self::Conductivity => material.conductivity = value,
-            Self::Temperature => material.temperature = value,
-            Self::MeltingPoint => material.melting_point = value,
-            // Only a material that boils has a boiling point to move.
-            Self::BoilingPoint => {
-                if material.boiling_point.is_some() {
-                    material.boiling_point = Some(value);
-                }
-            }
-        }
-    }
-
-    /// Its entry in the table of preset fields (`sim::ranges`).
-    pub fn field(self) -> &'static Field {
-        match self {
-            Self::Stiffness => &ranges::MATERIAL_STIFFNESS,
-            Self::NearStiffness => &ranges::MATERIAL_NEAR_STIFFNESS,
-            Self::SurfaceTension => &ranges::MATERIAL_SURFACE_TENSION,
-            Self::LinearViscosity => &ranges::MATERIAL_LINEAR_VISCOSITY,
-            Self::QuadraticViscosity => &ranges::MATERIAL_QUADRATIC_VISCOSITY,
-            Self::SpringStiffness => &ranges::SPRING_STIFFNESS,
-            Self::Stickiness => &ranges::STICKINESS,
-            Self::Conductivity => &ranges::CONDUCTIVITY,
-            Self::Temperature => &ranges::TEMPERATURE,
-            Self::MeltingPoint => &ranges::MELTING_POINT,
-            Self::BoilingPoint => &ranges::BOILING_POINT,
-        }
-    }
-
-    /// The range preset files accept, at the reference particle radius (for springs, in a
-    /// scene measured by `scale`: at most 0.05 / Δt²).
-    pub fn reference_range(self, scale: &Scale) -> (f32, f32) {
-        self.field().range(scale)
-    }
-
-    /// The top of the range where a stirred liquid stays calm, in preset file units, for the
-    /// constants no stability rule bounds: the viscosities, measured on `dam` under random
-    /// stirring (the seed's 0.5 and 1 sit well inside; at 100 the stirred pool boils, though a
-    /// pool left alone stays calm). `None` for the others, calm over their whole accepted range:
-    /// the world runs the substeps a stiffness needs (`stability`), the tension's range is its
-    /// calm one (30 Δt²), springs and stickiness are calm up to their tops
-    /// (`tests/suite/ranges_sweep.rs`), and the conduction stays calm to the top of its range
-    /// (`ranges::CONDUCTIVITY`); a temperature moves nothing.
-    pub fn calm_limit(self) -> Option<f32> {
-        match self {
-            Self::LinearViscosity | Self::QuadraticViscosity => Some(20.0),
-            _ => None,
-        }
-    }
-
-    /// What a reference value is multiplied by in a world of particles λ times the reference
-    /// radius and substeps τ times shorter than the file's (`sim::resolution`).
-    pub fn factor(self, lambda: f32, tau: f32) -> f32 {
-        if self == Self::SurfaceTension {
-            // Tension goes with the substeps, not the particle size (`Scene::with_substeps`).
-            return tau * tau;
-        }
-        // Every tunable at 1, rescaled as `Scene::at_particle_radius` rescales a material.
-        let mut probe = Material::default();
-        for tunable in Self::ALL {
-            tunable.set(&mut probe, 1.0);
-        }
-        crate::sim::scene::resolution::scale_material(&mut probe, lambda);
-        self.get(&probe, &crate::sim::SimParams::default())
     }
 }
 

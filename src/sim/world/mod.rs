@@ -10,7 +10,7 @@ mod edit;
 mod random_stir;
 mod state;
 
-pub use edit::{EditError, Pour, Poured, Tunable, MAX_HEAT_RATE};
+pub use edit::{EditError, Pour, Poured, MAX_HEAT_RATE};
 pub use random_stir::RandomStirrer;
 pub use state::{EmitterProgress, ParticleState, WorldState};
 

@@ -16,6 +16,7 @@
 
 use super::{FrameReport, World};
 use crate::sim::particles::{Births, Particles};
+use crate::sim::scene::material::{COLOUR, MATERIAL_FIELDS};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::Step;
 use crate::sim::scene::ranges::{self, Accepts, Bound, Field, MAX_PARTICLES};
@@ -447,30 +448,9 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
     }
     for (index, m) in materials.iter().enumerate() {
         let path = [Key("materials"), Index(index)];
-        let fields = [
-            (&ranges::MASS, Some(m.mass)),
-            (&ranges::PRESSURE_SCALE, Some(m.pressure_scale)),
-            (&ranges::PRESSURE_BIAS, Some(m.pressure_bias)),
-            (&ranges::MATERIAL_STIFFNESS, m.stiffness),
-            (&ranges::MATERIAL_NEAR_STIFFNESS, m.near_stiffness),
-            (&ranges::MATERIAL_SURFACE_TENSION, m.surface_tension),
-            (&ranges::MATERIAL_LINEAR_VISCOSITY, m.linear_viscosity),
-            (&ranges::MATERIAL_QUADRATIC_VISCOSITY, m.quadratic_viscosity),
-            (&ranges::SPRING_STIFFNESS, Some(m.spring_stiffness)),
-            (&ranges::YIELD_RATIO, Some(m.yield_ratio)),
-            (&ranges::PLASTICITY, Some(m.plasticity)),
-            (&ranges::SPRING_RADIUS, Some(m.spring_radius)),
-            (&ranges::STICKINESS, Some(m.stickiness)),
-            (&ranges::STICK_DISTANCE, Some(m.stick_distance)),
-            (&ranges::TEMPERATURE, Some(m.temperature)),
-            (&ranges::SMOKE, Some(m.smoke)),
-            (&ranges::CONDUCTIVITY, Some(m.conductivity)),
-            (&ranges::HEAT_CAPACITY, Some(m.heat_capacity)),
-            (&ranges::MELTING_POINT, Some(m.melting_point)),
-            (&ranges::MELTING_HEAT, Some(m.melting_heat)),
-            (&ranges::BOILING_POINT, m.boiling_point),
-            (&ranges::BOILING_HEAT, Some(m.boiling_heat)),
-        ];
+        let fields = MATERIAL_FIELDS
+            .iter()
+            .map(|row| (row.field, (row.value)(m)));
         if let Some(into) = &m.melts_into {
             if !materials.iter().any(|other| &other.name == into) {
                 let mut at = path.to_vec();
@@ -478,8 +458,8 @@ fn check_materials(materials: &[Material], scene: &Scene) -> Result<(), StateErr
                 return refuse(&at, format!("unknown material `{into}`"));
             }
         }
-        let colour = m.colour.map(|channel| (&ranges::COLOUR, Some(channel)));
-        for (entry, value) in fields.into_iter().chain(colour) {
+        let colour = m.colour.map(|channel| (&COLOUR, Some(channel)));
+        for (entry, value) in fields.chain(colour) {
             if let Some(problem) = value.and_then(|value| sign_problem(entry, value)) {
                 let key = entry.key();
                 let mut at = path.to_vec();
