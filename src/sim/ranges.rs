@@ -5,8 +5,8 @@
 //! - run-time edits (`World::tune`, `World::set_gravity`) and the panel's sliders stay inside
 //!   the same entries;
 //! - a restored snapshot is checked against them (`World::from_state`);
-//! - README's tables of fields and parameters are rendered from it (`fields_markdown`,
-//!   `parameters_markdown`), and a test compares them with README.
+//! - docs/REFERENCE.md's tables of fields and parameters are rendered from it
+//!   (`fields_markdown`, `parameters_markdown`), and a test compares them with that file.
 //!
 //! Values are at the reference particle radius of the preset files (`sim::resolution`): a
 //! world of other particles runs them rescaled. r is `params.particle_radius`, dt the substep
@@ -78,9 +78,9 @@ pub struct Field {
     pub path: &'static str,
     /// What it accepts.
     pub accepts: Accepts,
-    /// The unit its bounds are in, as README writes it after them ("" for none).
+    /// The unit its bounds are in, as docs/REFERENCE.md writes it after them ("" for none).
     pub unit: &'static str,
-    /// Its default, as README writes it ("" when the field is required or has none).
+    /// Its default, as docs/REFERENCE.md writes it ("" when the field is required or has none).
     pub default: &'static str,
     /// What it means (for the parameters' table; "" elsewhere).
     pub meaning: &'static str,
@@ -223,7 +223,7 @@ impl Field {
         path.rsplit('.').next().unwrap_or(path)
     }
 
-    /// What it accepts, in words (README's second column).
+    /// What it accepts, in words (docs/REFERENCE.md's second column).
     pub fn accepted(&self) -> String {
         let said = match self.accepts {
             Accepts::Range(low, high) => format!("{} to {}", low.words(), high.words()),
@@ -247,7 +247,7 @@ impl Field {
     }
 }
 
-/// A number as README writes it: thousands grouped, a minus sign, no trailing zeros.
+/// A number as docs/REFERENCE.md writes it: thousands grouped, a minus sign, no trailing zeros.
 fn number(value: f32) -> String {
     if value != 0.0 && (value.abs() < 1e-5 || value.abs() >= 1e7) {
         return format!("{value:e}");
@@ -272,7 +272,7 @@ fn number(value: f32) -> String {
     }
 }
 
-/// Declares the fields as constants and `ALL`, the table in README's order.
+/// Declares the fields as constants and `ALL`, the table in docs/REFERENCE.md's order.
 macro_rules! fields {
     ($($(#[$doc:meta])* $name:ident = $path:literal $(in $unit:literal)?, $accepts:expr,
         $default:literal $(, $meaning:literal)?;)*) => {
@@ -283,7 +283,7 @@ macro_rules! fields {
             default: $default,
             meaning: fields!(@text $($meaning)?),
         };)*
-        /// Every field, in README's order.
+        /// Every field, in docs/REFERENCE.md's order.
         pub const ALL: &[Field] = &[$($name),*];
     };
     (@text $text:literal) => { $text };
@@ -566,7 +566,7 @@ fields! {
     HINGE_ANCHOR = "hinges[i].anchor", Place("inside the walls"), "";
 }
 
-/// README's table of every field: `| field | accepted |`, one row per entry of `ALL`.
+/// docs/REFERENCE.md's table of every field: `| field | accepted |`, one row per entry of `ALL`.
 pub fn fields_markdown() -> String {
     let mut table = String::from("| field | accepted |\n| --- | --- |\n");
     for field in ALL {
@@ -581,8 +581,8 @@ pub fn fields_markdown() -> String {
     table
 }
 
-/// README's table of the solver's parameters (`[params]`, `SimParams`): field, default,
-/// meaning.
+/// docs/REFERENCE.md's table of the solver's parameters (`[params]`, `SimParams`): field,
+/// default, meaning.
 pub fn parameters_markdown() -> String {
     let mut table = String::from("| field | default | meaning |\n| --- | --- | --- |\n");
     for field in ALL.iter().filter(|field| !field.meaning.is_empty()) {
@@ -674,19 +674,20 @@ mod tests {
         assert_eq!(params.max_substeps, 4 * params.substeps);
     }
 
-    /// README's two tables are rendered from this one; after changing a field, paste the
-    /// rendering this prints.
+    /// docs/REFERENCE.md's two tables are rendered from this one; after changing a field, paste
+    /// the rendering this prints.
     #[test]
     fn readme_tables_are_the_engines() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .expect("README.md beside Cargo.toml");
+        let readme =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/REFERENCE.md"))
+                .expect("docs/REFERENCE.md beside Cargo.toml");
         for (what, table) in [
             ("fields", fields_markdown()),
             ("parameters", parameters_markdown()),
         ] {
             assert!(
                 readme.contains(&table),
-                "README's table of {what} differs from sim::ranges; it should read:\n{table}"
+                "docs/REFERENCE.md's table of {what} differs from sim::ranges; it should read:\n{table}"
             );
         }
     }
