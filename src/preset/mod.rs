@@ -5,8 +5,9 @@
 //!
 //! # Fields and their accepted ranges
 //!
-//! `sim::ranges` is the table of every field, what it accepts and its default; README's table of
-//! fields is rendered from it. Numbers must be finite (`nan` and `inf` are refused).
+//! `sim::ranges` is the table of every field, what it accepts and its default; the table of
+//! fields in docs/REFERENCE.md is rendered from it. Numbers must be finite (`nan` and `inf` are
+//! refused).
 //!
 //! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
 //! means a particle is never squeezed between two solids: pushing it out of one obstacle never

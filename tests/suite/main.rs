@@ -8,6 +8,7 @@ mod common;
 mod air;
 mod bodies;
 mod collapse;
+mod docs_links;
 mod edits;
 mod elastic;
 mod heat;

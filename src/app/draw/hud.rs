@@ -24,7 +24,7 @@ const ERROR_PANEL: Color = Color::new(0.62, 0.08, 0.08, 0.92);
 pub(super) const FONT: u16 = 18;
 const LINE: f32 = 19.0;
 
-/// The keys, for the help overlay and README.
+/// The keys, for the help overlay (docs/GUIDE.md lists them for readers).
 pub const CONTROLS: &[(&str, &str)] = &[
     (
         "left button",

@@ -78,9 +78,9 @@ pub struct Field {
     pub path: &'static str,
     /// What it accepts.
     pub accepts: Accepts,
-    /// The unit its bounds are in, as README writes it after them ("" for none).
+    /// The unit its bounds are in, as docs/REFERENCE.md writes it after them ("" for none).
     pub unit: &'static str,
-    /// Its default, as README writes it ("" when the field is required or has none).
+    /// Its default, as docs/REFERENCE.md writes it ("" when the field is required or has none).
     pub default: &'static str,
     /// What it means (for the parameters' table; "" elsewhere).
     pub meaning: &'static str,
@@ -239,7 +239,7 @@ impl Field {
         path.rsplit('.').next().unwrap_or(path)
     }
 
-    /// What it accepts, in words (README's second column).
+    /// What it accepts, in words (docs/REFERENCE.md's second column).
     pub fn accepted(&self) -> String {
         let said = match self.accepts {
             Accepts::Range(low, high) => format!("{} to {}", low.words(), high.words()),
@@ -263,7 +263,7 @@ impl Field {
     }
 }
 
-/// A number as README writes it: thousands grouped, a minus sign, no trailing zeros.
+/// A number as docs/REFERENCE.md writes it: thousands grouped, a minus sign, no trailing zeros.
 fn number(value: f32) -> String {
     if value != 0.0 && (value.abs() < 1e-5 || value.abs() >= 1e7) {
         return format!("{value:e}");
@@ -288,7 +288,7 @@ fn number(value: f32) -> String {
     }
 }
 
-/// Declares the fields as constants and `ALL`, the table in README's order.
+/// Declares the fields as constants and `ALL`, the table in docs/REFERENCE.md's order.
 macro_rules! fields {
     ($($(#[$doc:meta])* $name:ident = $path:literal $(in $unit:literal)?, $accepts:expr,
         $default:literal $(, $meaning:literal)?;)*) => {
@@ -299,7 +299,7 @@ macro_rules! fields {
             default: $default,
             meaning: fields!(@text $($meaning)?),
         };)*
-        /// Every field, in README's order.
+        /// Every field, in docs/REFERENCE.md's order.
         pub const ALL: &[Field] = &[$($name),*];
     };
     (@text $text:literal) => { $text };

@@ -18,7 +18,7 @@ pub fn every_field() -> impl Iterator<Item = &'static Field> {
     })
 }
 
-/// README's table of every field: `| field | accepted |`, one row per entry of `ALL`.
+/// docs/REFERENCE.md's table of every field: `| field | accepted |`, one row per entry of `ALL`.
 pub fn fields_markdown() -> String {
     let mut table = String::from("| field | accepted |\n| --- | --- |\n");
     for field in every_field() {
@@ -33,7 +33,7 @@ pub fn fields_markdown() -> String {
     table
 }
 
-/// README's table of the solver's parameters (`[params]`, `SimParams`): field, default,
+/// docs/REFERENCE.md's table of the solver's parameters (`[params]`, `SimParams`): field, default,
 /// meaning.
 pub fn parameters_markdown() -> String {
     let mut table = String::from("| field | default | meaning |\n| --- | --- | --- |\n");
@@ -51,19 +51,20 @@ pub fn parameters_markdown() -> String {
 mod tests {
     use super::*;
 
-    /// README's two tables are rendered from this one; after changing a field, paste the
-    /// rendering this prints.
+    /// docs/REFERENCE.md's two tables are rendered from the tables; after changing a field,
+    /// paste the rendering this prints.
     #[test]
-    fn readme_tables_are_the_engines() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .expect("README.md beside Cargo.toml");
+    fn the_reference_tables_are_the_engines() {
+        let reference =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/REFERENCE.md"))
+                .expect("docs/REFERENCE.md beside Cargo.toml");
         for (what, table) in [
             ("fields", fields_markdown()),
             ("parameters", parameters_markdown()),
         ] {
             assert!(
-                readme.contains(&table),
-                "README's table of {what} differs from sim::ranges; it should read:\n{table}"
+                reference.contains(&table),
+                "docs/REFERENCE.md's table of {what} differs from the engine's; it should read:\n{table}"
             );
         }
     }
