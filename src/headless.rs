@@ -196,7 +196,7 @@ pub struct MaterialReport {
 /// The particles' heat at the end of a run, in scenes with heat.
 #[derive(Clone, Debug, Serialize)]
 pub struct HeatReport {
-    /// The particles' enthalpy Σ m (c T + latent + offset) (`sim::heat::HeatTotals`).
+    /// The particles' enthalpy Σ m (c T + latent + offset) (`sim::subsystems::heat::HeatTotals`).
     pub total: f64,
     /// The lowest temperature, in °C.
     pub min: f32,

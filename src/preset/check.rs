@@ -1,5 +1,5 @@
 //! The checks every section of a preset shares: a value against its entry in the table of fields
-//! (`sim::ranges`), reported as `Invalid` at its path in the file.
+//! (`sim::scene::ranges`), reported as `Invalid` at its path in the file.
 
 use crate::sim::scene::ranges::{Field, Scale, Step};
 use glam::Vec2;
@@ -18,7 +18,7 @@ pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
     }
 }
 
-/// Checks `value` against the table's `field` (`sim::ranges`) in a scene measured by `scale`.
+/// Checks `value` against the table's `field` (`sim::scene::ranges`) in a scene measured by `scale`.
 pub(super) fn check(
     path: &[Step],
     field: &Field,

@@ -5,13 +5,13 @@
 //!
 //! # Fields and their accepted ranges
 //!
-//! `sim::ranges` is the table of every field, what it accepts and its default; the table of
+//! `sim::scene::ranges` is the table of every field, what it accepts and its default; the table of
 //! fields in docs/REFERENCE.md is rendered from it. Numbers must be finite (`nan` and `inf` are
 //! refused).
 //!
 //! Block sites closer than r to an obstacle are left empty. The gap of 2 r around obstacles
 //! means a particle is never squeezed between two solids: pushing it out of one obstacle never
-//! puts it into another or behind a wall (see `sim::obstacles`).
+//! puts it into another or behind a wall (see `sim::subsystems::obstacles`).
 
 mod air;
 mod bodies;
@@ -241,7 +241,7 @@ impl Preset {
     }
 
     /// The scene as the file writes it, every constant at the reference particle radius
-    /// (`sim::resolution::REFERENCE_RADIUS`), before any rescale.
+    /// (`sim::scene::resolution::REFERENCE_RADIUS`), before any rescale.
     pub fn reference(&self) -> &Scene {
         &self.reference
     }

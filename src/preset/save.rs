@@ -42,7 +42,7 @@ impl Preset {
     /// - `gravity`: replaces `params.gravity`.
     ///
     /// Nothing is checked: obstacles too close to a wall or to each other make a file that
-    /// `Preset::parse` refuses (`sim::obstacles::gap_problem` tells beforehand).
+    /// `Preset::parse` refuses (`sim::subsystems::obstacles::gap_problem` tells beforehand).
     ///
     /// # Panics
     ///

@@ -33,12 +33,12 @@ macro_rules! particle_columns {
                 /// Velocity.
                 velocity: Vec2 [checksum],
                 /// Temperature, in °C: its material's `temperature` when it is made, then
-                /// conducted by the heat subsystem (`sim::heat`), which folds it into the
+                /// conducted by the heat subsystem (`sim::subsystems::heat`), which folds it into the
                 /// checksum in scenes with heat (so scenes without keep theirs).
                 temperature: f32,
                 /// Latent heat held at a phase change, per unit mass, in degrees of water: taken
                 /// up toward melting or boiling (positive) or given off toward freezing
-                /// (negative) while the temperature stays at the change's point (`sim::heat`).
+                /// (negative) while the temperature stays at the change's point (`sim::subsystems::heat`).
                 /// Zero away from one.
                 latent: f32,
             }

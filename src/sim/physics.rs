@@ -5,7 +5,7 @@
 //! Symbols: particle i and a neighbour j at distance r < h (the interaction radius); q = r / h;
 //! a = 1 − q; r̂ the unit vector from i to j; Δt the substep; m the particle mass.
 //!
-//! This module is the reference. The neighbour stages (`sim::neighbours`) compute the same
+//! This module is the reference. The neighbour stages (`sim::stages::neighbours`) compute the same
 //! quantities four or eight pairs at a time, with per-particle factors folded in beforehand for
 //! speed (see `neighbours::lanes`); their tests compare every lane width with
 //! [`reference_densities`] and [`reference_relaxation`] (LiquidFun's `_Reference` / `_Simd`
@@ -145,7 +145,7 @@ pub fn conduction_norm(h: f32) -> f32 {
 /// equations"; Cleary and Monaghan's F = 2 (−W') / r, Brookshaw's, is one such). The density
 /// kernel's costs the density stage's pair loop one load and three operations per pair, and
 /// its sum over a particle's neighbours is the density stage's own Σ a³, so how fast a particle
-/// exchanges heat is known from its density (`sim::heat`'s step limit).
+/// exchanges heat is known from its density (`sim::subsystems::heat`'s step limit).
 pub fn conduction_kernel(r: f32, h: f32) -> f32 {
     let a = weight(r, h);
     conduction_norm(h) * a * a * a
@@ -183,7 +183,7 @@ pub fn conductance(shares: (f32, f32), kernel: f32, scale: f32) -> f32 {
 /// number density N (1 + Σ a³), the particle itself counted, as the density stage finds one:
 /// the same at any resolution in units of h, one constant for the whole liquid (so heat stays
 /// conserved and no pass is spent on a sum per particle). A liquid packed more loosely than
-/// at rest takes V c n / n̄ (`sim::heat`). A departure from Cleary and Monaghan, in the spirit of
+/// at rest takes V c n / n̄ (`sim::subsystems::heat`). A departure from Cleary and Monaghan, in the spirit of
 /// the renormalised SPH Laplacians.
 pub fn conduction_scale(h: f32, rest_density: f32) -> (f32, f32) {
     let per_area = rest_particles_per_area(h, rest_density) as f64;
@@ -207,7 +207,7 @@ pub fn conduction_scale(h: f32, rest_density: f32) -> (f32, f32) {
 
 /// The heat each of `particles` gains per second by conduction (`conductance`) from every other
 /// closer than h, by brute force over all pairs: the reference of the conduction in the
-/// density stage's pair loop and of the diffusion pass (`sim::neighbours`).
+/// density stage's pair loop and of the diffusion pass (`sim::stages::neighbours`).
 pub fn reference_conduction(particles: &[Conducting], h: f32, scale: f32) -> Vec<f32> {
     let mut gained = vec![0.0; particles.len()];
     for (i, p) in particles.iter().enumerate() {

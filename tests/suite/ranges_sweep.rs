@@ -1,5 +1,5 @@
 //! Every value the loader accepts gives a liquid: each field of the table of ranges
-//! (`sim::ranges`) swept over its accepted range in the scene that exercises it, 400 frames each
+//! (`sim::scene::ranges`) swept over its accepted range in the scene that exercises it, 400 frames each
 //! or 20 simulated seconds where that is fewer frames (a frame rate of 1 runs 20 frames; its
 //! fastest particle then goes 1.5 m/s, against the fall's 13.3).
 //!

@@ -1,7 +1,7 @@
 //! The live panel (T): sliders for the current material's constants and for gravity, and a
 //! button that puts the preset's values back. Values are shown and bounded in the units of the
 //! preset files (the reference particle radius), so a slider can never leave the range the
-//! loader accepts; the game turns them into this world's units (`sim::resolution`) and applies
+//! loader accepts; the game turns them into this world's units (`sim::scene::resolution`) and applies
 //! them at once.
 //!
 //! The sliders are drawn with macroquad's shapes and text in the same pass as the HUD (so that
@@ -54,7 +54,7 @@ fn factor(game: &Game, field: Tunable) -> f32 {
 
 /// The range a slider of `field` offers, in preset-file units: the loader's whole range, which
 /// the world holds calm by running the substeps a value needs (`World::tune`,
-/// `sim::stability`); the spring stiffness up to 0.05 / Δt² and the tension up to 30 Δt² of
+/// `sim::stages::stability`); the spring stiffness up to 0.05 / Δt² and the tension up to 30 Δt² of
 /// the world's substep; the viscosities up to `Tunable::calm_limit` (a stirred pool boils
 /// above); always reaching the preset's own value.
 fn range(game: &Game, field: Tunable) -> (f32, f32) {

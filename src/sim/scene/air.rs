@@ -74,7 +74,7 @@ pub struct AirSettings {
     pub heating: f32,
     /// Rate at which the liquid's surface takes the air's temperature, per second, for a
     /// material of water's heat capacity (0.2); only in scenes with heat, where particles have
-    /// temperatures of their own (`sim::heat`).
+    /// temperatures of their own (`sim::subsystems::heat`).
     pub surface_exchange: f32,
     /// How far below the boiling point the air must be for vapour to condense, in degrees (50):
     /// steam leaves at the boiling point and rises until the air has cooled this much.

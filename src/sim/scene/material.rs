@@ -435,7 +435,7 @@ material_fields! {
         TEMPERATURE = "materials[i].temperature" in "°C (the air starts at 0)",
             Range(N(-1000.0), N(1000.0)), "0", law Same,
             tune Temperature "temperature of new particles (°C)";
-    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::heat`). 0 (the
+    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::subsystems::heat`). 0 (the
     /// default): it does not conduct; 0.5 evens out a metre in a second or two. A scene conducts
     /// heat when any material has some.
     #[serde(default)]
@@ -458,7 +458,7 @@ material_fields! {
     /// The material it becomes when it melts (ice into water, rock into lava), by name: heated
     /// to `melting_point`, a particle takes up `melting_heat` and then turns into it; that
     /// material cooled below the same point gives the heat back and turns into this one
-    /// (`sim::heat`). `None` (the default): it neither melts nor is frozen out of anything.
+    /// (`sim::subsystems::heat`). `None` (the default): it neither melts nor is frozen out of anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     melts_into: Option<String> = None,
         MELTS_INTO = "materials[i].melts_into",
@@ -478,7 +478,7 @@ material_fields! {
     /// The temperature in °C at which it boils: past it a particle takes up `boiling_heat`, and
     /// a particle at the surface that holds all of it leaves the liquid as vapour on the air
     /// grid, which condenses back into drops of this material where the air is cooler
-    /// (`sim::air`). `None` (the default): it never boils. Needs `[air]`.
+    /// (`sim::subsystems::air`). `None` (the default): it never boils. Needs `[air]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     boiling_point: Option<f32> = None,
         BOILING_POINT = "materials[i].boiling_point" in "°C, at most one material per scene, with `[air]`",

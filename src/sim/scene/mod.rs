@@ -42,7 +42,7 @@ pub struct Scene {
     pub bodies: Vec<Body>,
     /// Hinges between a body and the world or another body.
     pub hinges: Vec<Hinge>,
-    /// What two materials in contact turn into (`sim::heat`), applied in this order.
+    /// What two materials in contact turn into (`sim::subsystems::heat`), applied in this order.
     pub reactions: Vec<Reaction>,
 }
 
@@ -198,7 +198,7 @@ pub struct Obstacle {
     /// Coulomb friction of its surface, like `SimParams::wall_friction`.
     pub friction: f32,
     /// A heater or cooler: the particles beside it are brought toward this temperature, in °C
-    /// (`sim::heat`). `None` (the default): adiabatic.
+    /// (`sim::subsystems::heat`). `None` (the default): adiabatic.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
 }

@@ -8,7 +8,7 @@
 //! - the reference tables of fields and parameters are rendered from it and from the
 //!   materials' table (`sim::scene::reference`).
 //!
-//! Values are at the reference particle radius of the preset files (`sim::resolution`): a
+//! Values are at the reference particle radius of the preset files (`sim::scene::resolution`): a
 //! world of other particles runs them rescaled. r is `params.particle_radius`, dt the substep
 //! 1 / (`frame_rate` × `substeps`).
 

@@ -101,7 +101,7 @@ impl fmt::Display for StateError {
     }
 }
 
-/// `value` as a subsystem's saved state, every float as its bits (`sim::bits`), so that it
+/// `value` as a subsystem's saved state, every float as its bits (`sim::numerics::bits`), so that it
 /// reads back exactly.
 pub fn to_state<T: Serialize>(value: &T) -> SavedState {
     let mut text = Vec::new();
@@ -275,7 +275,7 @@ pub trait Subsystem: Send + Sync {
     fn is_active(&self) -> bool;
 
     /// True when the subsystem exchanges something along pairs of particles (heat, say): only
-    /// then does the springs stage gather the pairs for `contacts` (`sim::pairs`).
+    /// then does the springs stage gather the pairs for `contacts` (`sim::stages::pairs`).
     fn wants_contacts(&self) -> bool {
         false
     }
@@ -363,7 +363,7 @@ pub trait Subsystem: Send + Sync {
         Err(StateError::at(&[], "keeps no state"))
     }
 
-    /// A hash of its state (`sim::checksum`), and of the particle columns it owns in
+    /// A hash of its state (`sim::numerics::checksum`), and of the particle columns it owns in
     /// `particles` (the heat's temperatures), folded into the world's checksum; `None` when it
     /// adds nothing to the particles' own checksum.
     fn checksum(&self, _particles: &Particles) -> Option<u64> {

@@ -121,7 +121,7 @@ const FREE_SITE: f32 = 0.9;
 /// to cross the whole range of temperatures (`ranges::TEMPERATURE`) in one frame of any scene.
 pub const MAX_HEAT_RATE: f32 = 1.0e6;
 
-/// `value` when the table's `field` (`sim::ranges`) takes it in a world measured by `scale`;
+/// `value` when the table's `field` (`sim::scene::ranges`) takes it in a world measured by `scale`;
 /// `name` says which value in the error.
 fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result<f32, EditError> {
     if !value.is_finite() {
@@ -139,7 +139,7 @@ fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result
 }
 
 /// `value` when it is finite and from `low` to `high`: a value the table of fields does not
-/// bound in this world's units (a constant `sim::resolution` rescales, a tool's radius); `name`
+/// bound in this world's units (a constant `sim::scene::resolution` rescales, a tool's radius); `name`
 /// says which value in the error.
 fn within(name: &'static str, value: f32, low: f32, high: f32) -> Result<f32, EditError> {
     if !value.is_finite() {

@@ -70,7 +70,7 @@ pub struct WorldState {
     pub particles: Vec<ParticleState>,
     /// Each subsystem's own state (`Subsystem::save`), by its name: the springs (`springs`,
     /// `sim::SpringList`), the air's grid (`air`, `sim::AirState`), the rigid bodies (`bodies`,
-    /// `sim::bodies::BodiesState`).
+    /// `sim::subsystems::bodies::BodiesState`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub subsystems: BTreeMap<String, SavedState>,
 }
@@ -351,9 +351,9 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
     Ok(())
 }
 
-/// Where a restored value breaks its entry in the table of fields (`sim::ranges`): not finite,
+/// Where a restored value breaks its entry in the table of fields (`sim::scene::ranges`): not finite,
 /// or of a sign its range refuses. A world's constants are the file's rescaled for its
-/// particles and substeps (`sim::resolution`), by positive factors: they keep their sign, but
+/// particles and substeps (`sim::scene::resolution`), by positive factors: they keep their sign, but
 /// not the file's other bounds.
 fn sign_problem(field: &Field, value: f32) -> Option<String> {
     if !value.is_finite() {

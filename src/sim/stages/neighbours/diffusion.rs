@@ -1,5 +1,5 @@
 //! The diffusion's pair law and its own pair loop: a value per particle (the heat's
-//! temperature, `sim::heat`) spread along every pair closer than h, each pair once, what one end
+//! temperature, `sim::subsystems::heat`) spread along every pair closer than h, each pair once, what one end
 //! gains the other loses (Cleary and Monaghan 1999's pair form, `physics::conductance`, with the
 //! density kernel as the Laplacian's, `physics::conduction_kernel`).
 //!

@@ -3,7 +3,7 @@
 //! condensing back into drops where the air is below the boiling point.
 //!
 //! - **Boiling off** (`boil_off`): a particle that has taken up all its boiling heat
-//!   (`sim::heat`) and has open air beside it (at least `SURFACE_OPEN_CELLS` of the cells
+//!   (`sim::subsystems::heat`) and has open air beside it (at least `SURFACE_OPEN_CELLS` of the cells
 //!   around it: it is at the surface) leaves: its mass is shared
 //!   among the open cells around it. A particle deep in the liquid stays, superheated, and
 //!   passes its heat on until the surface boils.

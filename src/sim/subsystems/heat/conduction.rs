@@ -1,4 +1,4 @@
-//! The conduction stage of `sim::heat`: one substep of the SPH heat equation along the pairs,
+//! The conduction stage of `sim::subsystems::heat`: one substep of the SPH heat equation along the pairs,
 //! fused into the density stage's pair loop (`Subsystem::diffusion`, `neighbours::diffusion`).
 
 use crate::sim::numerics::portable::{self, Ordered};
