@@ -2,6 +2,7 @@
 //! no particle inside a body after any substep, bounded energy, thread counts, fast throws, and
 //! bad presets.
 
+use crate::common::box_walls;
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
@@ -22,25 +23,14 @@ fn pool_with(shapes: &str, density: f32, position: Vec2) -> World {
 
 /// The preset of `pool_with`.
 fn pool_preset(shapes: &str, density: f32, position: Vec2) -> Preset {
+    let walls = box_walls(8.0, 6.0);
     let text = format!(
         r#"
 name = "pool"
 description = "a pool with one body"
 [params]
 max_particles = 4000
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -8.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -6.0
-[[materials]]
+{walls}[[materials]]
 name = "water"
 colour = [0.2, 0.5, 0.9]
 mass = 1.0
