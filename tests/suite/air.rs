@@ -2,7 +2,7 @@
 //! with the liquid both ways, conservation, determinism across thread counts, random stirring,
 //! and the `[air]` table's bad input.
 
-use crate::common::{box_walls, in_pool, rectangle_walls};
+use crate::common::{box_walls, on_threads, rectangle_walls};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
@@ -284,9 +284,9 @@ fn the_air_is_bit_identical_at_any_thread_count() {
         }
     };
     for preset in ["smoke", "lava"] {
-        let one = in_pool(1, run(preset));
-        assert_eq!(one, in_pool(2, run(preset)), "{preset}: 1 vs 2 threads");
-        assert_eq!(one, in_pool(3, run(preset)), "{preset}: 1 vs 3 threads");
+        let one = on_threads(1, run(preset));
+        assert_eq!(one, on_threads(2, run(preset)), "{preset}: 1 vs 2 threads");
+        assert_eq!(one, on_threads(3, run(preset)), "{preset}: 1 vs 3 threads");
     }
 }
 

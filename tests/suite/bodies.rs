@@ -2,19 +2,11 @@
 //! no particle inside a body after any substep, bounded energy, thread counts, fast throws, and
 //! bad presets.
 
-use crate::common::box_walls;
+use crate::common::{box_walls, on_threads};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
 use slosh::sim::{Stir, World};
-
-fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(run)
-}
 
 /// An 8 × 6 box with a pool about 2.5 deep and one body, `shapes` and `density`, at `position`.
 fn pool_with(shapes: &str, density: f32, position: Vec2) -> World {

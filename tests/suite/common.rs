@@ -9,7 +9,7 @@ use slosh::sim::{SpringList, Wall, World};
 use std::collections::{HashMap, HashSet};
 
 /// `run` on a rayon pool of `threads` threads (the results must not depend on the count).
-pub fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -2,7 +2,7 @@
 //! at different temperatures follow the heat equation, the bits do not depend on the thread
 //! count, snapshots carry the temperatures, and scenes without heat keep their checksums.
 
-use crate::common::{box_walls, in_pool};
+use crate::common::{box_walls, on_threads};
 use slosh::preset::Preset;
 use slosh::sim::heat;
 use slosh::sim::portable::Ordered;
@@ -88,7 +88,7 @@ fn heat_is_conserved_in_a_closed_box() {
 #[test]
 fn temperatures_are_the_same_bits_at_any_thread_count() {
     let run = |threads| {
-        in_pool(threads, || {
+        on_threads(threads, || {
             let mut world = world_from(&sloshing_box());
             for _ in 0..60 {
                 world.step_frame();

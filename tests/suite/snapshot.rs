@@ -1,7 +1,7 @@
 //! Snapshots: a saved world reopens with the same checksum and continues bit for bit, at any
 //! thread count; broken or foreign files are refused with one line naming the file.
 
-use crate::common;
+use crate::common::{self, on_threads};
 
 use glam::Vec2;
 use slosh::preset::Preset;
@@ -12,15 +12,6 @@ use std::path::PathBuf;
 /// A file name of its own in the temporary folder for each test.
 fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("slosh-snapshot-{}-{name}.json", std::process::id()))
-}
-
-/// Runs `work` on a rayon pool of `threads` threads.
-fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(work)
 }
 
 fn steps(world: &mut World, frames: usize) {
@@ -195,7 +186,7 @@ fn continuation_is_the_same_at_one_and_two_threads() {
         let preset = Preset::load(name).unwrap();
         let path = temp_file(&format!("threads-{name}"));
         // Saved from a one-thread run, continued at one thread and at two.
-        let reference = with_threads(1, || {
+        let reference = on_threads(1, || {
             let mut world = preset.build_world(10);
             steps(&mut world, 12);
             save(&path, &preset, &world).unwrap();
@@ -203,7 +194,7 @@ fn continuation_is_the_same_at_one_and_two_threads() {
             world.checksum()
         });
         for threads in [1, 2] {
-            let continued = with_threads(threads, || {
+            let continued = on_threads(threads, || {
                 let (_, mut world) = load(&path).unwrap();
                 steps(&mut world, 20);
                 world.checksum()
@@ -211,7 +202,7 @@ fn continuation_is_the_same_at_one_and_two_threads() {
             assert_eq!(continued, reference, "{name} at {threads} threads");
         }
         // Saved from a two-thread run, continued at one.
-        let (saved, reference) = with_threads(2, || {
+        let (saved, reference) = on_threads(2, || {
             let mut world = preset.build_world(11);
             steps(&mut world, 12);
             save(&path, &preset, &world).unwrap();
@@ -219,7 +210,7 @@ fn continuation_is_the_same_at_one_and_two_threads() {
             (world.checksum(), world.checksum())
         });
         let _ = saved;
-        let continued = with_threads(1, || {
+        let continued = on_threads(1, || {
             let (_, mut world) = load(&path).unwrap();
             steps(&mut world, 20);
             world.checksum()
@@ -419,13 +410,13 @@ fn bodies_mid_throw_and_held_continue_bit_for_bit_at_any_thread_count() {
     steps(&mut world, 3);
     let path = temp_file("bath");
     save(&path, &preset, &world).unwrap();
-    let expected = with_threads(1, || {
+    let expected = on_threads(1, || {
         let mut world = world.clone();
         steps(&mut world, 30);
         world.checksum()
     });
     for threads in [1, 2, 3] {
-        let checksum = with_threads(threads, || {
+        let checksum = on_threads(threads, || {
             let (_, mut loaded) = load(&path).unwrap();
             assert_eq!(loaded.checksum(), world.checksum(), "on load");
             assert!(loaded.bodies().unwrap().held().is_some(), "still held");
