@@ -5,6 +5,7 @@
 )]
 
 use glam::Vec2;
+use slosh::preset::Preset;
 use slosh::sim::{SpringList, Wall, World};
 use std::collections::{HashMap, HashSet};
 
@@ -15,6 +16,19 @@ pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T 
         .build()
         .expect("a thread pool")
         .install(run)
+}
+
+/// The world that preset `text` builds with seed 1, for the tests that write their scene as
+/// preset text (the text must parse).
+pub fn world_from(text: &str) -> World {
+    Preset::parse("test.toml", text).unwrap().build_world(1)
+}
+
+/// Steps `world` on by `frames` frames: lets a scene settle or run before a test looks at it.
+pub fn step_frames(world: &mut World, frames: usize) {
+    for _ in 0..frames {
+        world.step_frame();
+    }
 }
 
 /// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text: the four tables

@@ -2,15 +2,11 @@
 //! at different temperatures follow the heat equation, the bits do not depend on the thread
 //! count, snapshots carry the temperatures, and scenes without heat keep their checksums.
 
-use crate::common::{box_walls, on_threads};
+use crate::common::{box_walls, on_threads, world_from};
 use slosh::preset::Preset;
 use slosh::sim::heat;
 use slosh::sim::portable::Ordered;
 use slosh::sim::World;
-
-fn world_from(text: &str) -> World {
-    Preset::parse("test.toml", text).unwrap().build_world(1)
-}
 
 /// Heat Σ m c T of the world's particles.
 fn total_heat(world: &World) -> f64 {
