@@ -2,13 +2,13 @@
 //! with the liquid both ways, conservation, determinism across thread counts, random stirring,
 //! and the `[air]` table's bad input.
 
-use crate::common::{box_walls, in_pool};
+use crate::common::{box_walls, on_threads, rectangle_walls};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
 use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::subsystems::air::{Air, AirSettings, MacGrid, MAX_AIR_SPEED};
-use slosh::sim::{Domain, Stir, Wall, World};
+use slosh::sim::{Domain, Stir, World};
 
 fn world(preset: &str) -> World {
     World::new(Preset::load(preset).expect("embedded preset").scene, 3)
@@ -117,16 +117,7 @@ fn the_air_density_leaves_the_plume_as_it_is() {
 /// and the centroid rises to 1.95 to 2.00 (bound 1: margin 49%).
 #[test]
 fn a_closed_box_keeps_its_smoke_over_a_thousand_steps() {
-    let domain = Domain::new(
-        vec![
-            Wall::new(Vec2::X, 0.0),
-            Wall::new(Vec2::Y, 0.0),
-            Wall::new(-Vec2::X, -4.0),
-            Wall::new(-Vec2::Y, -4.0),
-        ],
-        0.05,
-    )
-    .unwrap();
+    let domain = Domain::new(rectangle_walls(Vec2::ZERO, Vec2::splat(4.0)), 0.05).unwrap();
     let settings = AirSettings {
         columns: 48,
         ..AirSettings::default()
@@ -293,9 +284,9 @@ fn the_air_is_bit_identical_at_any_thread_count() {
         }
     };
     for preset in ["smoke", "lava"] {
-        let one = in_pool(1, run(preset));
-        assert_eq!(one, in_pool(2, run(preset)), "{preset}: 1 vs 2 threads");
-        assert_eq!(one, in_pool(3, run(preset)), "{preset}: 1 vs 3 threads");
+        let one = on_threads(1, run(preset));
+        assert_eq!(one, on_threads(2, run(preset)), "{preset}: 1 vs 2 threads");
+        assert_eq!(one, on_threads(3, run(preset)), "{preset}: 1 vs 3 threads");
     }
 }
 

@@ -2,18 +2,11 @@
 //! no particle inside a body after any substep, bounded energy, thread counts, fast throws, and
 //! bad presets.
 
+use crate::common::{box_walls, on_threads, step_frames};
 use glam::Vec2;
 use proptest::prelude::*;
 use slosh::preset::Preset;
 use slosh::sim::{Stir, World};
-
-fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(run)
-}
 
 /// An 8 × 6 box with a pool about 2.5 deep and one body, `shapes` and `density`, at `position`.
 fn pool_with(shapes: &str, density: f32, position: Vec2) -> World {
@@ -22,25 +15,14 @@ fn pool_with(shapes: &str, density: f32, position: Vec2) -> World {
 
 /// The preset of `pool_with`.
 fn pool_preset(shapes: &str, density: f32, position: Vec2) -> Preset {
+    let walls = box_walls(8.0, 6.0);
     let text = format!(
         r#"
 name = "pool"
 description = "a pool with one body"
 [params]
 max_particles = 4000
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -8.0
-[[walls]]
-normal = [0.0, -1.0]
-offset = -6.0
-[[materials]]
+{walls}[[materials]]
 name = "water"
 colour = [0.2, 0.5, 0.9]
 mass = 1.0
@@ -58,12 +40,6 @@ shapes = [{shapes}]
         position.x, position.y
     );
     Preset::parse("pool.toml", &text).unwrap()
-}
-
-fn run(world: &mut World, frames: usize) {
-    for _ in 0..frames {
-        world.step_frame();
-    }
 }
 
 /// Height of the liquid's surface away from the body at `x`: the 95th percentile of the
@@ -93,7 +69,7 @@ fn raft_under(finer: usize) -> f32 {
     let preset = raft_preset();
     let particles = preset.particles() * finer;
     let mut world = preset.with_particles(particles).unwrap().build_world(1);
-    run(&mut world, 199);
+    step_frames(&mut world, 199);
     let mut sum = 0.0;
     for _ in 200..=300 {
         world.step_frame();
@@ -158,7 +134,7 @@ fn a_box_of_twice_the_liquids_density_rests_on_the_floor() {
         2.0,
         Vec2::new(4.0, 3.2),
     );
-    run(&mut world, 200);
+    step_frames(&mut world, 200);
     let state = world.bodies().unwrap().state(0);
     let radius = world.params().particle_radius;
     // A body keeps two particle layers (four radii) from a wall.
@@ -184,11 +160,11 @@ fn a_box_of_the_liquids_density_hovers_where_it_was_put() {
         Vec2::new(4.0, 1.3),
     );
     // The pool settles around it first.
-    run(&mut world, 60);
+    step_frames(&mut world, 60);
     let before = world.bodies().unwrap().state(0).position;
     let seconds = 4.0;
     let frames = (seconds * world.params().frame_rate) as usize;
-    run(&mut world, frames);
+    step_frames(&mut world, frames);
     let after = world.bodies().unwrap().state(0).position;
     let drift = (after - before).length() / seconds;
     let radius = world.params().particle_radius;
@@ -204,7 +180,7 @@ fn a_box_of_the_liquids_density_hovers_where_it_was_put() {
 fn the_dam_break_carries_the_crate_downstream() {
     let mut world = Preset::load("dam").unwrap().build_world(1);
     let start = world.bodies().unwrap().state(0).position;
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let end = world.bodies().unwrap().state(0).position;
     assert!(
         end.x > start.x + 2.0,
@@ -217,7 +193,7 @@ fn the_dam_break_carries_the_crate_downstream() {
 #[test]
 fn the_pour_turns_the_wheel_clockwise() {
     let mut world = Preset::load("mill").unwrap().build_world(1);
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let mut turned = 0.0;
     let mut angle = world.bodies().unwrap().state(0).angle;
     for _ in 0..100 {
@@ -310,7 +286,7 @@ proptest! {
         actions in prop::collection::vec((0u8..4, 0.5f32..11.5, 0.5f32..7.5, -30.0f32..30.0, -30.0f32..30.0), 12)
     ) {
         let mut world = Preset::load("bath").unwrap().build_world(3);
-        run(&mut world, 20);
+        step_frames(&mut world, 20);
         let start = energy(&world);
         for (round, &(kind, x, y, vx, vy)) in actions.iter().enumerate() {
             match kind {
@@ -375,7 +351,7 @@ fn bodies_are_bit_identical_at_one_two_and_three_threads() {
 #[test]
 fn a_body_thrown_at_50_m_per_s_at_a_wall_stays_inside() {
     let mut world = Preset::load("bath").unwrap().build_world(1);
-    run(&mut world, 20);
+    step_frames(&mut world, 20);
     // The ball, over the pool, straight at the right wall; the crate down into the liquid.
     world.throw_body(2, Vec2::new(50.0, 0.0), 0.0).unwrap();
     world.throw_body(0, Vec2::new(0.0, -50.0), 0.0).unwrap();
@@ -396,7 +372,7 @@ fn a_body_thrown_at_50_m_per_s_at_a_wall_stays_inside() {
 #[test]
 fn a_body_thrown_at_50_m_per_s_into_the_liquid_pushes_it_aside() {
     let mut world = Preset::load("bath").unwrap().build_world(1);
-    run(&mut world, 30);
+    step_frames(&mut world, 30);
     let crate_before = world.bodies().unwrap().state(0).position;
     world.throw_body(0, Vec2::new(0.0, -50.0), 0.0).unwrap();
     for step in 0..120 {
@@ -412,19 +388,19 @@ fn a_body_thrown_at_50_m_per_s_into_the_liquid_pushes_it_aside() {
 #[test]
 fn the_grab_spring_pulls_a_body_to_the_cursor() {
     let mut world = Preset::load("bath").unwrap().build_world(1);
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let ball = world.bodies().unwrap().state(2).position;
     assert_eq!(world.grab_body(ball).unwrap(), 2);
     let target = Vec2::new(8.0, 6.5);
     world.drag_body(target).unwrap();
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let held = world.bodies().unwrap().state(2).position;
     assert!(
         (held - target).length() < 0.3,
         "the ball hangs at {held}, the cursor is at {target}"
     );
     world.release_body();
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let dropped = world.bodies().unwrap().state(2).position;
     assert!(dropped.y < 2.0, "let go, it sinks again: {dropped}");
     assert!(
@@ -439,7 +415,7 @@ fn the_grab_spring_pulls_a_body_to_the_cursor() {
 #[test]
 fn the_stir_and_the_pull_move_a_body_they_reach() {
     let mut world = Preset::load("bath").unwrap().build_world(1);
-    run(&mut world, 40);
+    step_frames(&mut world, 40);
     let log = world.bodies().unwrap().state(1).centre_of_mass;
     world.stir(Stir {
         position: log,
@@ -536,7 +512,7 @@ fn bad_bodies_are_refused_with_file_line_and_field() {
 #[test]
 fn a_wall_drawn_onto_a_body_is_refused_and_one_beside_it_stops_it() {
     let mut world = Preset::load("bath").unwrap().build_world(1);
-    run(&mut world, 30);
+    step_frames(&mut world, 30);
     let ball = world.bodies().unwrap().state(2).position;
     let onto = slosh::sim::Obstacle::circle(ball, 0.2, 0.5);
     assert!(world.add_obstacle(onto).is_err());

@@ -2,6 +2,7 @@
 //! prints nothing on standard output and exactly one line on standard error naming the problem.
 //! Also the good paths the errors sit beside: `--list-presets` and a tiny headless run's JSON.
 
+use crate::common::box_walls_spaced;
 use std::ffi::OsStr;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -341,13 +342,12 @@ fn a_valid_preset_file_runs_headless() {
     let path = folder.join("pool.toml");
     std::fs::write(
         &path,
-        "name = \"pool\"\ndescription = \"A small pool\"\n\n\
-         [[walls]]\nnormal = [1.0, 0.0]\noffset = 0.0\n\n\
-         [[walls]]\nnormal = [0.0, 1.0]\noffset = 0.0\n\n\
-         [[walls]]\nnormal = [-1.0, 0.0]\noffset = -2.0\n\n\
-         [[walls]]\nnormal = [0.0, -1.0]\noffset = -2.0\n\n\
-         [[materials]]\nname = \"water\"\ncolour = [0.5, 0.5, 0.9]\nmass = 1.0\n\n\
-         [[blocks]]\nmaterial = \"water\"\nmin = [0.1, 0.1]\nmax = [1.1, 0.6]\nspacing = 0.1\n",
+        format!(
+            "name = \"pool\"\ndescription = \"A small pool\"\n\n{}\n\
+             [[materials]]\nname = \"water\"\ncolour = [0.5, 0.5, 0.9]\nmass = 1.0\n\n\
+             [[blocks]]\nmaterial = \"water\"\nmin = [0.1, 0.1]\nmax = [1.1, 0.6]\nspacing = 0.1\n",
+            box_walls_spaced(2.0, 2.0)
+        ),
     )
     .unwrap();
     let output = slosh([

@@ -5,11 +5,12 @@
 )]
 
 use glam::Vec2;
-use slosh::sim::{SpringList, World};
+use slosh::preset::Preset;
+use slosh::sim::{SpringList, Wall, World};
 use std::collections::{HashMap, HashSet};
 
 /// `run` on a rayon pool of `threads` threads (the results must not depend on the count).
-pub fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
+pub fn on_threads<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -17,13 +18,53 @@ pub fn in_pool<T: Send>(threads: usize, run: impl FnOnce() -> T + Send) -> T {
         .install(run)
 }
 
-/// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text.
+/// The world that preset `text` builds with seed 1, for the tests that write their scene as
+/// preset text (the text must parse).
+pub fn world_from(text: &str) -> World {
+    Preset::parse("test.toml", text).unwrap().build_world(1)
+}
+
+/// Steps `world` on by `frames` frames: lets a scene settle or run before a test looks at it.
+pub fn step_frames(world: &mut World, frames: usize) {
+    for _ in 0..frames {
+        world.step_frame();
+    }
+}
+
+/// The `[[walls]]` of a box from (0, 0) to (`width`, `height`), as preset text: the four tables
+/// one after the other.
 pub fn box_walls(width: f32, height: f32) -> String {
-    format!(
-        "[[walls]]\nnormal = [1.0, 0.0]\noffset = 0.0\n[[walls]]\nnormal = [0.0, 1.0]\noffset = 0.0\n\
-         [[walls]]\nnormal = [-1.0, 0.0]\noffset = {}\n[[walls]]\nnormal = [0.0, -1.0]\noffset = {}\n",
-        -width, -height
-    )
+    box_wall_tables(width, height).concat()
+}
+
+/// The walls of `box_walls` laid out as in a preset file, a blank line between two tables (for the
+/// texts whose lines the tests count or break one at a time).
+pub fn box_walls_spaced(width: f32, height: f32) -> String {
+    box_wall_tables(width, height).join("\n")
+}
+
+/// The four `[[walls]]` tables of `box_walls`: left, floor, right, ceiling.
+fn box_wall_tables(width: f32, height: f32) -> [String; 4] {
+    [
+        (1.0, 0.0, 0.0),
+        (0.0, 1.0, 0.0),
+        (-1.0, 0.0, -width),
+        (0.0, -1.0, -height),
+    ]
+    .map(|(x, y, offset): (f32, f32, f32)| {
+        format!("[[walls]]\nnormal = [{x:?}, {y:?}]\noffset = {offset:?}\n")
+    })
+}
+
+/// The four walls of the rectangle from `min` to `max`, facing in (left, floor, right, ceiling),
+/// for the tests that build a `Domain` without a preset.
+pub fn rectangle_walls(min: Vec2, max: Vec2) -> Vec<Wall> {
+    vec![
+        Wall::new(Vec2::X, min.x),
+        Wall::new(Vec2::Y, min.y),
+        Wall::new(-Vec2::X, -max.x),
+        Wall::new(-Vec2::Y, -max.y),
+    ]
 }
 
 /// The springs, each once, as pairs of particle ids (the lower id first).

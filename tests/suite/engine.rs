@@ -1,6 +1,6 @@
 //! Behaviour of the engine as a whole: walls hold, pools settle, heavy sinks, runs are deterministic.
 
-use crate::common::box_walls;
+use crate::common::{box_walls, world_from};
 use slosh::headless::{run as run_headless, HeadlessOptions, StirMode};
 use slosh::preset::Preset;
 use slosh::sim::numerics::portable::Ordered;
@@ -57,10 +57,6 @@ max = [2.95, 2.05]
 spacing = 0.1
 "#
     )
-}
-
-fn world_from(text: &str) -> World {
-    Preset::parse("test.toml", text).unwrap().build_world(1)
 }
 
 fn headless(

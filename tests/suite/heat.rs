@@ -2,15 +2,11 @@
 //! at different temperatures follow the heat equation, the bits do not depend on the thread
 //! count, snapshots carry the temperatures, and scenes without heat keep their checksums.
 
-use crate::common::{box_walls, in_pool};
+use crate::common::{box_walls, on_threads, world_from};
 use slosh::preset::Preset;
 use slosh::sim::numerics::portable::Ordered;
 use slosh::sim::subsystems::heat;
 use slosh::sim::World;
-
-fn world_from(text: &str) -> World {
-    Preset::parse("test.toml", text).unwrap().build_world(1)
-}
 
 /// Heat Σ m c T of the world's particles.
 fn total_heat(world: &World) -> f64 {
@@ -88,7 +84,7 @@ fn heat_is_conserved_in_a_closed_box() {
 #[test]
 fn temperatures_are_the_same_bits_at_any_thread_count() {
     let run = |threads| {
-        in_pool(threads, || {
+        on_threads(threads, || {
             let mut world = world_from(&sloshing_box());
             for _ in 0..60 {
                 world.step_frame();

@@ -2,7 +2,7 @@
 //! and stickiness change nothing, slime clings to walls, nothing ends inside an obstacle, and
 //! spring lists stay bounded.
 
-use crate::common::{box_walls, spring_pairs};
+use crate::common::{box_walls, spring_pairs, world_from};
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::numerics::portable::Ordered;
@@ -34,10 +34,6 @@ max = [3.75, 1.5]
 spacing = 0.1
 "#
     )
-}
-
-fn world_from(text: &str) -> World {
-    Preset::parse("test.toml", text).unwrap().build_world(1)
 }
 
 /// (width, height) of the particles' bounding box.

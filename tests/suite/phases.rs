@@ -3,7 +3,7 @@
 //! alike; lava in the sea makes rock and steam; a boiling kettle keeps its water's mass as liquid
 //! and vapour; and all of it is bit-identical at any thread count and through a snapshot.
 
-use crate::common::in_pool;
+use crate::common::on_threads;
 use slosh::preset::Preset;
 use slosh::sim::World;
 
@@ -198,7 +198,7 @@ fn kettle_keeps_its_waters_mass_through_boiling_and_condensing() {
 fn heat_scenes_are_bit_identical_at_any_thread_count_and_through_a_snapshot() {
     for (name, frames) in [("volcano", 120), ("kettle", 160), ("ice", 80)] {
         let run = |threads| {
-            in_pool(threads, || {
+            on_threads(threads, || {
                 let mut world = Preset::load(name).unwrap().build_world(2);
                 for _ in 0..frames {
                     world.step_frame();

@@ -1,16 +1,20 @@
 //! Bad preset files: every class of mistake is refused with a `PresetError` that names the file,
 //! the field path and, where the text has one, the line, and nothing panics.
 //!
-//! Each test starts from `VALID`, a small preset that parses, breaks one thing in it, and computes
+//! Each test starts from `valid()`, a small preset that parses, breaks one thing in it, and computes
 //! the expected line from its own text.
 
+use crate::common::box_walls_spaced;
 use slosh::preset::{Preset, PresetError, MAX_PARTICLES};
 
 /// File name the texts are parsed under.
 const FILE: &str = "bad.toml";
 
-/// A minimal valid preset using every table: two materials, one emitter, one block.
-const VALID: &str = r#"name = "tiny"
+/// A minimal valid preset using every table: two materials, one emitter, one block, in a 4 × 3
+/// box.
+fn valid() -> String {
+    format!(
+        r#"name = "tiny"
 description = "A small box with a nozzle and a block"
 
 [params]
@@ -18,22 +22,7 @@ frame_rate = 20
 substeps = 7
 max_particles = 500
 
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-
-[[walls]]
-normal = [0.0, -1.0]
-offset = -3.0
-
+{}
 [[materials]]
 name = "water"
 colour = [0.2, 0.4, 0.9]
@@ -59,7 +48,10 @@ material = "oil"
 min = [0.1, 0.1]
 max = [1.1, 1.1]
 spacing = 0.1
-"#;
+"#,
+        box_walls_spaced(4.0, 3.0)
+    )
+}
 
 /// `text` with `old`, which must occur exactly once, replaced by `new`.
 fn replace_in(text: &str, old: &str, new: &str) -> String {
@@ -67,9 +59,9 @@ fn replace_in(text: &str, old: &str, new: &str) -> String {
     text.replacen(old, new, 1)
 }
 
-/// `VALID` with `old`, which must occur exactly once, replaced by `new`.
+/// `valid()` with `old`, which must occur exactly once, replaced by `new`.
 fn broken(old: &str, new: &str) -> String {
-    replace_in(VALID, old, new)
+    replace_in(&valid(), old, new)
 }
 
 /// 1-based line of the `nth` (0-based) line of `text` that contains `needle`.
@@ -130,7 +122,7 @@ fn assert_names(error: &PresetError, field: &str, line: Option<usize>, words: &[
     }
 }
 
-/// Breaks `VALID` by replacing `old` with `new`, and expects an error at `field` on the line of
+/// Breaks `valid()` by replacing `old` with `new`, and expects an error at `field` on the line of
 /// `new`'s last line (the one a replacement adds), mentioning `words`.
 fn assert_refused_at_new_line(old: &str, new: &str, field: &str, words: &[&str]) {
     let text = broken(old, new);
@@ -143,7 +135,7 @@ fn assert_refused_at_new_line(old: &str, new: &str, field: &str, words: &[&str])
 
 #[test]
 fn the_valid_base_preset_parses_and_builds() {
-    let preset = Preset::parse(FILE, VALID).expect("the base of these tests must be valid");
+    let preset = Preset::parse(FILE, &valid()).expect("the base of these tests must be valid");
     assert_eq!(preset.scene.materials.len(), 2);
     assert_eq!(preset.scene.emitters.len(), 1);
     assert_eq!(preset.scene.blocks.len(), 1);
@@ -192,9 +184,10 @@ fn missing_top_level_name_is_named_without_a_line() {
 
 #[test]
 fn missing_walls_are_named() {
-    let walls_start = VALID.find("[[walls]]").unwrap();
-    let materials_start = VALID.find("[[materials]]").unwrap();
-    let text = format!("{}{}", &VALID[..walls_start], &VALID[materials_start..]);
+    let base = valid();
+    let walls_start = base.find("[[walls]]").unwrap();
+    let materials_start = base.find("[[materials]]").unwrap();
+    let text = format!("{}{}", &base[..walls_start], &base[materials_start..]);
     assert_names(&refuse(&text), "walls", None, &["missing", "walls"]);
 }
 
@@ -670,8 +663,9 @@ fn a_colour_channel_above_one_is_refused_with_its_line() {
 
 #[test]
 fn a_preset_without_materials_is_refused() {
-    let start = VALID.find("[[materials]]").unwrap();
-    let text = &VALID[..start];
+    let base = valid();
+    let start = base.find("[[materials]]").unwrap();
+    let text = &base[..start];
     assert_names(&refuse(text), "materials", None, &["missing"]);
 }
 
@@ -729,7 +723,7 @@ fn an_integer_beyond_toml_range_is_refused_with_its_line() {
 
 #[test]
 fn rescaling_to_zero_or_too_many_particles_is_refused() {
-    let preset = Preset::parse(FILE, VALID).unwrap();
+    let preset = Preset::parse(FILE, &valid()).unwrap();
     for particles in [0, MAX_PARTICLES + 1] {
         let error = preset.clone().with_particles(particles).unwrap_err();
         assert_eq!(error.field, "--particles", "{error}");
@@ -910,9 +904,9 @@ fn rescaling_a_preset_below_a_particle_is_refused() {
 
 // ---- Obstacles and material behaviour -----------------------------------------------------------
 
-/// `VALID` with one more `[[obstacles]]` table made of `lines`.
+/// `valid()` with one more `[[obstacles]]` table made of `lines`.
 fn with_obstacle(lines: &str) -> String {
-    format!("{VALID}\n[[obstacles]]\n{lines}\n")
+    format!("{}\n[[obstacles]]\n{lines}\n", valid())
 }
 
 #[test]

@@ -70,6 +70,7 @@
 //! reproduce). Failing cases are saved to `tests/properties.proptest-regressions` and replayed
 //! first on later runs.
 
+use crate::common::{box_walls_spaced, rectangle_walls};
 use glam::Vec2;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, RngSeed};
@@ -816,12 +817,7 @@ fn fluid_stirred_into_a_wall_rebounds_no_faster_than_the_bound() {
         Vec2::new(2.591_356_5, 0.555_450_3),
     );
     let corners = vec![min, Vec2::new(max.x, min.y), max, Vec2::new(min.x, max.y)];
-    let walls = vec![
-        Wall::new(Vec2::X, min.x),
-        Wall::new(Vec2::Y, min.y),
-        Wall::new(-Vec2::X, -max.x),
-        Wall::new(-Vec2::Y, -max.y),
-    ];
+    let walls = rectangle_walls(min, max);
     let params = SimParams {
         rest_density: 210.204_09,
         stiffness: 0.02,
@@ -934,12 +930,7 @@ fn no_particle_of_the_seed_preset_outruns_the_speed_bound_under_random_stirring(
 /// 0.01 × 3 box passed for particles 0.1 across. Now the walls shrunk by the radius must leave room.
 #[test]
 fn regression_a_domain_thinner_than_a_particle_is_refused() {
-    let walls = vec![
-        Wall::new(Vec2::X, 0.0),
-        Wall::new(Vec2::Y, 0.0),
-        Wall::new(-Vec2::X, -0.01),
-        Wall::new(-Vec2::Y, -3.0),
-    ];
+    let walls = rectangle_walls(Vec2::ZERO, Vec2::new(0.01, 3.0));
     assert!(
         Domain::new(walls, 0.05).is_err(),
         "a box 0.01 wide was accepted as room for particles 0.1 across"
@@ -1275,8 +1266,10 @@ fn run_preset(preset: &Preset, seed: u64, substeps: usize) -> Result<(), TestCas
     Ok(())
 }
 
-/// A small valid preset for the corruption property.
-const VALID: &str = r#"name = "tiny"
+/// A small valid preset for the corruption property, in a 4 × 3 box.
+fn valid() -> String {
+    format!(
+        r#"name = "tiny"
 description = "A small box"
 base_particles = 150
 
@@ -1285,22 +1278,7 @@ frame_rate = 20
 substeps = 7
 max_particles = 150
 
-[[walls]]
-normal = [1.0, 0.0]
-offset = 0.0
-
-[[walls]]
-normal = [0.0, 1.0]
-offset = 0.0
-
-[[walls]]
-normal = [-1.0, 0.0]
-offset = -4.0
-
-[[walls]]
-normal = [0.0, -1.0]
-offset = -3.0
-
+{}
 [[materials]]
 name = "water"
 colour = [0.2, 0.4, 0.9]
@@ -1320,7 +1298,10 @@ material = "water"
 min = [0.1, 0.1]
 max = [1.1, 1.1]
 spacing = 0.1
-"#;
+"#,
+        box_walls_spaced(4.0, 3.0)
+    )
+}
 
 /// One way of breaking preset text.
 #[derive(Clone, Debug)]
@@ -1446,7 +1427,7 @@ proptest! {
         corruptions in prop::collection::vec(corruption(), 1..=3),
         seed in any::<u64>(),
     ) {
-        let text = corruptions.iter().fold(VALID.to_string(), |text, c| c.apply(&text));
+        let text = corruptions.iter().fold(valid(), |text, c| c.apply(&text));
         match Preset::parse("fuzz.toml", &text) {
             Err(error) => {
                 let shown = error.to_string();
@@ -1515,12 +1496,7 @@ impl ObstacleSpec {
         };
         let r = params.particle_radius;
         let (min, max) = (Vec2::ZERO, Vec2::new(4.0, 3.0));
-        let walls = vec![
-            Wall::new(Vec2::X, min.x),
-            Wall::new(Vec2::Y, min.y),
-            Wall::new(-Vec2::X, -max.x),
-            Wall::new(-Vec2::Y, -max.y),
-        ];
+        let walls = rectangle_walls(min, max);
         let domain = Domain::new(walls, r).unwrap();
         let mut obstacles: Vec<Obstacle> = Vec::new();
         for &(capsule, x, y, radius, half_length, angle) in &self.obstacles {

@@ -2,6 +2,7 @@
 //! count, through the library and through `slosh --headless --replay`; bad replay files are
 //! refused with `FILE:LINE: message` and exit code 2.
 
+use crate::common::on_threads;
 use glam::Vec2;
 use slosh::headless::{self, HeadlessOptions, StirMode};
 use slosh::replay::{build, Input, Player, Recorder, Replay};
@@ -14,14 +15,6 @@ fn temp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("slosh-replay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir.join(name)
-}
-
-fn in_pool<T: Send>(threads: usize, job: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(job)
 }
 
 /// Plays `path` to its end and returns the final checksum.
@@ -102,15 +95,15 @@ fn record_every_input(path: &Path, frames: u64) -> u64 {
 #[test]
 fn every_input_replays_to_the_recorded_checksum_at_one_and_two_threads() {
     let path = temp("every.replay");
-    let recorded = in_pool(2, || record_every_input(&path, 200));
+    let recorded = on_threads(2, || record_every_input(&path, 200));
     let text = std::fs::read_to_string(&path).unwrap();
     for verb in [
         "preset", "pour", "stir", "erase", "draw", "gravity", "tune", "pull", "undraw",
     ] {
         assert!(text.contains(&format!(" {verb} ")), "no {verb} in\n{text}");
     }
-    assert_eq!(in_pool(1, || play(&path)), recorded);
-    assert_eq!(in_pool(2, || play(&path)), recorded);
+    assert_eq!(on_threads(1, || play(&path)), recorded);
+    assert_eq!(on_threads(2, || play(&path)), recorded);
 }
 
 #[test]
@@ -163,8 +156,8 @@ fn ten_thousand_frames_replay_bit_identically_at_one_and_two_threads() {
         ..HeadlessOptions::default()
     };
     let recorded = headless::run(&options).unwrap().checksum;
-    assert_eq!(in_pool(1, || play(&path)), recorded);
-    assert_eq!(in_pool(2, || play(&path)), recorded);
+    assert_eq!(on_threads(1, || play(&path)), recorded);
+    assert_eq!(on_threads(2, || play(&path)), recorded);
 }
 
 /// The seed with both liquids conducting (`conductivity` 0.5), as a preset file: a scene whose
@@ -215,7 +208,7 @@ fn record_heat(path: &Path, preset: &Path, heat: bool) -> (u64, Vec<f32>) {
 fn heating_and_cooling_replay_bit_identically() {
     let preset = conducting_seed();
     let path = temp("heat.replay");
-    let (recorded, temperatures) = in_pool(2, || record_heat(&path, &preset, true));
+    let (recorded, temperatures) = on_threads(2, || record_heat(&path, &preset, true));
     let text = std::fs::read_to_string(&path).unwrap();
     assert_eq!(text.matches(" heat ").count(), 80, "{text}");
     let (hottest, coldest) = (temperatures.iter()).fold((f32::MIN, f32::MAX), |(hot, cold), &t| {
@@ -223,7 +216,7 @@ fn heating_and_cooling_replay_bit_identically() {
     });
     assert!(hottest > 10.0 && coldest < -10.0, "{coldest} to {hottest}");
     for threads in [1, 2] {
-        let played = in_pool(threads, || {
+        let played = on_threads(threads, || {
             let mut player = Player::new(Replay::load(&path).unwrap()).unwrap();
             while !player.finished() {
                 player.step().unwrap();

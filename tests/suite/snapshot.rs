@@ -1,7 +1,7 @@
 //! Snapshots: a saved world reopens with the same checksum and continues bit for bit, at any
 //! thread count; broken or foreign files are refused with one line naming the file.
 
-use crate::common;
+use crate::common::{self, on_threads, step_frames};
 
 use glam::Vec2;
 use slosh::preset::Preset;
@@ -12,21 +12,6 @@ use std::path::PathBuf;
 /// A file name of its own in the temporary folder for each test.
 fn temp_file(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("slosh-snapshot-{}-{name}.json", std::process::id()))
-}
-
-/// Runs `work` on a rayon pool of `threads` threads.
-fn with_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap()
-        .install(work)
-}
-
-fn steps(world: &mut World, frames: usize) {
-    for _ in 0..frames {
-        world.step_frame();
-    }
 }
 
 /// Saves `world` (built from `preset`), loads it back, checks the checksum, steps both 30 more
@@ -45,8 +30,8 @@ fn round_trip(name: &str, preset: &Preset, world: &mut World) -> World {
     assert_eq!(loaded.substeps_done(), world.substeps_done());
     assert_eq!(loaded.cap_reached(), world.cap_reached());
     assert_eq!(loaded.emission_finished(), world.emission_finished());
-    steps(world, 30);
-    steps(&mut loaded, 30);
+    step_frames(world, 30);
+    step_frames(&mut loaded, 30);
     assert_eq!(loaded.checksum(), world.checksum(), "{name}: 30 frames on");
     assert_eq!(loaded.spring_counts(), world.spring_counts(), "{name}");
     assert_eq!(loaded.particles().len(), world.particles().len());
@@ -59,7 +44,7 @@ fn round_trip(name: &str, preset: &Preset, world: &mut World) -> World {
 fn seed_mid_pour_continues_bit_for_bit() {
     let preset = Preset::load("seed").unwrap();
     let mut world = preset.build_world(3);
-    steps(&mut world, 25);
+    step_frames(&mut world, 25);
     assert!(world.particles().len() > 100 && !world.emission_finished());
     round_trip("seed", &preset, &mut world);
 }
@@ -70,7 +55,7 @@ fn seed_mid_pour_continues_bit_for_bit() {
 fn jelly_keeps_its_springs() {
     let preset = Preset::load("jelly").unwrap();
     let mut world = preset.build_world(4);
-    steps(&mut world, 15);
+    step_frames(&mut world, 15);
     assert!(world.spring_counts().total > 1000);
     let loaded = round_trip("jelly", &preset, &mut world);
     assert!(loaded.spring_counts().total > 1000);
@@ -82,7 +67,7 @@ fn jelly_keeps_its_springs() {
 fn lava_keeps_its_air_and_heat() {
     let preset = Preset::load("lava").unwrap();
     let mut world = preset.build_world(5);
-    steps(&mut world, 20);
+    step_frames(&mut world, 20);
     let air = world.air().expect("lava has air");
     assert!(air.grid().temperature.iter().any(|&t| t > 0.0));
     let loaded = round_trip("lava", &preset, &mut world);
@@ -98,7 +83,7 @@ fn lava_keeps_its_air_and_heat() {
 fn an_edited_world_reopens_with_its_edits() {
     let preset = Preset::load("jelly").unwrap();
     let mut world = preset.build_world(6);
-    steps(&mut world, 15);
+    step_frames(&mut world, 15);
     let springs = world.spring_counts().total;
     let poured = world
         .pour(Pour {
@@ -135,7 +120,7 @@ fn rescaled_presets_reopen_at_their_resolution() {
             .with_particles(particles)
             .unwrap();
         let mut world = preset.build_world(8);
-        steps(&mut world, 10);
+        step_frames(&mut world, 10);
         let path = temp_file(&format!("rescaled-{name}"));
         save(&path, &preset, &world).unwrap();
         let (loaded_preset, mut loaded) = load(&path).unwrap();
@@ -145,8 +130,8 @@ fn rescaled_presets_reopen_at_their_resolution() {
             preset.scene.params.particle_radius
         );
         assert_eq!(loaded_preset.scene.emitters, preset.scene.emitters);
-        steps(&mut world, 10);
-        steps(&mut loaded, 10);
+        step_frames(&mut world, 10);
+        step_frames(&mut loaded, 10);
         assert_eq!(loaded.checksum(), world.checksum(), "{name}");
     }
 }
@@ -184,7 +169,7 @@ spacing = 0.1
     let preset = Preset::parse("contrast.toml", &text).unwrap();
     let mut world = preset.build_world(9);
     assert_eq!(world.params().substeps, 3 * preset.scene.params.substeps);
-    steps(&mut world, 5);
+    step_frames(&mut world, 5);
     let loaded = round_trip("contrast", &preset, &mut world);
     assert_eq!(loaded.params().substeps, world.params().substeps);
 }
@@ -195,33 +180,33 @@ fn continuation_is_the_same_at_one_and_two_threads() {
         let preset = Preset::load(name).unwrap();
         let path = temp_file(&format!("threads-{name}"));
         // Saved from a one-thread run, continued at one thread and at two.
-        let reference = with_threads(1, || {
+        let reference = on_threads(1, || {
             let mut world = preset.build_world(10);
-            steps(&mut world, 12);
+            step_frames(&mut world, 12);
             save(&path, &preset, &world).unwrap();
-            steps(&mut world, 20);
+            step_frames(&mut world, 20);
             world.checksum()
         });
         for threads in [1, 2] {
-            let continued = with_threads(threads, || {
+            let continued = on_threads(threads, || {
                 let (_, mut world) = load(&path).unwrap();
-                steps(&mut world, 20);
+                step_frames(&mut world, 20);
                 world.checksum()
             });
             assert_eq!(continued, reference, "{name} at {threads} threads");
         }
         // Saved from a two-thread run, continued at one.
-        let (saved, reference) = with_threads(2, || {
+        let (saved, reference) = on_threads(2, || {
             let mut world = preset.build_world(11);
-            steps(&mut world, 12);
+            step_frames(&mut world, 12);
             save(&path, &preset, &world).unwrap();
-            steps(&mut world, 20);
+            step_frames(&mut world, 20);
             (world.checksum(), world.checksum())
         });
         let _ = saved;
-        let continued = with_threads(1, || {
+        let continued = on_threads(1, || {
             let (_, mut world) = load(&path).unwrap();
-            steps(&mut world, 20);
+            step_frames(&mut world, 20);
             world.checksum()
         });
         assert_eq!(continued, reference, "{name} saved at 2 threads");
@@ -233,7 +218,7 @@ fn continuation_is_the_same_at_one_and_two_threads() {
 fn saved_seed(name: &str) -> (PathBuf, String) {
     let preset = Preset::load("seed").unwrap();
     let mut world = preset.build_world(12);
-    steps(&mut world, 30);
+    step_frames(&mut world, 30);
     let path = temp_file(name);
     save(&path, &preset, &world).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
@@ -410,26 +395,26 @@ fn a_preset_that_does_not_give_the_world_is_refused_on_save() {
 fn bodies_mid_throw_and_held_continue_bit_for_bit_at_any_thread_count() {
     let preset = Preset::load("bath").unwrap();
     let mut world = preset.build_world(2);
-    steps(&mut world, 40);
+    step_frames(&mut world, 40);
     // One body flying, one held by the grab spring, the particles owing them impulses.
     world.throw_body(1, Vec2::new(-3.0, 6.0), 2.0).unwrap();
     let duck = world.bodies().unwrap().state(3).position;
     world.grab_body(duck).unwrap();
     world.drag_body(duck + Vec2::new(-1.0, 2.0)).unwrap();
-    steps(&mut world, 3);
+    step_frames(&mut world, 3);
     let path = temp_file("bath");
     save(&path, &preset, &world).unwrap();
-    let expected = with_threads(1, || {
+    let expected = on_threads(1, || {
         let mut world = world.clone();
-        steps(&mut world, 30);
+        step_frames(&mut world, 30);
         world.checksum()
     });
     for threads in [1, 2, 3] {
-        let checksum = with_threads(threads, || {
+        let checksum = on_threads(threads, || {
             let (_, mut loaded) = load(&path).unwrap();
             assert_eq!(loaded.checksum(), world.checksum(), "on load");
             assert!(loaded.bodies().unwrap().held().is_some(), "still held");
-            steps(&mut loaded, 30);
+            step_frames(&mut loaded, 30);
             loaded.checksum()
         });
         assert_eq!(checksum, expected, "{threads} threads, 30 frames on");
@@ -444,7 +429,7 @@ fn bodies_mid_throw_and_held_continue_bit_for_bit_at_any_thread_count() {
 fn the_mill_keeps_its_hinge_and_its_pour() {
     let preset = Preset::load("mill").unwrap();
     let mut world = preset.build_world(5);
-    steps(&mut world, 50);
+    step_frames(&mut world, 50);
     let loaded = round_trip("mill", &preset, &mut world);
     let axle = loaded.bodies().unwrap().state(0).position;
     assert!(
@@ -491,11 +476,11 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
 fn a_report_after_load_counts_only_the_run_s_own_substeps() {
     let preset = Preset::load("bath").unwrap();
     let mut world = preset.build_world(1);
-    steps(&mut world, 120);
+    step_frames(&mut world, 120);
     let path = temp_file("report");
     save(&path, &preset, &world).unwrap();
     let before = world.substeps_done();
-    steps(&mut world, 20);
+    step_frames(&mut world, 20);
     let report = slosh::headless::run(&slosh::headless::HeadlessOptions {
         load: Some(path.clone()),
         frames: 20,

@@ -3,10 +3,11 @@
 //! least 32 steps are kept within a bounded memory; a replay with `undo` and `redo` lines plays
 //! back to its checksum.
 
+use crate::common::step_frames;
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::replay::{build, History, Input, Player, Recorder, Replay};
-use slosh::sim::{EditError, Obstacle, Pour, World};
+use slosh::sim::{EditError, Obstacle, Pour};
 
 fn pour_at(x: f32) -> Input {
     Input::Pour(Pour {
@@ -17,24 +18,18 @@ fn pour_at(x: f32) -> Input {
     })
 }
 
-fn steps(world: &mut World, frames: u32) {
-    for _ in 0..frames {
-        world.step_frame();
-    }
-}
-
 #[test]
 fn undo_returns_the_world_before_the_edit_and_it_goes_on_bit_for_bit() {
     let (_, mut world) = build("dam", None, 3).unwrap();
     let mut history = History::new();
-    steps(&mut world, 10);
+    step_frames(&mut world, 10);
     let before = world.clone();
     let (checksum, time) = (world.checksum(), world.time());
     let wall = Obstacle::capsule(Vec2::new(3.0, 4.0), Vec2::new(6.0, 4.5), 0.15, 0.5);
     history
         .apply(10, None, &Input::Draw(wall), &mut world)
         .unwrap();
-    steps(&mut world, 15);
+    step_frames(&mut world, 15);
     let after = world.checksum();
     history.apply(25, None, &Input::Undo, &mut world).unwrap();
     assert_eq!(world.checksum(), checksum, "the world before the draw");
@@ -42,9 +37,9 @@ fn undo_returns_the_world_before_the_edit_and_it_goes_on_bit_for_bit() {
     assert!(world.obstacles().len() < 1 + before.obstacles().len());
     // It goes on as if the wall had never been drawn.
     let mut never = before;
-    steps(&mut never, 20);
+    step_frames(&mut never, 20);
     let mut undone = world.clone();
-    steps(&mut undone, 20);
+    step_frames(&mut undone, 20);
     assert_eq!(undone.checksum(), never.checksum());
     // Redo: the world as it was when undone, wall and all.
     history.apply(26, None, &Input::Redo, &mut world).unwrap();
