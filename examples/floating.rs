@@ -1,7 +1,7 @@
 //! Rigid bodies without any window: a raft and a barrel added in code to the dam break, a throw,
 //! and where they are each second.
 //!
-//!     cargo run --release --no-default-features --example floating
+//!     cargo run --release --no-default-features --features bodies --example floating
 
 use glam::Vec2;
 use slosh::preset::Preset;

@@ -1,6 +1,6 @@
 //! The engine without any window: load a preset, step it, print a few numbers.
 //!
-//!     cargo run --release --no-default-features --example headless -- dam 300
+//!     cargo run --release --no-default-features --example headless -- seed 300
 
 use slosh::preset::Preset;
 

@@ -4,7 +4,8 @@
 //! The engine is [`sim`]: a headless, deterministic [`sim::World`] that owns all state and
 //! steps it, bit-identical at any thread count. [`preset`] loads scenes from TOML files (or the
 //! embedded presets) with every value checked. Neither needs a window: with
-//! `default-features = false` the crate is these two and nothing else.
+//! `default-features = false` the crate is these two and nothing else (and without rigid
+//! bodies, `features = ["bodies"]` adds them).
 //!
 //! ```
 //! use slosh::preset::Preset;
@@ -25,9 +26,12 @@
 //! # Ok::<(), slosh::preset::PresetError>(())
 //! ```
 //!
-//! Features: `cli` adds the program's command line and headless runner (modules `cli` and
-//! `headless`); `window` (the default, with `cli`) adds the demo window (`app`, the only module
-//! that uses macroquad). `docs/ARCHITECTURE.md` maps the engine's stages and state.
+//! Features: `bodies` (a default) adds rigid bodies coupled with the liquid (rapier2d;
+//! `sim::subsystems::bodies`): without it a preset or snapshot with bodies is refused with an
+//! error that names the feature. `cli` adds the program's command line and headless runner
+//! (modules `cli` and `headless`), with `bodies`; `window` (the default, with `cli`) adds the
+//! demo window (`app`, the only module that uses macroquad). `docs/ARCHITECTURE.md` maps the
+//! engine's stages and state.
 
 #![warn(missing_docs)]
 

@@ -9,6 +9,7 @@
 //! use slosh::level::Attempt;
 //! use slosh::preset::Preset;
 //!
+//! # #[cfg(feature = "bodies")] { // the level's cup is a rigid body
 //! let preset = Preset::load("first-pour")?;
 //! let level = preset.level.clone().expect("a level");
 //! let mut world = preset.build_world(1);
@@ -19,6 +20,7 @@
 //! }
 //! // Nobody poured: the cup is still empty.
 //! assert!(!attempt.report().met);
+//! # }
 //! # Ok::<(), slosh::preset::PresetError>(())
 //! ```
 //!

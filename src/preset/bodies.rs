@@ -2,17 +2,18 @@
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
 use super::file::{BodyFile, HingeFile, ShapeFile};
+use crate::sim::scene::bodies::{Body, Hinge};
 use crate::sim::scene::ranges::{self as field, Field, Scale, Step};
-use crate::sim::subsystems::bodies::{
-    self, is_convex_counter_clockwise, Body, BodyShape, Hinge, Part,
-};
+use crate::sim::scene::shape::{is_convex_counter_clockwise, BodyShape, Part};
 use crate::sim::{Domain, Obstacle};
 use glam::Vec2;
 use Step::{Index, Key};
 
 /// Checks `[[bodies]]` and `[[hinges]]` against the walls and obstacles, for particles of
 /// `radius`: every body inside the walls, apart from the others and from the obstacles by 2 r
-/// (a particle fits between any two solids), every part convex and at least r thick.
+/// (a particle fits between any two solids), every part convex and at least r thick. Without
+/// the `bodies` feature a preset with either is refused (`NO_BODIES`).
+#[cfg_attr(not(feature = "bodies"), allow(unused_variables))]
 pub(super) fn bodies(
     list: &[BodyFile],
     hinges: &[HingeFile],
@@ -20,6 +21,11 @@ pub(super) fn bodies(
     obstacles: &[Obstacle],
     radius: f32,
 ) -> Result<(Vec<Body>, Vec<Hinge>), Invalid> {
+    #[cfg(not(feature = "bodies"))]
+    if !list.is_empty() || !hinges.is_empty() {
+        let table = if list.is_empty() { "hinges" } else { "bodies" };
+        return Err(invalid(&[Key(table)], NO_BODIES));
+    }
     let gap = 2.0 * radius;
     let mut built: Vec<Body> = Vec::with_capacity(list.len());
     for (index, file) in list.iter().enumerate() {
@@ -70,34 +76,9 @@ pub(super) fn bodies(
             restitution: value(&field::BODY_RESTITUTION, file.restitution)?,
             colour: file.colour,
         };
-        if let Some(problem) = bodies::wall_problem(&body, domain, gap) {
-            return Err(invalid(&at("position"), problem));
-        }
-        for (o, obstacle) in obstacles.iter().enumerate() {
-            let room = bodies::distance_to_obstacle(&body, obstacle);
-            if room < gap {
-                return Err(invalid(
-                    &at("position"),
-                    format!(
-                        "must keep {gap} (2 particle radii) from every obstacle, \
-                         but its surface is {room} from obstacles[{o}]"
-                    ),
-                ));
-            }
-        }
-        for (other_index, other) in built.iter().enumerate() {
-            let room = bodies::distance_between(&body, other);
-            if room < gap {
-                return Err(invalid(
-                    &at("position"),
-                    format!(
-                        "overlaps or nearly touches bodies[{other_index}] (`{}`): \
-                         bodies must keep {gap} (2 particle radii) apart, got {room}",
-                        other.name
-                    ),
-                ));
-            }
-        }
+        #[cfg(feature = "bodies")]
+        room(&body, &built, domain, obstacles, gap)
+            .map_err(|problem| invalid(&at("position"), problem))?;
         built.push(body);
     }
     let mut joints = Vec::with_capacity(hinges.len());
@@ -130,6 +111,47 @@ pub(super) fn bodies(
         joints.push(Hinge { body, to, anchor });
     }
     Ok((built, joints))
+}
+
+/// Why a preset with bodies or hinges does not load in a build without the `bodies` feature.
+#[cfg(not(feature = "bodies"))]
+pub(crate) const NO_BODIES: &str =
+    "this preset has rigid bodies; build slosh with the `bodies` feature";
+
+/// Why `body`, at its starting pose, has too little room (under `gap`) from the walls, the
+/// obstacles or the bodies `built` before it, if it has too little (rapier's shapes measure it).
+#[cfg(feature = "bodies")]
+fn room(
+    body: &Body,
+    built: &[Body],
+    domain: &Domain,
+    obstacles: &[Obstacle],
+    gap: f32,
+) -> Result<(), String> {
+    use crate::sim::subsystems::bodies;
+    if let Some(problem) = bodies::wall_problem(body, domain, gap) {
+        return Err(problem);
+    }
+    for (o, obstacle) in obstacles.iter().enumerate() {
+        let room = bodies::distance_to_obstacle(body, obstacle);
+        if room < gap {
+            return Err(format!(
+                "must keep {gap} (2 particle radii) from every obstacle, \
+                 but its surface is {room} from obstacles[{o}]"
+            ));
+        }
+    }
+    for (other_index, other) in built.iter().enumerate() {
+        let room = bodies::distance_between(body, other);
+        if room < gap {
+            return Err(format!(
+                "overlaps or nearly touches bodies[{other_index}] (`{}`): \
+                 bodies must keep {gap} (2 particle radii) apart, got {room}",
+                other.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One `shapes` entry, checked: sizes above 0 and at least one particle radius thick.
@@ -217,4 +239,45 @@ fn part(file: &ShapeFile, path: &[Step], radius: f32) -> Result<Part, Invalid> {
         ));
     }
     Ok(built)
+}
+
+#[cfg(all(test, not(feature = "bodies")))]
+mod tests {
+    use super::NO_BODIES;
+    use crate::preset::{Preset, BUILTIN};
+
+    /// Without the `bodies` feature a preset with rigid bodies (an embedded one, a level, a file)
+    /// is refused, not run without them: the error names the file, the line of its first body
+    /// and the feature to build with. Hinges alone are refused the same way.
+    #[test]
+    fn a_preset_with_bodies_is_refused_without_the_feature() {
+        let bath = BUILTIN.iter().find(|(name, _)| *name == "bath").unwrap().1;
+        let line = bath.lines().position(|l| l.trim() == "[[bodies]]").unwrap() + 1;
+        let error = Preset::load("bath").unwrap_err();
+        assert!(error.file.ends_with("bath.toml"), "{error}");
+        assert_eq!(error.line, Some(line));
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}:{line}: bodies: this preset has rigid bodies; build slosh with the `bodies` \
+                 feature",
+                error.file
+            )
+        );
+        let error = Preset::parse("my-bath.toml", bath).unwrap_err();
+        assert_eq!(
+            (error.file.as_str(), error.line),
+            ("my-bath.toml", Some(line))
+        );
+        assert_eq!(Preset::load("first-pour").unwrap_err().message, NO_BODIES);
+
+        let seed = BUILTIN[0].1;
+        let hinged = format!("{seed}\n[[hinges]]\nbody = \"wheel\"\nanchor = [1.0, 1.0]\n");
+        let error = Preset::parse("hinged.toml", &hinged).unwrap_err();
+        assert_eq!(
+            (error.field.as_str(), error.message.as_str()),
+            ("hinges", NO_BODIES)
+        );
+        assert!(Preset::parse("seed.toml", seed).is_ok());
+    }
 }

@@ -193,11 +193,15 @@ impl Preset {
         }
     }
 
-    /// Every embedded preset, in number-key order.
+    /// Every embedded preset this build loads, in number-key order: all of them, but without
+    /// the `bodies` feature those with rigid bodies are left out.
     pub fn builtins() -> Vec<Preset> {
         BUILTIN
             .iter()
-            .map(|(name, _)| Self::load(name).expect("embedded presets are valid"))
+            .filter_map(|(name, _)| match Self::load(name) {
+                Err(error) if !cfg!(feature = "bodies") && error.field == "bodies" => None,
+                loaded => Some(loaded.expect("embedded presets are valid")),
+            })
             .collect()
     }
 

@@ -113,6 +113,7 @@ fn a_pour_never_puts_liquid_outside_the_walls_or_in_an_obstacle() {
 
 /// After 5 frames of the dam the disc holds 85 particles for seeds 1 to 5 and 7 (the check that
 /// the disc is not nearly empty, more than 50: margin 41%); the rest is exact.
+#[cfg(feature = "bodies")]
 #[test]
 fn erasing_removes_the_disc_and_only_it() {
     let mut world = world("dam");
@@ -142,6 +143,7 @@ fn erasing_removes_the_disc_and_only_it() {
 /// no other; cooling as fast takes it back; the fastest rate stops at the ends of
 /// `ranges::TEMPERATURE`; bad values are refused and change nothing. `temperature_near` reads
 /// the mean of the disc, and nothing where there is no liquid.
+#[cfg(feature = "bodies")]
 #[test]
 fn heating_and_cooling_change_the_disc_and_refuse_bad_values() {
     use slosh::sim::scene::material::TEMPERATURE;
@@ -261,6 +263,7 @@ fn erasing_half_a_jelly_drops_the_springs_to_the_erased_half() {
 }
 
 /// Potential energy of the particles above the floor (y = 0), Σ m |g| y.
+#[cfg(feature = "bodies")]
 fn potential_energy(world: &World) -> f64 {
     let g = world.params().gravity.length() as f64;
     let p = world.particles();
@@ -279,6 +282,7 @@ fn potential_energy(world: &World) -> f64 {
 ///
 /// The test once asserted the fastest particle under 20 m/s after 60 frames: 8.7 to 17.5 m/s over
 /// those seeds (margin 14% for seed 7), and the first second's splashes reach 19.9 m/s.
+#[cfg(feature = "bodies")]
 #[test]
 fn a_drawn_obstacle_moves_the_liquid_out_and_keeps_it_out() {
     let mut world = world("dam");
@@ -353,6 +357,7 @@ fn an_obstacle_drawn_in_the_air_becomes_solid_cells() {
 
 /// In 3 s of sideways gravity the pool's centroid moves 5.2 to 7.8 m over seeds 1 to 5 and 7
 /// (the bound, 1 m: margin 81%).
+#[cfg(feature = "bodies")]
 #[test]
 fn tilted_gravity_moves_the_pool_and_wild_gravity_is_refused() {
     let mut world = world("dam");
@@ -374,6 +379,7 @@ fn tilted_gravity_moves_the_pool_and_wild_gravity_is_refused() {
 /// water's kinetic energy over seeds 1 to 5 and 7: most of the collapse is a fall that viscosity
 /// does not slow. The bound, 0.9, is 22% above the worst; a tuning that the engine ignored would
 /// give the water's own run, bit for bit: 1.0.
+#[cfg(feature = "bodies")]
 #[test]
 fn tuning_viscosity_thickens_the_liquid_at_once() {
     let run = |viscosity: Option<f32>| {

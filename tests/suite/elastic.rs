@@ -218,6 +218,7 @@ fn halving_the_spring_stiffness_doubles_a_cantilevers_sag() {
 /// A block of goo, 1.6 m wide and 0.8 m high, on the floor of a box without gravity (so that
 /// only the plate loads it), under a heavy plate that just touches it. The goo has the `jelly`
 /// preset's spring stiffness and yields beyond 10% strain, flowing at a rate of 1 per second.
+#[cfg(feature = "bodies")]
 fn press() -> String {
     format!(
         "name = \"press\"\ndescription = \"A plate presses a block of goo\"\n[params]\n\
@@ -237,8 +238,10 @@ fn press() -> String {
 }
 
 /// The goo block's height (m).
+#[cfg(feature = "bodies")]
 const GOO_HEIGHT: f32 = 0.8;
 /// The middle of the goo block's width (x, m).
+#[cfg(feature = "bodies")]
 const GOO_MIDDLE: f32 = 3.0;
 
 /// The permanent strain of `press()`'s goo at `multiple` times its particles: the plate, held
@@ -247,6 +250,7 @@ const GOO_MIDDLE: f32 = 3.0;
 /// 1 m up, clear of the goo. 8 s later the goo's height under where the plate was (its middle
 /// 0.8 m), averaged over the last 4 s (the block still wobbles a little), against its height as
 /// built.
+#[cfg(feature = "bodies")]
 fn permanent_strain(multiple: usize) -> f32 {
     let preset = Preset::parse("press.toml", &press()).unwrap();
     let mut world = finer(preset, multiple).build_world(1);
@@ -289,6 +293,7 @@ fn permanent_strain(multiple: usize) -> f32 {
 ///
 /// Figures: after the press the goo stands 0.638 m high at 1× and 0.636 m at 4×, a permanent
 /// strain of 0.2019 and 0.2050 (+1.5%: margin 90%); pressed, it stood 0.505 m high at both.
+#[cfg(feature = "bodies")]
 #[test]
 fn pressed_goo_keeps_the_same_permanent_strain_at_four_times_the_particles() {
     let own = permanent_strain(1);

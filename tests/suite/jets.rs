@@ -264,6 +264,7 @@ fn the_layers_streams_keep_their_shape_at_four_times_the_particles() {
     assert_same_streams("layers", 4);
 }
 
+#[cfg(feature = "bodies")]
 #[test]
 fn the_mills_pour_keeps_its_shape_at_four_times_the_particles() {
     assert_same_streams("mill", 4);
@@ -272,7 +273,12 @@ fn the_mills_pour_keeps_its_shape_at_four_times_the_particles() {
 /// Half a minute in all: every scene at 16× its particles.
 #[test]
 fn every_stream_keeps_its_shape_at_sixteen_times_the_particles() {
-    for preset in ["seed", "funnel", "fountain", "lava", "layers", "mill"] {
+    let presets = ["seed", "funnel", "fountain", "lava", "layers", "mill"];
+    // The mill's wheel is a rigid body.
+    for preset in presets
+        .into_iter()
+        .filter(|&p| cfg!(feature = "bodies") || p != "mill")
+    {
         assert_same_streams(preset, 16);
     }
 }

@@ -1,11 +1,13 @@
 //! The integration tests, as modules of one test binary: one build and one link instead of one
 //! per file, and one harness that keeps both cores busy to the end. A module that runs the
-//! `slosh` program needs its command line (`cli`); the window's needs the window (`window`).
+//! `slosh` program needs its command line (`cli`); the window's needs the window (`window`); one
+//! whose scene has rigid bodies (`dam`, `bath`, `mill`, most levels) needs `bodies`.
 //! `tests/allocations.rs` stays a binary of its own: it counts every allocation in its process.
 
 mod common;
 
 mod air;
+#[cfg(feature = "bodies")]
 mod bodies;
 mod collapse;
 mod docs_links;
@@ -21,6 +23,7 @@ mod properties;
 mod ranges_sweep;
 mod resolution;
 mod stability;
+#[cfg(feature = "bodies")]
 mod undo;
 
 #[cfg(feature = "cli")]

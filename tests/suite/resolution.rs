@@ -137,6 +137,7 @@ fn seed_at_four_times_the_particles_settles_into_the_same_pool() {
     same_liquid_finer("seed", 4);
 }
 
+#[cfg(feature = "bodies")]
 #[test]
 fn dam_at_four_times_the_particles_settles_into_the_same_pool() {
     same_liquid_finer("dam", 4);
@@ -156,6 +157,7 @@ fn seed_at_sixteen_times_the_particles_settles_into_the_same_pool() {
     same_liquid_finer("seed", 16);
 }
 
+#[cfg(feature = "bodies")]
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn dam_at_sixteen_times_the_particles_settles_into_the_same_pool() {

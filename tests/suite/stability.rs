@@ -1,9 +1,9 @@
 //! Stability control: calm scenes keep their steps, violent ones get more, crowds release gently.
 
-use glam::Vec2;
 use slosh::preset::Preset;
-use slosh::sim::numerics::portable::Ordered;
-use slosh::sim::{Stir, World};
+use slosh::sim::World;
+#[cfg(feature = "bodies")]
+use {glam::Vec2, slosh::sim::numerics::portable::Ordered, slosh::sim::Stir};
 
 fn seed_world(adjust: impl FnOnce(&mut Preset)) -> World {
     let mut preset = Preset::load("seed").unwrap();
@@ -43,6 +43,7 @@ fn calm_scenes_keep_their_substeps_and_results() {
 /// bound is the travel cap itself: the fastest particle after a frame is 84.00002 m/s against
 /// the cap's 84 on every seed (within the test's 0.1%). A frame that ignores the fast particles,
 /// or a cap that lets a move past `cfl × h` per substep, fails it.
+#[cfg(feature = "bodies")]
 #[test]
 fn violent_stirring_takes_more_substeps_and_keeps_speeds_bounded() {
     let mut world = Preset::load("dam").unwrap().build_world(1);
@@ -80,6 +81,7 @@ fn violent_stirring_takes_more_substeps_and_keeps_speeds_bounded() {
 /// crowded peak (83 to 91; the bound, below the crowded peak: margin 47%). A release that fires
 /// the squeezed particles off (pressure built without limit while held), or a crowd that stays
 /// packed, fails it.
+#[cfg(feature = "bodies")]
 #[test]
 fn a_crowd_held_in_one_spot_spreads_out_gently_when_released() {
     let mut world = Preset::load("dam").unwrap().build_world(1);

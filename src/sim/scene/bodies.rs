@@ -42,6 +42,7 @@ impl Body {
     /// use slosh::preset::Preset;
     /// use slosh::sim::{Body, BodyShape, Part, World};
     ///
+    /// # #[cfg(feature = "bodies")] {
     /// let mut scene = Preset::load("dam")?.scene;
     /// let raft = Part::new(BodyShape::Box { half_size: Vec2::new(0.8, 0.2) });
     /// scene.bodies.push(Body::new("raft", vec![raft], Vec2::new(3.0, 6.0), 0.5));
@@ -51,6 +52,7 @@ impl Body {
     /// }
     /// let raft = world.bodies().unwrap().state(1);
     /// assert!(raft.position.y < 6.0, "it fell into the water");
+    /// # }
     /// # Ok::<(), slosh::preset::PresetError>(())
     /// ```
     pub fn new(name: &str, parts: Vec<Part>, position: Vec2, density: f32) -> Self {
@@ -133,7 +135,8 @@ impl BodyState {
     }
 }
 
-/// The velocity of a state's rigid motion at `point`.
+/// The velocity of a state's rigid motion at `point` (the running bodies' coupling).
+#[cfg(feature = "bodies")]
 pub(crate) fn velocity_at(state: &BodyState, point: Vec2) -> Vec2 {
     state.velocity + (point - state.centre_of_mass).perp() * state.angular_velocity
 }

@@ -38,7 +38,9 @@ pub struct Scene {
     pub blocks: Vec<Block>,
     /// Air and smoke on a grid over the walls, coupled with the liquid (`None`: no air).
     pub air: Option<AirSettings>,
-    /// Rigid bodies, coupled both ways with the liquid (rapier2d).
+    /// Rigid bodies, coupled both ways with the liquid (rapier2d). They need the `bodies`
+    /// feature: without it the preset loader and `World::from_state` refuse a scene with bodies or
+    /// hinges, and a world built in code from one runs without them.
     pub bodies: Vec<Body>,
     /// Hinges between a body and the world or another body.
     pub hinges: Vec<Hinge>,

@@ -11,6 +11,11 @@
 //! checksum folds it in. The world's stages stay as they are.
 
 pub mod air;
+#[cfg(feature = "bodies")]
+pub mod bodies;
+/// Without the `bodies` feature: a stand-in with no bodies (`no_bodies.rs`).
+#[cfg(not(feature = "bodies"))]
+#[path = "no_bodies.rs"]
 pub mod bodies;
 pub mod fixed;
 pub mod heat;

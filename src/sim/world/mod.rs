@@ -538,7 +538,7 @@ impl World {
         self.subsystems.air.as_mut()
     }
 
-    /// The rigid bodies, in scenes that have any.
+    /// The rigid bodies, in scenes that have any (none without the `bodies` feature).
     pub fn bodies(&self) -> Option<&Bodies> {
         self.subsystems.bodies.as_ref()
     }

@@ -332,8 +332,19 @@ impl World {
 }
 
 /// The state belongs to a scene like this one: same particle radius, air on both sides or
-/// neither, one progress entry per emitter.
+/// neither, one progress entry per emitter; and, without the `bodies` feature, no rigid bodies
+/// on either side.
 fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
+    #[cfg(not(feature = "bodies"))]
+    if !scene.bodies.is_empty()
+        || !scene.hinges.is_empty()
+        || state.subsystems.contains_key("bodies")
+    {
+        return refuse(
+            &[Key("subsystems"), Key("bodies")],
+            "the scene or the state has rigid bodies; build slosh with the `bodies` feature",
+        );
+    }
     let (radius, drawn) = (state.params.particle_radius, scene.domain.particle_radius());
     if radius.to_bits() != drawn.to_bits() {
         return refuse(
@@ -666,6 +677,26 @@ mod tests {
         rebuilt.step_frame();
         assert_eq!(rebuilt.checksum(), world.checksum());
         assert_eq!(rebuilt.spring_counts(), world.spring_counts());
+    }
+
+    /// Without the `bodies` feature a state restored into a scene with rigid bodies is refused,
+    /// naming the feature, and a world built in code from one runs without them.
+    #[cfg(not(feature = "bodies"))]
+    #[test]
+    fn a_scene_with_bodies_is_refused_without_the_feature() {
+        use crate::sim::{Body, BodyShape, Part};
+        let (mut scene, world) = world("seed", 2);
+        let raft = Part::new(BodyShape::Box {
+            half_size: Vec2::new(0.5, 0.2),
+        });
+        let raft = Body::new("raft", vec![raft], Vec2::new(3.0, 6.0), 0.5);
+        scene.bodies.push(raft);
+        assert_eq!(
+            refusal(&scene, world.state()),
+            "subsystems.bodies: the scene or the state has rigid bodies; build slosh with the \
+             `bodies` feature"
+        );
+        assert!(World::new(scene, 1).bodies().is_none());
     }
 
     #[test]
