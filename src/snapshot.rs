@@ -10,9 +10,9 @@
 //!   gives the walls, the emitters and the air's settings;
 //! - `"checksum"`: `World::checksum` of the saved world, as 16 hex digits;
 //! - `"world"`: the `WorldState`, one field per line, one particle per line (`[id, material, x,
-//!   y, vx, vy, temperature, latent]`), every float as the integer of its IEEE bits; in scenes with rigid bodies,
-//!   `"bodies"` holds rapier's world as rapier serializes it (its floats as the shortest JSON
-//!   numbers that read back to the same bits).
+//!   y, vx, vy, temperature, latent]`), every float as the integer of its IEEE bits; in scenes
+//!   with rigid bodies, `"bodies"` holds rapier's world as rapier serializes it (its floats as
+//!   the shortest JSON numbers that read back to the same bits).
 //!
 //! Loading checks the format and version, parses the preset, rebuilds the world with
 //! `World::from_state` and compares the checksum. Every error is one line, `FILE:LINE: message`

@@ -18,7 +18,8 @@ pub(super) fn invalid(path: &[Step], message: impl Into<String>) -> Invalid {
     }
 }
 
-/// Checks `value` against the table's `field` (`sim::scene::ranges`) in a scene measured by `scale`.
+/// Checks `value` against the table's `field` (`sim::scene::ranges`) in a scene measured by
+/// `scale`.
 pub(super) fn check(
     path: &[Step],
     field: &Field,

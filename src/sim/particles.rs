@@ -33,13 +33,13 @@ macro_rules! particle_columns {
                 /// Velocity.
                 velocity: Vec2 [checksum],
                 /// Temperature, in °C: its material's `temperature` when it is made, then
-                /// conducted by the heat subsystem (`sim::subsystems::heat`), which folds it into the
-                /// checksum in scenes with heat (so scenes without keep theirs).
+                /// conducted by the heat subsystem (`sim::subsystems::heat`), which folds it into
+                /// the checksum in scenes with heat (so scenes without keep theirs).
                 temperature: f32,
                 /// Latent heat held at a phase change, per unit mass, in degrees of water: taken
                 /// up toward melting or boiling (positive) or given off toward freezing
-                /// (negative) while the temperature stays at the change's point (`sim::subsystems::heat`).
-                /// Zero away from one.
+                /// (negative) while the temperature stays at the change's point
+                /// (`sim::subsystems::heat`). Zero away from one.
                 latent: f32,
             }
             derived {
@@ -406,7 +406,8 @@ mod tests {
     use crate::sim::ParticleState;
 
     /// The array a snapshot holds, as plain numbers: `[id, material, x, y, vx, vy,
-    /// temperature, latent]`, the floats as bits (`ParticleState` is written from `particle_columns!`).
+    /// temperature, latent]`, the floats as bits (`ParticleState` is written from
+    /// `particle_columns!`).
     type Tuple = (u32, u16, u32, u32, u32, u32, u32, u32);
 
     #[test]

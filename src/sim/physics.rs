@@ -183,8 +183,8 @@ pub fn conductance(shares: (f32, f32), kernel: f32, scale: f32) -> f32 {
 /// number density N (1 + Σ a³), the particle itself counted, as the density stage finds one:
 /// the same at any resolution in units of h, one constant for the whole liquid (so heat stays
 /// conserved and no pass is spent on a sum per particle). A liquid packed more loosely than
-/// at rest takes V c n / n̄ (`sim::subsystems::heat`). A departure from Cleary and Monaghan, in the spirit of
-/// the renormalised SPH Laplacians.
+/// at rest takes V c n / n̄ (`sim::subsystems::heat`). A departure from Cleary and Monaghan, in the
+/// spirit of the renormalised SPH Laplacians.
 pub fn conduction_scale(h: f32, rest_density: f32) -> (f32, f32) {
     let per_area = rest_particles_per_area(h, rest_density) as f64;
     let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();

@@ -81,10 +81,10 @@ fn smoke_with(change: impl FnOnce(&mut AirSettings)) -> ([(f32, f32); 2], bool) 
 }
 
 /// Every vorticity the preset file accepts (0 to 100) gives a plume, not grid-scale noise: the
-/// confinement's step is limited per cell (`sim::subsystems::air::forces`). Before the limit the divergence
-/// after 300 frames was 4e-4 at ε 3, 150 at ε 40 and 685 at ε 100; with it, at most 1.7e-3 (ε
-/// 10 and above all run at the limit; bound 0.1), and the centroid is 2.8 to 4.0 m above the
-/// burner (bound 2).
+/// confinement's step is limited per cell (`sim::subsystems::air::forces`). Before the limit the
+/// divergence after 300 frames was 4e-4 at ε 3, 150 at ε 40 and 685 at ε 100; with it, at most
+/// 1.7e-3 (ε 10 and above all run at the limit; bound 0.1), and the centroid is 2.8 to 4.0 m above
+/// the burner (bound 2).
 #[test]
 fn every_accepted_vorticity_gives_a_rising_plume() {
     for vorticity in [0.0, 0.1, 1.0, 3.0, 10.0, 30.0, 100.0] {
@@ -152,8 +152,8 @@ fn a_closed_box_keeps_its_smoke_over_a_thousand_steps() {
 ///   surface at 1.9; the test asserts more than two air cells above it, 2.23 (margin 32%). It
 ///   once asserted 2.5 (margin 13%, before the lava's stream was widened). The centroid does not
 ///   single out the heat lift: with `heat_lift = 0` it is 2.66 to 2.77, the steam being made all
-///   along the falling stream (the lift has its unit test in `sim::subsystems::air::forces`); steam kept at
-///   the surface fails it;
+///   along the falling stream (the lift has its unit test in `sim::subsystems::air::forces`);
+///   steam kept at the surface fails it;
 /// - the fastest updraft 5 m up is 2.06 to 2.44 m/s at frame 60, 2.04 to 3.15 over frames 57 to
 ///   63 (bound 0.2: margin 90%).
 #[test]

@@ -464,7 +464,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Random sequences of tool actions keep every invariant: nothing NaN, none outside the
-    /// walls or inside an obstacle, every temperature within its range, and the count is what was added minus what was erased.
+    /// walls or inside an obstacle, every temperature within its range, and the count is what was
+    /// added minus what was erased.
     #[test]
     fn random_tool_actions_keep_the_invariants(
         actions in proptest::collection::vec(action(), 1..25)

@@ -1,4 +1,5 @@
-//! Behaviour of the engine as a whole: walls hold, pools settle, heavy sinks, runs are deterministic.
+//! Behaviour of the engine as a whole: walls hold, pools settle, heavy sinks, runs are
+//! deterministic.
 
 use crate::common::{box_walls, world_from};
 use slosh::headless::{run as run_headless, HeadlessOptions, StirMode};

@@ -1,5 +1,5 @@
-//! Heat conducted between particles (`sim::subsystems::heat`): the heat Σ m c T is conserved, two blocks
-//! at different temperatures follow the heat equation, the bits do not depend on the thread
+//! Heat conducted between particles (`sim::subsystems::heat`): the heat Σ m c T is conserved, two
+//! blocks at different temperatures follow the heat equation, the bits do not depend on the thread
 //! count, snapshots carry the temperatures, and scenes without heat keep their checksums.
 
 use crate::common::{box_walls, on_threads, world_from};

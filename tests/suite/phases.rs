@@ -1,7 +1,8 @@
-//! Phase changes, reactions and vapour (`sim::subsystems::heat`, `sim::subsystems::air::vapour`) in the presets that
-//! show them: ice melts as it floats and takes longer with more latent heat, at any resolution
-//! alike; lava in the sea makes rock and steam; a boiling kettle keeps its water's mass as liquid
-//! and vapour; and all of it is bit-identical at any thread count and through a snapshot.
+//! Phase changes, reactions and vapour (`sim::subsystems::heat`, `sim::subsystems::air::vapour`) in
+//! the presets that show them: ice melts as it floats and takes longer with more latent heat, at
+//! any resolution alike; lava in the sea makes rock and steam; a boiling kettle keeps its water's
+//! mass as liquid and vapour; and all of it is bit-identical at any thread count and through a
+//! snapshot.
 
 use crate::common::on_threads;
 use slosh::preset::Preset;

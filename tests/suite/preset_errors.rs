@@ -1,8 +1,8 @@
 //! Bad preset files: every class of mistake is refused with a `PresetError` that names the file,
 //! the field path and, where the text has one, the line, and nothing panics.
 //!
-//! Each test starts from `valid()`, a small preset that parses, breaks one thing in it, and computes
-//! the expected line from its own text.
+//! Each test starts from `valid()`, a small preset that parses, breaks one thing in it, and
+//! computes the expected line from its own text.
 
 use crate::common::box_walls_spaced;
 use slosh::preset::{Preset, PresetError, MAX_PARTICLES};

@@ -801,10 +801,10 @@ proptest! {
 }
 
 /// Regression, found by the energy property under stirring and shrunk (fixed by projecting
-/// particles out of walls with Coulomb friction and capping each substep's travel): 136 particles at rest in a 5.2 × 1.1
-/// box, no gravity, quadratic viscosity 1.94. One stir at 268 m/s sweeps the whole fluid into
-/// the right wall; two substeps later the fastest particle leaves it at about 1,490 m/s and
-/// the fluid holds more kinetic energy than ½ M (268 + h / dt)².
+/// particles out of walls with Coulomb friction and capping each substep's travel): 136 particles
+/// at rest in a 5.2 × 1.1 box, no gravity, quadratic viscosity 1.94. One stir at 268 m/s sweeps the
+/// whole fluid into the right wall; two substeps later the fastest particle leaves it at about
+/// 1,490 m/s and the fluid holds more kinetic energy than ½ M (268 + h / dt)².
 ///
 /// Now the fluid's kinetic energy peaks at 0.48% of that bound in the 30 substeps after the stir
 /// (the fastest particle 21.5 m/s) for world seeds 1 to 5 and 7 alike (the block is a lattice and
@@ -885,9 +885,9 @@ fn fluid_stirred_into_a_wall_rebounds_no_faster_than_the_bound() {
 }
 
 /// Regression: the seed preset stirred the way `--headless --stir random` stirs it (strokes of 1
-/// to 25 m/s) once had, at the end of frame 168, one of its 1,500-odd particles moving at 247 m/s, three times the
-/// 78 m/s its fastest input, free fall and the signal speed h / dt add up to. The energy summed
-/// over all particles stays within the bound; single particles do not.
+/// to 25 m/s) once had, at the end of frame 168, one of its 1,500-odd particles moving at 247 m/s,
+/// three times the 78 m/s its fastest input, free fall and the signal speed h / dt add up to. The
+/// energy summed over all particles stays within the bound; single particles do not.
 ///
 /// Now the fastest particle is at most 0.31 to 0.38 of the bound over the 200 frames (24 to 30
 /// m/s, against bounds of 77 to 79 m/s) for world seeds 1 to 5 and 7 with stirrer seeds 1 to 5
@@ -927,7 +927,8 @@ fn no_particle_of_the_seed_preset_outruns_the_speed_bound_under_random_stirring(
 }
 
 /// Regression: `Domain::new` once compared only the area with the room a particle needs, so a
-/// 0.01 × 3 box passed for particles 0.1 across. Now the walls shrunk by the radius must leave room.
+/// 0.01 × 3 box passed for particles 0.1 across. Now the walls shrunk by the radius must leave
+/// room.
 #[test]
 fn regression_a_domain_thinner_than_a_particle_is_refused() {
     let walls = rectangle_walls(Vec2::ZERO, Vec2::new(0.01, 3.0));

@@ -1,6 +1,6 @@
 //! Every value the loader accepts gives a liquid: each field of the table of ranges
-//! (`sim::scene::ranges`) swept over its accepted range in the scene that exercises it, 400 frames each
-//! or 20 simulated seconds where that is fewer frames (a frame rate of 1 runs 20 frames; its
+//! (`sim::scene::ranges`) swept over its accepted range in the scene that exercises it, 400 frames
+//! each or 20 simulated seconds where that is fewer frames (a frame rate of 1 runs 20 frames; its
 //! fastest particle then goes 1.5 m/s, against the fall's 13.3).
 //!
 //! A sweep runs a field at its minimum, its maximum and three values spaced logarithmically
@@ -16,8 +16,9 @@
 //! - for bodies, every one inside the walls, and those lighter than half the water floating
 //!   above its centroid, those twice as heavy sinking below it.
 //!
-//! `cargo test --release --test suite ranges_sweep::` runs the extremes (the minimum and the maximum of
-//! every field); `-- --ignored` adds the three values between, about five minutes on 2 cores.
+//! `cargo test --release --test suite ranges_sweep::` runs the extremes (the minimum and the
+//! maximum of every field); `-- --ignored` adds the three values between, about five minutes on 2
+//! cores.
 
 use slosh::preset::Preset;
 use slosh::sim::World;

@@ -45,8 +45,8 @@ pub fn draw_zones(view: &View, game: &Game) {
     }
 }
 
-/// The goal bar (top right, or bottom centre while the live panel is open): the level, its progress and time left, each goal, and what is left
-/// of its budgets.
+/// The goal bar (top right, or bottom centre while the live panel is open): the level, its progress
+/// and time left, each goal, and what is left of its budgets.
 pub fn draw_goal_bar(game: &Game) {
     let Some(attempt) = game.attempt() else {
         return;

@@ -1,8 +1,8 @@
 //! The live panel (T): sliders for the current material's constants and for gravity, and a
 //! button that puts the preset's values back. Values are shown and bounded in the units of the
 //! preset files (the reference particle radius), so a slider can never leave the range the
-//! loader accepts; the game turns them into this world's units (`sim::scene::resolution`) and applies
-//! them at once.
+//! loader accepts; the game turns them into this world's units (`sim::scene::resolution`) and
+//! applies them at once.
 //!
 //! The sliders are drawn with macroquad's shapes and text in the same pass as the HUD (so that
 //! screenshots show them, which macroquad's `ui` module, drawn after the frame, would not).

@@ -176,9 +176,9 @@ pub use avx::Avx;
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    //! A group of eight lanes in one AVX register. Every method is `inline(always)` so that it is compiled
-    //! inside a caller that enables AVX (`#[target_feature(enable = "avx")]`); only call them
-    //! there, after checking `is_x86_feature_detected!("avx")`.
+    //! A group of eight lanes in one AVX register. Every method is `inline(always)` so that it is
+    //! compiled inside a caller that enables AVX (`#[target_feature(enable = "avx")]`); only call
+    //! them there, after checking `is_x86_feature_detected!("avx")`.
 
     use super::{add_four, Lanes, WIDTH};
     use std::arch::x86_64::*;

@@ -20,7 +20,8 @@ pub struct Wall {
     /// Plane offset c along the normal.
     pub offset: f32,
     /// A heater or cooler plate: the particles beside it (and the air, in scenes with air) are
-    /// brought toward this temperature, in °C (`sim::subsystems::heat`). `None` (the default): adiabatic.
+    /// brought toward this temperature, in °C (`sim::subsystems::heat`). `None` (the default):
+    /// adiabatic.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f32>,
 }

@@ -235,7 +235,8 @@ const fn row_index(name: &str) -> usize {
     panic!("a tunable names no row of the table")
 }
 
-/// The defaults a preset file's material takes for the fields it leaves out (`Material::default`'s).
+/// The defaults a preset file's material takes for the fields it leaves out
+/// (`Material::default`'s).
 mod defaults {
     pub fn one() -> f32 {
         1.0
@@ -435,9 +436,9 @@ material_fields! {
         TEMPERATURE = "materials[i].temperature" in "°C (the air starts at 0)",
             Range(N(-1000.0), N(1000.0)), "0", law Same,
             tune Temperature "temperature of new particles (°C)";
-    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::subsystems::heat`). 0 (the
-    /// default): it does not conduct; 0.5 evens out a metre in a second or two. A scene conducts
-    /// heat when any material has some.
+    /// Thermal diffusivity α in m²/s: how fast heat spreads through it (`sim::subsystems::heat`). 0
+    /// (the default): it does not conduct; 0.5 evens out a metre in a second or two. A scene
+    /// conducts heat when any material has some.
     #[serde(default)]
     conductivity: f32 = 0.0,
         CONDUCTIVITY = "materials[i].conductivity" in "m²/s (thermal diffusivity)",
@@ -458,7 +459,8 @@ material_fields! {
     /// The material it becomes when it melts (ice into water, rock into lava), by name: heated
     /// to `melting_point`, a particle takes up `melting_heat` and then turns into it; that
     /// material cooled below the same point gives the heat back and turns into this one
-    /// (`sim::subsystems::heat`). `None` (the default): it neither melts nor is frozen out of anything.
+    /// (`sim::subsystems::heat`). `None` (the default): it neither melts nor is frozen out of
+    /// anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     melts_into: Option<String> = None,
         MELTS_INTO = "materials[i].melts_into",

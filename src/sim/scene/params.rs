@@ -22,9 +22,11 @@ pub struct SimParams {
     pub linear_viscosity: f32,
     /// Quadratic viscosity β of approaching pairs (seed 1.0).
     pub quadratic_viscosity: f32,
-    /// Particle radius: walls keep particles this far out, the renderer sizes splats by it (seed 0.05).
+    /// Particle radius: walls keep particles this far out, the renderer sizes splats by it (seed
+    /// 0.05).
     pub particle_radius: f32,
-    /// Interaction radius h: pairs closer than h interact; also the grid cell size (seed 6 × radius).
+    /// Interaction radius h: pairs closer than h interact; also the grid cell size (seed 6 ×
+    /// radius).
     pub interaction_radius: f32,
     /// Coulomb friction of the walls: a particle pressed into a wall loses up to this times the
     /// pressing speed from its sliding speed (0, as in the seed: a liquid slides along a wall,

@@ -106,8 +106,8 @@ impl fmt::Display for StateError {
     }
 }
 
-/// `value` as a subsystem's saved state, every float as its bits (`sim::numerics::bits`), so that it
-/// reads back exactly.
+/// `value` as a subsystem's saved state, every float as its bits (`sim::numerics::bits`), so that
+/// it reads back exactly.
 pub fn to_state<T: Serialize>(value: &T) -> SavedState {
     let mut text = Vec::new();
     let written =

@@ -1,7 +1,7 @@
 //! Run-time edits of a world, the calls a game's tools make: pour and erase liquid, heat or
-//! cool it, draw and remove obstacles, tilt gravity, tune a material. Each checks its input and refuses what
-//! would break an invariant of the engine (a particle outside the walls or inside a solid, a
-//! value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
+//! cool it, draw and remove obstacles, tilt gravity, tune a material. Each checks its input and
+//! refuses what would break an invariant of the engine (a particle outside the walls or inside a
+//! solid, a value outside the ranges the preset loader accepts) with an `EditError`, never a panic.
 
 use super::World;
 use crate::sim::numerics::portable::Ordered;
@@ -139,8 +139,8 @@ fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result
 }
 
 /// `value` when it is finite and from `low` to `high`: a value the table of fields does not
-/// bound in this world's units (a constant `sim::scene::resolution` rescales, a tool's radius); `name`
-/// says which value in the error.
+/// bound in this world's units (a constant `sim::scene::resolution` rescales, a tool's radius);
+/// `name` says which value in the error.
 fn within(name: &'static str, value: f32, low: f32, high: f32) -> Result<f32, EditError> {
     if !value.is_finite() {
         return Err(EditError::NotFinite(name));

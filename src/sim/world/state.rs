@@ -362,10 +362,10 @@ fn check_fit(scene: &Scene, state: &WorldState) -> Result<(), StateError> {
     Ok(())
 }
 
-/// Where a restored value breaks its entry in the table of fields (`sim::scene::ranges`): not finite,
-/// or of a sign its range refuses. A world's constants are the file's rescaled for its
-/// particles and substeps (`sim::scene::resolution`), by positive factors: they keep their sign, but
-/// not the file's other bounds.
+/// Where a restored value breaks its entry in the table of fields (`sim::scene::ranges`): not
+/// finite, or of a sign its range refuses. A world's constants are the file's rescaled for its
+/// particles and substeps (`sim::scene::resolution`), by positive factors: they keep their sign,
+/// but not the file's other bounds.
 fn sign_problem(field: &Field, value: f32) -> Option<String> {
     if !value.is_finite() {
         return Some(format!("must be finite, got {value}"));

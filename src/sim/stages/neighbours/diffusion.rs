@@ -1,7 +1,8 @@
 //! The diffusion's pair law and its own pair loop: a value per particle (the heat's
-//! temperature, `sim::subsystems::heat`) spread along every pair closer than h, each pair once, what one end
-//! gains the other loses (Cleary and Monaghan 1999's pair form, `physics::conductance`, with the
-//! density kernel as the Laplacian's, `physics::conduction_kernel`).
+//! temperature, `sim::subsystems::heat`) spread along every pair closer than h, each pair once,
+//! what one end gains the other loses (Cleary and Monaghan 1999's pair form,
+//! `physics::conductance`, with the density kernel as the Laplacian's,
+//! `physics::conduction_kernel`).
 //!
 //! The density stage's pair loop runs the law fused with its own (`density.rs`): the pair's a³
 //! is already there, so a substep's exchange costs a load and a few operations per pair. This

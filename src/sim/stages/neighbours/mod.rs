@@ -7,10 +7,11 @@
 //! candidates (`Grid::forward_rows`: the rest of its line of cells and the lines above), and its
 //! result is added to both ends: gathered into the particle, scattered into the candidates. A
 //! range is read in groups of eight candidates, one per SIMD lane (`simd::Lanes`, eight on every
-//! CPU so that every sum adds in the same order everywhere), without branches: a candidate farther than h (or past the end of its range) gets
-//! the weight a = 0 and so adds exactly zero, and because the candidates of a group are
-//! consecutive particles the scatter is one load, add and store per group. No neighbour lists
-//! are stored: recomputing a distance costs less than writing it out and reading it back.
+//! CPU so that every sum adds in the same order everywhere), without branches: a candidate farther
+//! than h (or past the end of its range) gets the weight a = 0 and so adds exactly zero, and
+//! because the candidates of a group are consecutive particles the scatter is one load, add and
+//! store per group. No neighbour lists are stored: recomputing a distance costs less than writing
+//! it out and reading it back.
 //!
 //! The rooms: `lanes` holds the per-particle arrays the loops read and the factors folded into
 //! them; `bands` schedules bands of whole lines of cells so that threads never meet; `density`

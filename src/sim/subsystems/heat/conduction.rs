@@ -1,5 +1,6 @@
-//! The conduction stage of `sim::subsystems::heat`: one substep of the SPH heat equation along the pairs,
-//! fused into the density stage's pair loop (`Subsystem::diffusion`, `neighbours::diffusion`).
+//! The conduction stage of `sim::subsystems::heat`: one substep of the SPH heat equation along the
+//! pairs, fused into the density stage's pair loop (`Subsystem::diffusion`,
+//! `neighbours::diffusion`).
 
 use crate::sim::numerics::portable::{self, Ordered};
 use crate::sim::numerics::LIGHT_CHUNK;

@@ -2,7 +2,8 @@
 //! that temperature while it takes up (or gives off) the latent heat, held in its `latent`
 //! column, and changes material only when all of it has moved. Water freezes into ice and ice
 //! melts back; lava cools into rock and rock melts back into lava; water past its boiling point
-//! takes up the boiling heat and is then ready to leave as vapour (the air takes it, `sim::subsystems::air`).
+//! takes up the boiling heat and is then ready to leave as vapour (the air takes it,
+//! `sim::subsystems::air`).
 //!
 //! A particle's heat per unit mass is h = c T + latent (+ a constant per material, so that h is
 //! continuous across a change: `Phases::offsets`), and every step here keeps it: a particle
