@@ -292,7 +292,8 @@ macro_rules! material_fields {
         /// Every field of a material, in the table's order (the reference tables' order).
         pub const FIELDS: &[Field] = &[$($konst),*];
 
-        /// Every numeric field of a material, in the table's order.
+        /// Every field of a material, in the table's order, with its law and accessors (a field
+        /// that is no number reads as `None` and ignores what is put).
         pub const MATERIAL_FIELDS: &[MaterialField] = &[$(
             MaterialField {
                 name: stringify!($field),
@@ -496,4 +497,67 @@ material_fields! {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     fixed: bool = false,
         FIXED = "materials[i].fixed", Rule("true or false"), "false", law Same;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A preset's material that gives only what it must takes the same values as
+    /// `Material::default()`: the serde defaults of the rows and their defaults agree.
+    #[test]
+    fn a_file_material_takes_the_tables_defaults() {
+        let text = "name = \"plain\"\ncolour = [0.5, 0.5, 0.5]\nmass = 1.0\n";
+        let read: Material = toml::from_str(text).expect("a minimal material parses");
+        let expected = Material {
+            name: "plain".into(),
+            ..Material::default()
+        };
+        assert_eq!(read, expected);
+    }
+
+    /// Every tunable reads and writes its own field, and only overrides and values a material
+    /// has are set.
+    #[test]
+    fn each_tunable_moves_its_own_field() {
+        let params = SimParams::default();
+        for &tunable in Tunable::ALL {
+            let mut material = Material {
+                boiling_point: Some(100.0),
+                ..Material::default()
+            };
+            tunable.set(&mut material, 3.5);
+            assert_eq!(tunable.get(&material, &params), 3.5, "{}", tunable.name());
+            let changed: Vec<&str> = MATERIAL_FIELDS
+                .iter()
+                .filter(|row| {
+                    (row.value)(&material)
+                        != (row.value)(&Material {
+                            boiling_point: Some(100.0),
+                            ..Material::default()
+                        })
+                })
+                .map(|row| row.name)
+                .collect();
+            assert_eq!(changed, [tunable.name()]);
+        }
+        let mut dry = Material::default();
+        Tunable::BoilingPoint.set(&mut dry, 50.0);
+        assert_eq!(
+            dry.boiling_point, None,
+            "a material that never boils keeps never boiling"
+        );
+    }
+
+    /// The laws are the resolution's: at twice the radius a mass is 4 times, a stiffness 8
+    /// times, a linear viscosity an eighth, springs a quarter.
+    #[test]
+    fn laws_scale_as_the_resolution_says() {
+        assert_eq!(Law::Mass.length_factor(2.0), 4.0);
+        assert_eq!(Law::Stiffness.length_factor(2.0), 8.0);
+        assert_eq!(Law::LinearViscosity.length_factor(2.0), 0.125);
+        assert_eq!(Law::Springs.length_factor(2.0), 0.25);
+        assert_eq!(Law::Substeps.length_factor(2.0), 1.0);
+        assert_eq!(Tunable::SurfaceTension.factor(2.0, 0.5), 0.25);
+    }
 }
