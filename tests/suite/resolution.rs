@@ -66,7 +66,7 @@ fn settled(world: &World) -> Settled {
 ///   (the same): margin 44% against one diameter, 0.1 m. In percent of the height the former
 ///   bound, 5%, fails: the seed's heavy liquid, 0.79 m up, is 8.8% lower at 4× for seed 2 (6.9
 ///   cm; layers' syrup, 0.54 m up, was 5.0% lower for seed 1 and 8.2% for seed 2 before the
-/// emitters placed each row where it had travelled). The oil film this guards against (the `layers`
+///   emitters placed each row where it had travelled). The oil film this guards against (the `layers`
 ///   regression below) raised the oil's centroid by 9%, 0.22 m: 2.2 times the bound.
 ///
 /// The sixteen-times runs (ignored by default) have the same bounds; their figures were not
