@@ -699,6 +699,7 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> 
         "capture_ms": timing.capture_ms(),
         "frame_ms": timing.frame_ms(),
         "gl_renderer": gl_renderer(),
+        "smoke_texture": renderer.smoke_texture_size().map(|(w, h)| [w, h]),
         "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
     })

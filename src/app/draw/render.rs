@@ -341,6 +341,11 @@ impl Renderer {
         self.prepare_times.median()
     }
 
+    /// The size of the texture the smoke is drawn from (texels across, down), once drawn.
+    pub fn smoke_texture_size(&self) -> Option<(usize, usize)> {
+        self.smoke.texture_size()
+    }
+
     /// Draws the box, its liquid (or particles), bodies, walls and obstacles into the window.
     pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
         clear_background(OUTSIDE);
@@ -348,7 +353,7 @@ impl Renderer {
         set_camera(&camera);
         draw_box(&game.session.world, view);
         if let (true, Some(air)) = (game.display.smoke_view, game.session.world.air()) {
-            self.smoke.draw(air);
+            self.smoke.draw(air, game.session.world.time());
         }
         if game.display.particle_view {
             let radius = game.session.world.params().particle_radius;

@@ -31,8 +31,8 @@ pub mod vapour;
 
 use crate::sim::numerics::portable::Ordered;
 pub use crate::sim::scene::air::{AirSettings, AirSource, ScalarAdvection};
-pub use field::MacGrid;
 use field::CELLS_PER_TASK;
+pub use field::{bilinear, MacGrid};
 pub use pressure::{Method, Report as SolveReport, Settings as SolverSettings};
 pub use saved::AirState;
 
