@@ -88,8 +88,29 @@ impl SmokeLayer {
         let grid = air.grid();
         let (nx, ny) = (grid.nx, grid.ny);
         let (w, h) = (nx * FINE, ny * FINE);
-        self.follow(air, time);
-        let colour = air.settings().colour;
+        // Between simulated frames (a paused world, a display faster than the simulation) the
+        // field and its texture stay as they are.
+        if self.follow(air, time) {
+            self.upload(air.settings().colour, (w, h));
+        }
+        let Some((texture, _)) = &self.texture else {
+            return;
+        };
+        let size = grid.dx * Vec2::new(nx as f32, ny as f32);
+        draw_texture_ex(
+            texture,
+            grid.origin.x,
+            grid.origin.y,
+            Color::new(1.0, 1.0, 1.0, 1.0),
+            DrawTextureParams {
+                dest_size: Some(size),
+                ..Default::default()
+            },
+        );
+    }
+
+    /// Writes the finer field, `w` × `h` texels, into the texture (made anew for a new size).
+    fn upload(&mut self, colour: [f32; 3], (w, h): (usize, usize)) {
         self.rgba.resize(w * h * 4, 0);
         let fine = &self.fine;
         self.rgba
@@ -117,41 +138,27 @@ impl SmokeLayer {
         } else if let Some((texture, _)) = &self.texture {
             texture.update_from_bytes(w as u32, h as u32, &self.rgba);
         }
-        let Some((texture, _)) = &self.texture else {
-            return;
-        };
-        let size = grid.dx * Vec2::new(nx as f32, ny as f32);
-        draw_texture_ex(
-            texture,
-            grid.origin.x,
-            grid.origin.y,
-            Color::new(1.0, 1.0, 1.0, 1.0),
-            DrawTextureParams {
-                dest_size: Some(size),
-                ..Default::default()
-            },
-        );
     }
 
     /// Carries the finer field to simulated `time` and draws it toward the grid's values; starts
     /// it from the grid's values when there is nothing to carry (the first frame, a new grid,
-    /// time gone back or leapt ahead).
-    fn follow(&mut self, air: &Air, time: f64) {
+    /// time gone back or leapt ahead). Returns whether the field changed.
+    fn follow(&mut self, air: &Air, time: f64) -> bool {
         let grid = air.grid();
         let (nx, ny) = (grid.nx, grid.ny);
+        let step = match self.at {
+            Some((last, size)) if size == (nx, ny) => (time - last) as f32,
+            _ => f32::NAN,
+        };
+        if step == 0.0 {
+            return false;
+        }
         self.coarse.resize(nx * ny);
         for c in 0..nx * ny {
             let (smoke, steam, heat) = shown_values(grid, c);
             self.coarse.smoke[c] = smoke;
             self.coarse.steam[c] = steam;
             self.coarse.heat[c] = heat;
-        }
-        let step = match self.at {
-            Some((last, size)) if size == (nx, ny) => (time - last) as f32,
-            _ => f32::NAN,
-        };
-        if step == 0.0 {
-            return;
         }
         let (w, h) = (nx * FINE, ny * FINE);
         let texel = grid.dx / FINE as f32;
@@ -197,6 +204,7 @@ impl SmokeLayer {
         });
         std::mem::swap(&mut self.fine, &mut self.carried);
         self.at = Some((time, (nx, ny)));
+        true
     }
 }
 

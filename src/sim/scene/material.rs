@@ -521,22 +521,17 @@ mod tests {
     #[test]
     fn each_tunable_moves_its_own_field() {
         let params = SimParams::default();
+        let boiling = Material {
+            boiling_point: Some(100.0),
+            ..Material::default()
+        };
         for &tunable in Tunable::ALL {
-            let mut material = Material {
-                boiling_point: Some(100.0),
-                ..Material::default()
-            };
+            let mut material = boiling.clone();
             tunable.set(&mut material, 3.5);
             assert_eq!(tunable.get(&material, &params), 3.5, "{}", tunable.name());
             let changed: Vec<&str> = MATERIAL_FIELDS
                 .iter()
-                .filter(|row| {
-                    (row.value)(&material)
-                        != (row.value)(&Material {
-                            boiling_point: Some(100.0),
-                            ..Material::default()
-                        })
-                })
+                .filter(|row| (row.value)(&material) != (row.value)(&boiling))
                 .map(|row| row.name)
                 .collect();
             assert_eq!(changed, [tunable.name()]);
