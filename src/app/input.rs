@@ -2,7 +2,7 @@
 //! smoothed world-space velocity), a pull (right button held), or a press and drag of the other
 //! tools (pour, erase, heat, cool, draw, grab).
 
-use crate::app::draw::render::View;
+use crate::app::draw::view::View;
 use crate::app::game::Command;
 use crate::level::Tool;
 use crate::sim::Stir;

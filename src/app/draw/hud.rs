@@ -2,7 +2,8 @@
 //! banner and the stir cursor.
 
 use super::palette::{degrees, thermometer, THERMOMETER};
-use super::render::{Recent, View};
+use super::render::Recent;
+use super::view::View;
 use crate::app::game::display::Shading;
 use crate::app::game::session::{key_label, AUTO_FINEST, PRESET_KEYS};
 use crate::app::game::{Game, WEB};

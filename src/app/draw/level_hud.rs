@@ -2,7 +2,7 @@
 //! budgets), the end screen with its stars, and the level menu.
 
 use super::hud::{DIM, FONT, TEXT};
-use super::render::View;
+use super::view::View;
 use crate::app::game::Game;
 use crate::level::{self, Goal, Outcome};
 use crate::sim::numerics::portable::Ordered;

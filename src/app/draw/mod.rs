@@ -11,3 +11,4 @@ pub(crate) mod render;
 pub(crate) mod smoke;
 pub(crate) mod splats;
 pub(crate) mod toolbar;
+pub(crate) mod view;

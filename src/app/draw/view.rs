@@ -1,0 +1,170 @@
+//! How the world maps to the window: the box fitted with its aspect ratio kept, clear of the
+//! HUD and the touch toolbar.
+
+#![allow(
+    clippy::disallowed_methods,
+    reason = "drawing only: where the box lands in the window touches no simulation state"
+)]
+
+use crate::sim::numerics::portable::Ordered as _;
+use crate::sim::World;
+use macroquad::prelude::{vec2, Camera2D, Rect, RenderTarget, Vec2};
+
+/// The least share of its size the world keeps when the view keeps it clear of the compact HUD
+/// (`View::fit_clear_of`).
+const CLEAR_OF_PANEL: f32 = 0.9;
+
+/// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct View {
+    /// World point at the window's centre.
+    pub centre: Vec2,
+    /// Pixels per world unit.
+    pub scale: f32,
+    /// Window size in pixels.
+    pub screen: Vec2,
+}
+
+impl View {
+    /// Fits `world`'s box, with a small margin, into a `screen` of pixels.
+    pub fn fit(world: &World, screen: Vec2) -> Self {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let size = (max - min).max(Vec2::splat(1e-3)) * 1.08;
+        let screen = screen.max(Vec2::ONE);
+        Self {
+            centre: (min + max) * 0.5,
+            scale: (screen.x / size.x).min(screen.y / size.y),
+            screen,
+        }
+    }
+
+    /// `fit` into the screen's `area` (pixels), centred there.
+    pub fn fit_into(world: &World, screen: Vec2, area: Rect) -> Self {
+        let mut view = Self::fit(world, Vec2::new(area.w, area.h).max(Vec2::ONE));
+        view.screen = screen.max(Vec2::ONE);
+        // The screen's middle shows what lies that far from the area's middle.
+        let offset = Vec2::new(area.x + 0.5 * area.w, area.y + 0.5 * area.h) - 0.5 * view.screen;
+        view.centre -= Vec2::new(offset.x, -offset.y) / view.scale;
+        view
+    }
+
+    /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar)
+    /// and the world clear of a `panel` of pixels at the top left (the compact HUD): beside the
+    /// panel or below it, whichever shows the world larger, unless that shows it smaller than
+    /// `CLEAR_OF_PANEL` times its size over the panel (a wide screen, where the panel then
+    /// covers a corner of the box, as the full HUD does). A phone's screen, either way up, has
+    /// the room.
+    pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2) -> Self {
+        let height = (screen.y - bottom).at_least(1.0);
+        let over = Self::fit_into(world, screen, Rect::new(0.0, 0.0, screen.x, height));
+        let beside = Rect::new(panel.x, 0.0, (screen.x - panel.x).at_least(1.0), height);
+        let below = Rect::new(0.0, panel.y, screen.x, (height - panel.y).at_least(1.0));
+        let (beside, below) = (
+            Self::fit_into(world, screen, beside),
+            Self::fit_into(world, screen, below),
+        );
+        let clear = if beside.scale > below.scale {
+            beside
+        } else {
+            below
+        };
+        if clear.scale >= CLEAR_OF_PANEL * over.scale {
+            clear
+        } else {
+            over
+        }
+    }
+
+    /// The camera that draws world coordinates (y up) to the window or, with `target`, to an
+    /// offscreen texture laid out like the window (row 0 at the top).
+    pub fn camera(&self, target: Option<RenderTarget>) -> Camera2D {
+        let zoom = vec2(
+            2.0 * self.scale / self.screen.x,
+            2.0 * self.scale / self.screen.y,
+        );
+        // Camera2D flips y for the window but not for render targets; drawn to the window, the
+        // target's row 0 lands at the top, so both want the same (negative) zoom.y.
+        Camera2D {
+            target: self.centre,
+            zoom: vec2(zoom.x, -zoom.y),
+            render_target: target,
+            ..Default::default()
+        }
+    }
+
+    /// World position of window pixel `pixel`.
+    pub fn to_world(self, pixel: Vec2) -> Vec2 {
+        let from_centre = pixel - self.screen * 0.5;
+        self.centre + Vec2::new(from_centre.x, -from_centre.y) / self.scale
+    }
+
+    /// Window pixel of world position `point`.
+    pub fn to_screen(self, point: Vec2) -> Vec2 {
+        let from_centre = (point - self.centre) * self.scale;
+        self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::preset::Preset;
+
+    /// The box's corners on the screen, pixels: (top left, bottom right).
+    fn box_on_screen(view: View, world: &World) -> (Vec2, Vec2) {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        let (a, b) = (view.to_screen(min), view.to_screen(max));
+        (a.min(b), a.max(b))
+    }
+
+    #[test]
+    fn the_world_keeps_clear_of_the_compact_hud_and_the_toolbar_either_way_a_phone_is_held() {
+        let world = Preset::load("seed").expect("embedded").build_world(1);
+        let panel = Vec2::new(330.0, 140.0);
+        for (screen, toolbar, beside) in [
+            (Vec2::new(844.0, 390.0), 44.0, true),
+            (Vec2::new(390.0, 844.0), 132.0, false),
+        ] {
+            let view = View::fit_clear_of(&world, screen, toolbar, panel);
+            let (top_left, bottom_right) = box_on_screen(view, &world);
+            let clear_beside = top_left.x >= panel.x - 0.5;
+            let clear_below = top_left.y >= panel.y - 0.5;
+            assert_eq!(clear_beside, beside, "{screen}: {top_left} {bottom_right}");
+            assert!(clear_beside || clear_below, "{screen}: {top_left}");
+            assert!(bottom_right.y <= screen.y - toolbar + 0.5, "{screen}");
+            assert!(bottom_right.x <= screen.x + 0.5 && top_left.min_element() >= -0.5);
+            // Nothing lost that the room allowed: the box fills the free area's width or height.
+            let free = if beside {
+                Vec2::new(screen.x - panel.x, screen.y - toolbar)
+            } else {
+                Vec2::new(screen.x, screen.y - toolbar - panel.y)
+            };
+            let size = (bottom_right - top_left) * 1.08;
+            assert!(
+                (size.x - free.x).abs() < 1.0 || (size.y - free.y).abs() < 1.0,
+                "{screen}: {size} in {free}"
+            );
+        }
+    }
+
+    #[test]
+    fn on_a_wide_screen_the_world_keeps_its_size_and_the_panel_covers_a_corner() {
+        // The dam's box is twice as wide as it is high: beside the panel it would lose a
+        // quarter of its size.
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let (screen, toolbar) = (Vec2::new(1280.0, 720.0), 44.0);
+        let over = View::fit_clear_of(&world, screen, toolbar, Vec2::ZERO);
+        let view = View::fit_clear_of(&world, screen, toolbar, Vec2::new(330.0, 140.0));
+        assert_eq!(view, over);
+    }
+
+    #[test]
+    fn without_a_panel_or_toolbar_the_view_is_the_plain_fit() {
+        let world = Preset::load("dam").expect("embedded").build_world(1);
+        let screen = Vec2::new(1280.0, 720.0);
+        let plain = View::fit(&world, screen);
+        let clear = View::fit_clear_of(&world, screen, 0.0, Vec2::ZERO);
+        assert!((plain.scale - clear.scale).abs() < 1e-4);
+        assert!((plain.centre - clear.centre).length() < 1e-4);
+    }
+}
