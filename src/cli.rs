@@ -316,6 +316,8 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             stir: args.stir,
             record: args.record,
             load: args.load,
+            // The program's report has the scene's cost model (`headless::CostReport`).
+            cost_model: true,
         })
     } else {
         Job::Window(WindowOptions {

@@ -1,6 +1,7 @@
 //! The headless runner (`slosh --headless`): steps a preset without a window and reports timing
 //! and the final state as JSON.
 
+use crate::cost::{affordable_particles, CostModel, Prediction, AUTO_SHARE};
 use crate::level::{self, Attempt};
 use crate::preset::{one_line, Preset};
 use crate::replay::{Input, Recorder};
@@ -47,6 +48,9 @@ pub struct HeadlessOptions {
     pub record: Option<std::path::PathBuf>,
     /// Start from this snapshot instead of the preset.
     pub load: Option<std::path::PathBuf>,
+    /// Measure the scene's cost model after the run and report it (`Report::cost_model`): the
+    /// program does, tests and golden runs leave it out (it takes up to a third of a second).
+    pub cost_model: bool,
 }
 
 impl Default for HeadlessOptions {
@@ -61,6 +65,7 @@ impl Default for HeadlessOptions {
             stir: StirMode::None,
             record: None,
             load: None,
+            cost_model: false,
         }
     }
 }
@@ -94,6 +99,8 @@ pub struct Report {
     pub seed: u64,
     /// Median over the last half of the frames of (frame time / substeps).
     pub ms_per_substep_median: f64,
+    /// Median over the last half of the frames of the frame time, in milliseconds.
+    pub ms_per_frame_median: f64,
     /// Particle-substeps per wall second over the last half of the frames.
     pub particle_substeps_per_s: f64,
     /// `World::checksum` at the end, as 16 hexadecimal digits.
@@ -135,6 +142,34 @@ pub struct Report {
     /// The level's goal at the end, in a level (`--level`, or a replay recorded in one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal: Option<level::Report>,
+    /// The scene's cost model on this machine, measured after the run, and what it says a frame
+    /// costs at the run's count (`HeadlessOptions::cost_model`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_model: Option<CostReport>,
+}
+
+/// The headless report's `cost_model`: what the scene's model (`crate::cost`) says a frame of
+/// the run's scene costs once poured, beside `ms_per_frame_median`, which the run measured, and
+/// the count `--particles auto` would give the scene on this machine by the same model.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CostReport {
+    /// The model's figures for the run's scene.
+    #[serde(flatten)]
+    pub prediction: Prediction,
+    /// The count `--particles auto` gives the scene by this model (`AUTO_SHARE` of real time).
+    pub auto_particles: usize,
+}
+
+impl CostReport {
+    /// Measures `preset`'s cost model (`CostModel::measure`) and what it says of `preset` at its
+    /// count; `None` when the clock did not move.
+    pub fn measure(preset: &Preset) -> Option<Self> {
+        let model = CostModel::measure(preset)?;
+        Some(Self {
+            prediction: model.prediction(preset),
+            auto_particles: affordable_particles(preset, &model, AUTO_SHARE),
+        })
+    }
 }
 
 /// One rigid body at the end of a run.
@@ -332,6 +367,7 @@ fn run_in_pool(
     };
     let mut stirrer = RandomStirrer::new(options.seed);
     let mut timed_ms = Vec::new();
+    let mut frame_ms = Vec::new();
     let (mut timed_particle_substeps, mut timed_seconds) = (0.0_f64, 0.0_f64);
     let configured_substeps = world.params().substeps;
     let (mut adapted_frames, mut capped_moves) = (0, 0);
@@ -363,13 +399,16 @@ fn run_in_pool(
         let substeps = stepped.substeps as f64;
         if frame >= frames / 2 {
             timed_ms.push(seconds * 1000.0 / substeps);
+            frame_ms.push(seconds * 1000.0);
             timed_particle_substeps += world.particles().len() as f64 * substeps;
             timed_seconds += seconds;
         }
     }
     timed_ms.sort_by(f64::total_cmp);
+    frame_ms.sort_by(f64::total_cmp);
     let timing = Timing {
         ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
+        ms_per_frame_median: frame_ms.get(frame_ms.len() / 2).copied().unwrap_or(0.0),
         particle_substeps_per_s: if timed_seconds > 0.0 {
             timed_particle_substeps / timed_seconds
         } else {
@@ -383,6 +422,11 @@ fn run_in_pool(
     }
     let mut report = report(preset, &world, frames, options.seed, timing, &before);
     report.goal = attempt.map(|attempt| attempt.report());
+    // After the run, so that its timing is not disturbed by the samples.
+    report.cost_model = options
+        .cost_model
+        .then(|| CostReport::measure(preset))
+        .flatten();
     Ok(report)
 }
 
@@ -414,6 +458,7 @@ impl Counted {
 #[derive(Clone, Copy, Debug, Default)]
 struct Timing {
     ms_per_substep_median: f64,
+    ms_per_frame_median: f64,
     particle_substeps_per_s: f64,
     adapted_frames: u64,
     capped_moves: u64,
@@ -431,6 +476,7 @@ fn report(
 ) -> Report {
     let Timing {
         ms_per_substep_median,
+        ms_per_frame_median,
         particle_substeps_per_s,
         adapted_frames,
         capped_moves,
@@ -448,6 +494,7 @@ fn report(
         lanes: crate::sim::lanes_name(),
         seed,
         ms_per_substep_median,
+        ms_per_frame_median,
         particle_substeps_per_s,
         checksum: world.checksum(),
         nan: stats.nan,
@@ -483,6 +530,7 @@ fn report(
         air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),
         goal: None,
+        cost_model: None,
     }
 }
 
@@ -522,17 +570,21 @@ pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Rep
             replay.file.clone(),
         );
         let mut player = crate::replay::Player::new(replay)?;
-        let mut timed_ms = Vec::new();
+        let (mut timed_ms, mut frame_ms) = (Vec::new(), Vec::new());
         while !player.finished() {
             let start = Instant::now();
             player.step()?;
             let substeps = player.world.last_frame().substeps.max(1) as f64;
-            timed_ms.push(start.elapsed().as_secs_f64() * 1000.0 / substeps);
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            timed_ms.push(ms / substeps);
+            frame_ms.push(ms);
         }
         timed_ms.sort_by(f64::total_cmp);
+        frame_ms.sort_by(f64::total_cmp);
         let world = &player.world;
         let timing = Timing {
             ms_per_substep_median: timed_ms.get(timed_ms.len() / 2).copied().unwrap_or(0.0),
+            ms_per_frame_median: frame_ms.get(frame_ms.len() / 2).copied().unwrap_or(0.0),
             ..Timing::default()
         };
         // The player's world is built from the replay's presets: it counted nothing before.

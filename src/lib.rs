@@ -39,6 +39,7 @@
 pub mod app;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod cost;
 #[cfg(feature = "cli")]
 pub mod golden;
 #[cfg(feature = "cli")]
