@@ -7,7 +7,7 @@
 //! play below (or the level) until it does.
 
 use glam::Vec2;
-use slosh::app::{Command, FrameInput, Game, PresetSource, Resolution, Tool};
+use slosh::app::{Command, FrameInput, Game, PresetSource, Resolution, Scale, Tool};
 use slosh::level::{Outcome, BUILTIN};
 use slosh::preset::Preset;
 use slosh::sim::numerics::portable::{unit_vector, Ordered};
@@ -54,7 +54,7 @@ fn solve(name: &str) -> Result<(f64, u8, u64), String> {
         source,
         1,
         Resolution::Own,
-        None,
+        Scale::default(),
         Some(recorder),
         None,
     );

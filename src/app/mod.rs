@@ -12,7 +12,7 @@ pub use game::display::{Display, Shading};
 pub use game::levels::{data_file, Progress};
 pub use game::recording::Recording;
 pub use game::session::{
-    rescaled_to, FixedStep, PresetSource, Resolution, Session, MAX_FRAMES_PER_DISPLAY,
+    rescaled_to, FixedStep, PresetSource, Resolution, Scale, Session, MAX_FRAMES_PER_DISPLAY,
 };
 pub use game::tools::{FrameInput, Tools, HEAT_RATE};
 pub use game::{Command, Game, WEB};
@@ -210,7 +210,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
         Preset::load(&preset_name)
     }
     .map_err(|error| error.to_string())?;
-    let (preset, particles) = rescaled_to(preset, resolution)?;
+    let (preset, scale) = rescaled_to(preset, resolution)?;
     let source = if preset_name.ends_with(".toml") {
         PresetSource::File(PathBuf::from(&preset_name))
     } else {
@@ -229,7 +229,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
         // A replay being played is not recorded again.
         (None, Some(_)) => None,
     };
-    let mut game = Game::with_inputs(preset, source, seed, resolution, particles, recorder, feed);
+    let mut game = Game::with_inputs(preset, source, seed, resolution, scale, recorder, feed);
     game.progress = Progress::load();
     if let Some(path) = &options.load {
         let (preset, world) = crate::snapshot::load(path)?;
@@ -683,7 +683,15 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &draw::hud::Timing) -> R
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate; `frame_ms`: the whole frame before its
 /// hand-over to the screen; `capture_ms`: the GIF capture's part of a frame that takes one),
-/// each the median of the last frames, and the GL renderer they ran on.
+/// each the median of the last frames, and the GL renderer they ran on. `sim_ms_per_frame` is
+/// the median wall-clock milliseconds of the last simulation frames (`Session::sim_ms_median`),
+/// and `cost_model` what the scene's cost model says a frame costs at its count, when
+/// `--particles auto` measured one (`crate::cost::Prediction`; `null` otherwise), so that the
+/// two can be compared; `particles_asked` is the count the preset was rescaled to (`null`: its
+/// own), for a headless run of the same scene (`benches/auto_resolution.sh`), and
+/// `auto_correction` how much dearer than that model the scene's first seconds were, when auto
+/// restarted it coarser (`Session::auto_correction`; `null` otherwise); `wall_seconds` is
+/// the real time since the world was built, beside its `simulated_seconds`.
 fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> String {
     let stats = game.session.world.stats();
     serde_json::json!({
@@ -696,7 +704,12 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> 
         "max_speed": finite_or_minus_one(stats.max_speed.into()),
         "kinetic_energy": finite_or_minus_one(stats.kinetic_energy),
         "simulated_seconds": game.session.world.time(),
+        "wall_seconds": game.session.wall_seconds(),
         "sim_ms_per_substep": timing.substep_ms,
+        "sim_ms_per_frame": game.session.sim_ms_median(),
+        "particles_asked": game.session.particles_asked(),
+        "cost_model": game.session.prediction(),
+        "auto_correction": game.session.correction(),
         "capture_ms": timing.capture_ms(),
         "frame_ms": timing.frame_ms(),
         "gl_renderer": gl_renderer(),

@@ -18,7 +18,7 @@ use display::Display;
 use glam::Vec2;
 use levels::{Menu, Progress, TOOLS};
 use recording::Recording;
-use session::{checkout_differs, key_label, PresetSource, Resolution, Session, PRESET_KEYS};
+use session::{checkout_differs, key_label, PresetSource, Resolution, Scale, Session, PRESET_KEYS};
 use tools::{FrameInput, Tools};
 
 /// True in a web page (`wasm32`): one thread, no files, no command line.
@@ -112,21 +112,29 @@ impl Game {
     /// A game on `preset` (already `rescaled`), loaded from `source`; `resolution` says how many
     /// particles every preset loaded later gets.
     pub fn new(preset: Preset, source: PresetSource, seed: u64, resolution: Resolution) -> Self {
-        Self::with_inputs(preset, source, seed, resolution, None, None, None)
+        Self::with_inputs(
+            preset,
+            source,
+            seed,
+            resolution,
+            Scale::default(),
+            None,
+            None,
+        )
     }
 
     /// `new`, recording every input to `recorder` or playing `feed` instead of taking any;
-    /// `particles` is the count `preset` was rescaled to (as `rescaled_to` gives it).
+    /// `scale` is how `preset` was rescaled (as `rescaled_to` gives it).
     pub fn with_inputs(
         preset: Preset,
         source: PresetSource,
         seed: u64,
         resolution: Resolution,
-        particles: Option<usize>,
+        scale: Scale,
         recorder: Option<Recorder>,
         feed: Option<Feed>,
     ) -> Self {
-        let session = Session::new(preset, source, seed, resolution, particles);
+        let session = Session::new(preset, source, seed, resolution, scale);
         let mut game = Self {
             tools: Tools::new(&session.world),
             session,
@@ -300,6 +308,32 @@ impl Game {
         self.recording.frame_done(&self.session.world);
         self.count_a_win();
         self.play_due();
+        self.correct_auto();
+    }
+
+    /// Under `--particles auto`, restarts the scene once, coarser, when its first seconds cost
+    /// more than its model said (`Session::auto_correction`), and says so.
+    fn correct_auto(&mut self) {
+        if self.recording.replaying() {
+            return;
+        }
+        let Some(count) = self.session.auto_correction() else {
+            return;
+        };
+        match self.session.rescale_to(count) {
+            Ok(()) => {
+                self.rebuild();
+                self.tools.reset_stir_radius(&self.session.world);
+                let factor = self.session.correction().unwrap_or(1.0);
+                let preset = &self.session.preset;
+                self.say(format!(
+                    "{}: frames cost {factor:.1}x what was measured; restarted with about {} particles",
+                    preset.name,
+                    preset.particles()
+                ));
+            }
+            Err(error) => self.say(error),
+        }
     }
 
     /// Plays the inputs recorded at the current frame; a world they built starts afresh.
@@ -725,7 +759,7 @@ mod tests {
             source,
             3,
             Resolution::Own,
-            None,
+            Scale::default(),
             Some(recorder),
             None,
         );

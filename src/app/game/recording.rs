@@ -163,7 +163,7 @@ mod tests {
             source,
             4,
             Resolution::Own,
-            None,
+            crate::app::Scale::default(),
             Some(recorder),
             None,
         )
@@ -225,7 +225,15 @@ mod tests {
         };
         let preset = Preset::load("seed").unwrap();
         let feed = Some(Feed::new(replay));
-        let mut game = Game::with_inputs(preset, source, 4, Resolution::Own, None, None, feed);
+        let mut game = Game::with_inputs(
+            preset,
+            source,
+            4,
+            Resolution::Own,
+            crate::app::Scale::default(),
+            None,
+            feed,
+        );
         for _ in 0..40 {
             game.step(FrameInput::default());
         }

@@ -1,11 +1,13 @@
 //! The running scene, without any window types: the current preset and where it came from, its
 //! world, the fixed-step clock and pause, how many particles presets get, and preset hot reload.
 
+use crate::cost::{affordable_particles, CostModel, Load, Prediction, AUTO_FINEST, AUTO_SHARE};
 use crate::preset::{Preset, BUILTIN, MAX_PARTICLES};
 use crate::replay::Input;
 use crate::sim::numerics::clock::Instant;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::World;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -162,105 +164,45 @@ pub enum Resolution {
     Own,
     /// About this many, whatever the preset (`--particles N`).
     Fixed(usize),
-    /// The finest resolution whose simulation takes at most half of a 60 Hz frame per frame
-    /// shown, from this machine's speed measured when each preset is loaded.
+    /// The finest resolution whose simulation, once the scene is poured, takes at most
+    /// `AUTO_SHARE` of real time, by the scene's cost model on this machine (`crate::cost`),
+    /// measured when each preset is loaded.
     Auto,
-}
-
-/// The share of real time the simulation may take under `Resolution::Auto`: half of each frame.
-pub const AUTO_SHARE: f64 = 0.5;
-
-/// About how many particles `measure_speed` times a scene with.
-const SPEED_SAMPLE: usize = 8_000;
-
-/// This machine's speed at simulating `preset` now, in particle-substeps per second: a few
-/// substeps of the scene itself with about 8,000 particles, on every thread, after two that warm
-/// the caches and form its springs. What a particle costs in this scene is what gets priced:
-/// each particle of a jelly keeps up to 16 springs and looks for more every substep, so a jelly
-/// simulates fewer particles in the same time than a liquid does. A scene that starts with
-/// fewer than 1,000 particles (its liquid still to pour from emitters) is timed on `dam`, a
-/// settled liquid. `None` when the clock did not move (a page whose clock is not readable).
-pub fn measure_speed(preset: &Preset) -> Option<f64> {
-    let sample = |preset: &Preset| {
-        let scaled = preset.clone().with_particles(SPEED_SAMPLE).ok()?;
-        let world = scaled.build_world(1);
-        (world.particles().len() >= 1_000).then_some(world)
-    };
-    let mut world = sample(preset).unwrap_or_else(|| {
-        let dam = Preset::load("dam").expect("the embedded dam preset loads");
-        sample(&dam).expect("the embedded dam preset scales")
-    });
-    // Caches and buffers warm, springs formed.
-    world.substep();
-    world.substep();
-    let substeps = 12;
-    let start = Instant::now();
-    for _ in 0..substeps {
-        world.substep();
-    }
-    let seconds = start.elapsed().as_secs_f64();
-    (seconds > 0.0).then(|| world.particles().len() as f64 * f64::from(substeps) / seconds)
-}
-
-/// The finest `Resolution::Auto` goes: this many times a preset's own particles, the finest the
-/// tests check a preset's behaviour at (`tests/suite/resolution.rs`, `tests/suite/jets.rs`).
-pub const AUTO_FINEST: usize = 16;
-
-/// The most particles `preset` can have while one simulated second costs at most `share` of a
-/// wall second at `speed` particle-substeps per second (finer particles also need more substeps
-/// per frame); at least a quarter of its own count, at most `AUTO_FINEST` times it (and
-/// `MAX_PARTICLES`).
-pub fn affordable_particles(preset: &Preset, speed: f64, share: f64) -> usize {
-    let cost = |particles: usize| -> f64 {
-        let Ok(scaled) = preset.clone().with_particles(particles) else {
-            return f64::INFINITY;
-        };
-        let params = &scaled.scene.params;
-        scaled.particles() as f64 * f64::from(params.substeps) * f64::from(params.frame_rate)
-            / speed
-    };
-    let own = preset.own_particles().max(1);
-    let (mut low, mut high) = ((own / 4).max(1), (AUTO_FINEST * own).min(MAX_PARTICLES));
-    if cost(high) <= share {
-        return high;
-    }
-    if cost(low) > share {
-        return low;
-    }
-    // Bisection on the count, to about 2%.
-    while high > low + low / 50 + 1 {
-        let middle = low + (high - low) / 2;
-        if cost(middle) <= share {
-            low = middle;
-        } else {
-            high = middle;
-        }
-    }
-    low
 }
 
 /// The fewest particles `[` goes down to.
 pub const MIN_PARTICLES: usize = 100;
 
-/// `preset` (at its own resolution) with the particles `resolution` gives it, and the count it
-/// asked for (`None`: the preset's own); an error is one line.
-pub fn rescaled_to(
-    preset: Preset,
-    resolution: Resolution,
-) -> Result<(Preset, Option<usize>), String> {
-    let particles = match resolution {
-        Resolution::Own => return Ok((preset, None)),
-        Resolution::Fixed(particles) => particles,
-        Resolution::Auto => match measure_speed(&preset) {
-            Some(speed) => affordable_particles(&preset, speed, AUTO_SHARE),
+/// How a preset was rescaled for the window: the count it asked for (`None`: the preset's own)
+/// and, under `Resolution::Auto`, the scene's cost model the count was chosen by.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Scale {
+    /// The particle count asked for (`None`: the preset's own).
+    pub particles: Option<usize>,
+    /// The scene's cost model on this machine, when it was measured.
+    pub model: Option<CostModel>,
+}
+
+/// `preset` (at its own resolution) with the particles `resolution` gives it, and how it was
+/// rescaled; an error is one line.
+pub fn rescaled_to(preset: Preset, resolution: Resolution) -> Result<(Preset, Scale), String> {
+    let (particles, model) = match resolution {
+        Resolution::Own => return Ok((preset, Scale::default())),
+        Resolution::Fixed(particles) => (particles, None),
+        Resolution::Auto => match CostModel::measure(&preset) {
+            Some(model) => (
+                affordable_particles(&preset, &model, AUTO_SHARE),
+                Some(model),
+            ),
             // Without a clock there is nothing to measure: the preset's own count.
-            None => return Ok((preset, None)),
+            None => return Ok((preset, Scale::default())),
         },
     };
     let preset = preset
         .with_particles(particles)
         .map_err(|e| e.to_string())?;
-    Ok((preset, Some(particles)))
+    let particles = Some(particles);
+    Ok((preset, Scale { particles, model }))
 }
 
 /// True when the program runs from a checkout whose file of embedded preset `name` differs from
@@ -297,6 +239,11 @@ pub struct Session {
     pub reload_error: Option<String>,
     /// Wall-clock milliseconds the last simulation frame took.
     pub sim_ms: f64,
+    /// Wall-clock milliseconds of the last `SIM_KEPT` simulation frames of this world, oldest
+    /// first.
+    recent_sim_ms: VecDeque<f64>,
+    /// When the current world was built (its clock restarted).
+    built: Instant,
     seed: u64,
     resolution: Resolution,
     watcher: Option<Watcher>,
@@ -305,18 +252,38 @@ pub struct Session {
     loaded_from: String,
     /// The particle count the current preset was rescaled to (`None`: its own).
     particles: Option<usize>,
+    /// The current scene's cost model, when `Resolution::Auto` measured it.
+    model: Option<CostModel>,
+    /// How much dearer than its model the scene's first seconds were, when `auto_correction`
+    /// went coarser for it.
+    correction: Option<f64>,
+    /// `auto_correction` has had its look at the current preset (or the person chose a count).
+    checked: bool,
 }
 
+/// Simulation frames `Session::auto_correction` leaves out after a world is built (its buffers
+/// grow, its springs form), then the frames it watches: 2 simulated seconds at 20 frames a
+/// second.
+const CHECK_FRAMES: (usize, usize) = (10, 40);
+
+/// How much dearer than its model a scene's first seconds may be before `--particles auto` goes
+/// coarser: the model's own accuracy (`benches/auto_resolution.sh`).
+pub const AUTO_TOLERANCE: f64 = 1.25;
+
+/// How many simulation frames' costs `Session::sim_ms_median` goes over: the last 10 seconds
+/// at 20 frames a second.
+pub const SIM_KEPT: usize = 200;
+
 impl Session {
-    /// A world of `preset` (already rescaled, to `particles`: `None` for its own count) from
-    /// `seed`, loaded from `source`; `resolution` says how many particles every preset loaded
-    /// later gets. Its file is not watched until `watch`.
+    /// A world of `preset` (already rescaled, as `scale` says) from `seed`, loaded from
+    /// `source`; `resolution` says how many particles every preset loaded later gets. Its file
+    /// is not watched until `watch`.
     pub fn new(
         preset: Preset,
         source: PresetSource,
         seed: u64,
         resolution: Resolution,
-        particles: Option<usize>,
+        scale: Scale,
     ) -> Self {
         let world = preset.build_world(seed);
         let loaded_from = match &source {
@@ -331,12 +298,17 @@ impl Session {
             paused: false,
             reload_error: None,
             sim_ms: 0.0,
+            recent_sim_ms: VecDeque::with_capacity(SIM_KEPT),
+            built: Instant::now(),
             seed,
             resolution,
             watcher: None,
             step_requested: false,
             loaded_from,
-            particles,
+            particles: scale.particles,
+            model: scale.model,
+            correction: None,
+            checked: false,
         }
     }
 
@@ -396,16 +368,101 @@ impl Session {
         self.clock.advance(elapsed)
     }
 
-    /// Steps the world one frame, timing it (`sim_ms`).
+    /// Steps the world one frame, timing it (`sim_ms`, `sim_ms_median`).
     pub fn run_frame(&mut self) {
         let start = Instant::now();
         self.world.step_frame();
         self.sim_ms = start.elapsed().as_secs_f64() * 1000.0;
+        if self.recent_sim_ms.len() == SIM_KEPT {
+            self.recent_sim_ms.pop_front();
+        }
+        self.recent_sim_ms.push_back(self.sim_ms);
     }
 
-    /// A new clock at the current preset's frame rate (a new world starts on a whole frame).
+    /// The median wall-clock milliseconds of the last `SIM_KEPT` simulation frames of this
+    /// world (`None` before its first).
+    pub fn sim_ms_median(&self) -> Option<f64> {
+        let mut kept: Vec<f64> = self.recent_sim_ms.iter().copied().collect();
+        kept.sort_by(f64::total_cmp);
+        kept.get(kept.len() / 2).copied()
+    }
+
+    /// The particle count the current preset was rescaled to (`None`: its own).
+    pub fn particles_asked(&self) -> Option<usize> {
+        self.particles
+    }
+
+    /// The current scene's cost model, when `Resolution::Auto` measured it.
+    pub fn cost_model(&self) -> Option<CostModel> {
+        self.model
+    }
+
+    /// How much dearer than its model the current scene's first seconds were, when
+    /// `auto_correction` went coarser for it.
+    pub fn correction(&self) -> Option<f64> {
+        self.correction
+    }
+
+    /// Under `Resolution::Auto`, once per preset loaded: the coarser count to restart the scene
+    /// at when its first seconds cost more than its model says. The check comes after
+    /// `CHECK_FRAMES` (10 frames left out, then 40 watched): the median of the frames watched,
+    /// against what the model says a frame of the world as it is then costs (its particles and
+    /// springs at that moment, not once poured). Frames more than `AUTO_TOLERANCE` times dearer
+    /// (the drawing contending for the cores, a machine busy when the scene was measured) make
+    /// every price of the model that many times dearer, and where that affords less than 90% of
+    /// the count the scene has, that count is the answer. Restarting two and a half seconds in
+    /// costs the person little of the scene; later, it would cost them what they did in it.
+    pub fn auto_correction(&mut self) -> Option<usize> {
+        let (skipped, watched) = CHECK_FRAMES;
+        if self.resolution != Resolution::Auto
+            || self.checked
+            || self.recent_sim_ms.len() < skipped + watched
+        {
+            return None;
+        }
+        self.checked = true;
+        let model = self.model?;
+        let mut frames: Vec<f64> = self
+            .recent_sim_ms
+            .iter()
+            .skip(skipped)
+            .take(watched)
+            .copied()
+            .collect();
+        frames.sort_by(f64::total_cmp);
+        let observed = frames[frames.len() / 2];
+        let predicted = model.frame_ms(Load::now(&self.world));
+        let factor = observed / predicted;
+        if !factor.is_finite() || factor <= AUTO_TOLERANCE {
+            return None;
+        }
+        let count = affordable_particles(&self.preset, &model.times(factor), AUTO_SHARE);
+        let asked = self.particles?;
+        if count * 10 >= asked * 9 {
+            return None;
+        }
+        self.correction = Some(factor);
+        Some(count)
+    }
+
+    /// What the cost model `Resolution::Auto` measured says of the current scene at its
+    /// current count; `None` without one.
+    pub fn prediction(&self) -> Option<Prediction> {
+        self.model.map(|model| model.prediction(&self.preset))
+    }
+
+    /// A new clock at the current preset's frame rate (a new world starts on a whole frame), no
+    /// frames timed yet, and the wall clock of `wall_seconds` restarted.
     pub fn restart_clock(&mut self) {
         self.clock = FixedStep::new(self.preset.scene.params.frame_rate);
+        self.recent_sim_ms.clear();
+        self.built = Instant::now();
+    }
+
+    /// Wall-clock seconds since the current world was built (its clock restarted): with the
+    /// world's simulated time, how near real time the window ran it.
+    pub fn wall_seconds(&self) -> f64 {
+        self.built.elapsed().as_secs_f64()
     }
 
     /// A fresh world from the current preset, on a new clock.
@@ -441,9 +498,11 @@ impl Session {
             .map_err(|e| e.to_string())
             .and_then(|preset| rescaled_to(preset, self.resolution))
         {
-            Ok((preset, particles)) => {
+            Ok((preset, scale)) => {
                 self.preset = preset;
-                self.particles = particles;
+                self.particles = scale.particles;
+                self.model = scale.model;
+                (self.correction, self.checked) = (None, false);
                 self.loaded_from = name.to_string();
                 self.source = PresetSource::Builtin {
                     name: name.to_string(),
@@ -468,9 +527,11 @@ impl Session {
             .map_err(|e| e.to_string())
             .and_then(|preset| rescaled_to(preset, self.resolution));
         match loaded {
-            Ok((preset, particles)) => {
+            Ok((preset, scale)) => {
                 self.preset = preset;
-                self.particles = particles;
+                self.particles = scale.particles;
+                self.model = scale.model;
+                (self.correction, self.checked) = (None, false);
                 self.loaded_from = path.display().to_string();
                 self.reload_error = None;
                 true
@@ -487,11 +548,20 @@ impl Session {
     pub fn rescale(&mut self, factor: f32) -> Result<(), String> {
         let now = self.preset.particles().max(1);
         let wanted = ((now as f32 * factor).round() as usize).clamp(MIN_PARTICLES, MAX_PARTICLES);
+        self.rescale_to(wanted)?;
+        // The person chose the count: `auto_correction` leaves it.
+        self.checked = true;
+        Ok(())
+    }
+
+    /// Makes the current preset with about `particles` particles the current one, keeping its
+    /// cost model (the same scene); the world is left to `build`. The error is one line.
+    pub fn rescale_to(&mut self, particles: usize) -> Result<(), String> {
         // Rescaled from the file as loaded, so that a replay builds the same preset.
         let preset =
-            Preset::load_scaled(&self.loaded_from, Some(wanted)).map_err(|e| e.to_string())?;
+            Preset::load_scaled(&self.loaded_from, Some(particles)).map_err(|e| e.to_string())?;
         self.preset = preset;
-        self.particles = Some(wanted);
+        self.particles = Some(particles);
         Ok(())
     }
 
@@ -499,6 +569,8 @@ impl Session {
     /// watched.
     pub fn open_snapshot(&mut self, preset: Preset, world: World) {
         self.preset = preset;
+        // The snapshot's scene may have been edited: the model measured another.
+        self.model = None;
         self.world = world;
         self.restart_clock();
         self.watcher = None;
@@ -546,13 +618,21 @@ mod tests {
     fn auto_goes_no_finer_than_the_tested_resolutions() {
         let preset = Preset::load("seed").unwrap();
         let own = preset.own_particles();
-        let fast = 1.0e15;
+        let priced = |per_particle_us| CostModel {
+            fixed_ms: 0.0,
+            per_particle_us,
+            elastic_share: 0.0,
+            spring_us: 0.0,
+        };
         assert_eq!(
-            affordable_particles(&preset, fast, AUTO_SHARE),
+            affordable_particles(&preset, &priced(1.0e-9), AUTO_SHARE),
             AUTO_FINEST * own
         );
-        assert_eq!(affordable_particles(&preset, 1.0, AUTO_SHARE), own / 4);
-        let middling = affordable_particles(&preset, 1.0e7, AUTO_SHARE);
+        assert_eq!(
+            affordable_particles(&preset, &priced(1.0e6), AUTO_SHARE),
+            own / 4
+        );
+        let middling = affordable_particles(&preset, &priced(0.1), AUTO_SHARE);
         assert!(
             own / 4 < middling && middling < AUTO_FINEST * own,
             "{middling}"
@@ -561,14 +641,90 @@ mod tests {
             name: "seed".into(),
             key: 1,
         };
-        let mut session = Session::new(preset.clone(), seed.clone(), 1, Resolution::Auto, None);
+        let auto = Resolution::Auto;
+        let mut session = Session::new(preset.clone(), seed.clone(), 1, auto, Scale::default());
         session.particles = Some(AUTO_FINEST * own);
         assert!(session.auto_capped());
         session.particles = Some(middling);
         assert!(!session.auto_capped());
         let fine = Resolution::Fixed(AUTO_FINEST * own);
-        let fixed = Session::new(preset, seed, 1, fine, Some(AUTO_FINEST * own));
+        let scale = Scale {
+            particles: Some(AUTO_FINEST * own),
+            model: None,
+        };
+        let fixed = Session::new(preset, seed, 1, fine, scale);
         assert!(!fixed.auto_capped(), "only auto caps");
+    }
+
+    /// The median of the frames timed goes over the last `SIM_KEPT` frames of the current
+    /// world, and a new world starts with none.
+    #[test]
+    fn the_median_frame_cost_is_of_the_current_world() {
+        let source = PresetSource::Builtin {
+            name: "dam".into(),
+            key: 0,
+        };
+        let preset = Preset::load("dam").unwrap();
+        let mut session = Session::new(preset, source, 1, Resolution::Own, Scale::default());
+        assert_eq!(session.sim_ms_median(), None);
+        session.run_frame();
+        assert!(session.sim_ms_median().is_some());
+        for ms in 0..SIM_KEPT + 50 {
+            session.recent_sim_ms.push_back(ms as f64);
+            if session.recent_sim_ms.len() > SIM_KEPT {
+                session.recent_sim_ms.pop_front();
+            }
+        }
+        // The last SIM_KEPT values are 50 to 249: their upper median is 150.
+        assert_eq!(session.sim_ms_median(), Some(150.0));
+        session.build();
+        assert_eq!(session.sim_ms_median(), None);
+    }
+
+    /// Frames far dearer than the model said restart auto's scene coarser, once per preset;
+    /// frames as dear as it said, or a count the person chose, are left alone.
+    #[test]
+    fn auto_goes_coarser_once_when_the_first_seconds_cost_more() {
+        let source = PresetSource::Builtin {
+            name: "dam".into(),
+            key: 0,
+        };
+        let model = CostModel {
+            fixed_ms: 0.0,
+            per_particle_us: 0.1,
+            elastic_share: 0.0,
+            spring_us: 0.0,
+        };
+        let own = Preset::load("dam").unwrap();
+        let asked = affordable_particles(&own, &model, AUTO_SHARE);
+        let preset = own.clone().with_particles(asked).unwrap();
+        let scale = Scale {
+            particles: Some(asked),
+            model: Some(model),
+        };
+        let session = |ms_of_predicted: f64| {
+            let mut session =
+                Session::new(preset.clone(), source.clone(), 1, Resolution::Auto, scale);
+            session.run_frame();
+            let predicted = model.frame_ms(Load::now(&session.world));
+            session.recent_sim_ms = vec![ms_of_predicted * predicted; 60].into();
+            session
+        };
+        let mut slow = session(3.0);
+        let coarser = slow.auto_correction().expect("three times dearer: coarser");
+        assert!(coarser < asked * 9 / 10, "{coarser} of {asked}");
+        assert_eq!(slow.correction(), Some(3.0));
+        assert_eq!(slow.auto_correction(), None, "once per preset");
+        let mut fair = session(1.1);
+        assert_eq!(fair.auto_correction(), None);
+        assert_eq!(fair.correction(), None);
+        let mut chosen = session(3.0);
+        chosen.rescale(1.0).unwrap();
+        assert_eq!(chosen.auto_correction(), None, "the person chose the count");
+        let mut early = session(3.0);
+        early.recent_sim_ms.truncate(30);
+        assert_eq!(early.auto_correction(), None, "not before 50 frames");
+        assert!(early.auto_correction().is_none() && !early.checked);
     }
 
     /// F10's link: an embedded preset as it loads goes by name; once a wall is drawn it goes as
@@ -581,7 +737,7 @@ mod tests {
             key: 0,
         };
         let preset = Preset::load("dam").unwrap();
-        let mut session = Session::new(preset, source, 6, Resolution::Own, None);
+        let mut session = Session::new(preset, source, 6, Resolution::Own, Scale::default());
         assert_eq!(
             session.link(),
             Shared::Preset {
