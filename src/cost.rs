@@ -15,13 +15,13 @@
 //! particles have springs. `particles` and `elastic` are what the scene holds once its emitters
 //! are spent and its materials have turned into what they turn into; `spring` prices the springs
 //! it then has beyond that share. Lava poured into the sea in `volcano` becomes rock that keeps
-//! springs, and its frames then cost three times what its first ones do: priced as it starts, it
-//! would be given a count it cannot keep up with half a minute later.
+//! springs, and its frames then cost more than twice what its first ones do: priced as it
+//! starts, it would be given a count it cannot keep up with half a minute later.
 //!
 //! `CostModel::measure` times the scene itself at two particle counts (`SAMPLE_COUNTS`), the
 //! same frames of it each time (from its start, seed 1), and fits `fixed` and `per_particle`
-//! through the two; `spring` comes from a block of the scene's own material with springs, timed
-//! with and without them (`spring_probe`), and the price of a particle in a scene that starts
+//! through the two; `spring` comes from the springs stage's time in a block of the scene's own
+//! material with springs (`spring_probe`), and the price of a particle in a scene that starts
 //! nearly empty from `dam` (`liquid_reference`).
 
 use crate::preset::{Preset, MAX_PARTICLES};
@@ -254,7 +254,7 @@ pub struct Reference {
 /// count, the coarsest `--particles auto` goes): far enough apart that the fit separates the
 /// fixed cost from the particles', near enough to what this machine affords that the fit
 /// interpolates, and cheap enough that a jelly, the dearest scene per particle, is timed in
-/// about a third of a second here.
+/// about a quarter of a second here.
 pub const SAMPLE_COUNTS: [usize; 2] = [2_000, 6_000];
 
 /// Frames each sample runs before it is timed (caches, buffers and springs formed).
@@ -340,8 +340,9 @@ const PROBE_PARTICLES: usize = 2_000;
 /// few hundredths of a second here; `None` when the clock did not move.
 ///
 /// Rock that formed in a pile as `volcano` runs costs its springs stage about 1.5 times what
-/// such a fresh block does (0.54 against 0.35 µs here): the model prices that scene once poured
-/// some 15 to 25% under what it then costs (docs/ENGINE.md, "The automatic resolution").
+/// such a fresh block does (at 6,000 particles, 0.54 against 0.35 µs a particle-substep here):
+/// the model prices that scene once poured some 15 to 20% under what it then costs
+/// (docs/ENGINE.md, "The automatic resolution").
 pub fn spring_probe(scene: &Scene, material: usize) -> Option<f64> {
     let mut probe = scene.clone();
     probe.emitters.clear();
@@ -385,9 +386,9 @@ pub fn spring_probe(scene: &Scene, material: usize) -> Option<f64> {
 impl CostModel {
     /// Times `preset`'s scene at `SAMPLE_COUNTS` and fits its model (`fit`), with the price of
     /// its springs (`spring_probe`) where it comes to have more than it starts with, and a
-    /// liquid's price (`liquid_reference`) where it starts with too few particles to price: about
-    /// a third of a second at most on this 2-core machine (a jelly), a few hundredths for a
-    /// liquid. `None` when the clock did not move.
+    /// liquid's price (`liquid_reference`) where it starts with too few particles to price: 0.23 s
+    /// for a jelly (the dearest particles) on the 2-core machine, 0.13 s for volcano, 0.06 s for
+    /// dam. `None` when the clock did not move.
     pub fn measure(preset: &Preset) -> Option<Self> {
         let small = sample(preset, SAMPLE_COUNTS[0])?;
         let large = sample(preset, SAMPLE_COUNTS[1])?;
