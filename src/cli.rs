@@ -46,7 +46,8 @@ struct Args {
     frames: Option<u64>,
 
     /// About this many particles: the same scene with finer or coarser particles (`auto`, the
-    /// window's default: the finest this machine simulates in half of each frame)
+    /// window's default: the finest whose simulation, the scene timed on this machine as it
+    /// loads, takes at most half of real time)
     #[arg(long, value_name = "N|auto", allow_negative_numbers = true, value_parser = particle_count)]
     particles: Option<ParticleCount>,
 
