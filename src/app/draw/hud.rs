@@ -136,18 +136,12 @@ type Piece = (String, Color);
 fn title_line(game: &Game) -> Vec<Piece> {
     let mut title = title(&game.session.preset);
     if let Some(attempt) = game.attempt() {
-        if let Some(index) = game.level_index() {
-            title = format!("Level {}: {title}", index + 1);
-        }
         title.push_str(&format!(
             " · {:.0} s",
             attempt.seconds_left().ceil().at_least(0.0)
         ));
     }
     let mut line = vec![(title, TEXT)];
-    if game.replaying() {
-        line.push((" · replay".into(), WARN));
-    }
     if game.session.paused {
         line.push((" · paused".into(), WARN));
     }
@@ -157,10 +151,13 @@ fn title_line(game: &Game) -> Vec<Piece> {
 /// The HUD's second line: the tool in hand and what it works on (the material poured where
 /// there is a choice, the body held, the temperature under the ring where heat matters), the
 /// box's tilt, a level's budget left, then the help key where there are keys (`keys`). A
-/// stopped replay says why instead.
+/// replay playing, which takes no input, says so instead, or why it stopped.
 fn tool_line(game: &Game, cursor: Option<Vec2>, keys: bool) -> Vec<Piece> {
     if let Some(error) = &game.recording.replay_error {
         return vec![(format!("Replay stopped: {error}"), WARN)];
+    }
+    if game.replaying() {
+        return vec![("Replaying a recording".into(), WARN)];
     }
     let tool = game.tools.tool;
     let mut said = vec![format!("Tool: {}", capitalised(tool.name()))];
