@@ -264,7 +264,8 @@ try {
   await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
   const touch = (type, x, y) =>
     cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
-  await touch("touchStart", 1150, 150);
+  // Left of the box, below the HUD: off the box, which lies right of the HUD either way.
+  await touch("touchStart", 100, 400);
   await touch("touchEnd");
   await waitForState("the touch toolbar", (s) => s.toolbar);
   await frames(2);
@@ -420,8 +421,8 @@ try {
   await writeFile(join(out, "levels.png"), await page.screenshot());
   await key("Enter", "the first level", (s) => s.level === 0 && !s.menu);
   // Held still first, so that the pour leaves the ring at rest (it takes the mouse's smoothed
-  // velocity, which halves each frame). Above the cup: since the first touch the box keeps clear
-  // of the compact HUD, to the right. The pour is held for 24 frames.
+  // velocity, which halves each frame). Above the cup: the box keeps clear of the HUD, to its
+  // right (and of the touch toolbar since the first touch). The pour is held for 24 frames.
   await moveTo(945, 330);
   await frames(20);
   await press();

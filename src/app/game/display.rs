@@ -55,6 +55,8 @@ pub struct Display {
     pub smoke_view: bool,
     /// The help overlay is shown.
     pub help: bool,
+    /// The engine's figures are shown (F3, `--stats`).
+    pub stats: bool,
     /// How the liquid is coloured (also the dots of the particle view, in the temperature view).
     pub shading: Shading,
     /// The live panel is shown.
@@ -69,12 +71,14 @@ pub struct Display {
 }
 
 impl Default for Display {
-    /// The liquid surface shaded by pressure, smoke shown, no overlay, no message.
+    /// The liquid surface shaded by pressure, smoke shown, no overlay or engine figures, no
+    /// message.
     fn default() -> Self {
         Self {
             particle_view: false,
             smoke_view: true,
             help: false,
+            stats: false,
             shading: Shading::Natural,
             panel: false,
             saved: 0,
