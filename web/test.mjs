@@ -10,7 +10,7 @@
 //   - so does a synthesized touch drag (one finger uses the tool in hand), after a first touch
 //     that brings up the touch toolbar;
 //   - heat is seen and touched: the heat tool (A) and the cool tool (Z) held over the pool, then
-//     the temperature view (C twice), show hot (orange to red) and cold (deep blue) liquid;
+//     the temperature view (C three times), show hot (orange to red) and cold (deep blue) liquid;
 //   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
 //     drag lifts it out of the water;
 //   - replays cross between the page and the native program: the session above (its heat
@@ -298,9 +298,10 @@ try {
   await writeFile(join(out, "stirred.png"), await page.screenshot());
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
-  // The temperature view (C twice), then heat (A) held over the pool's left and cold (Z) over its
+  // The temperature view (C three times), then heat (A) held over the pool's left and cold (Z) over its
   // right until the liquid there shows in the scale's orange to red and in its deep blue (−20 °C
   // and below). Counted below the HUD and its scale, which show the same colours.
+  await key("c", "the pressure view", (s) => s.view === "pressure");
   await key("c", "the speed view", (s) => s.view === "speed");
   await key("c", "the temperature view", (s) => s.view === "temperature");
   const shadesOf = (picture) => {
@@ -339,8 +340,8 @@ try {
   if (shades.hot < 2000 || shades.cold < 2000) {
     fail(`the temperature view shows ${shades.hot} hot and ${shades.cold} cold pixels (web/out/temperature.png)`);
   }
-  // Back to the pressure view.
-  await key("c", "the pressure view", (s) => s.view === "pressure");
+  // Back to the natural view.
+  await key("c", "the natural view", (s) => s.view === "natural");
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
   // Bodies: the bath (Shift+3). The crate (colour [0.75, 0.55, 0.3]) floats; the grab tool (F)
