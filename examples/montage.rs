@@ -55,21 +55,28 @@ fn shrink(picture: &Picture, width: usize) -> Picture {
     let height = (picture.height * width).div_ceil(picture.width).max(1);
     let mut rgb = vec![0; width * height * 3];
     for y in 0..height {
-        let (y0, y1) = (y * picture.height / height, ((y + 1) * picture.height / height).max(y * picture.height / height + 1));
+        let (y0, y1) = (
+            y * picture.height / height,
+            ((y + 1) * picture.height / height).max(y * picture.height / height + 1),
+        );
         for x in 0..width {
-            let (x0, x1) = (x * picture.width / width, ((x + 1) * picture.width / width).max(x * picture.width / width + 1));
+            let (x0, x1) = (
+                x * picture.width / width,
+                ((x + 1) * picture.width / width).max(x * picture.width / width + 1),
+            );
             let mut sum = [0u32; 3];
             for sy in y0..y1.min(picture.height) {
                 for sx in x0..x1.min(picture.width) {
                     let at = (sy * picture.width + sx) * 3;
-                    for c in 0..3 {
-                        sum[c] += u32::from(picture.rgb[at + c]);
+                    for (total, &channel) in sum.iter_mut().zip(&picture.rgb[at..at + 3]) {
+                        *total += u32::from(channel);
                     }
                 }
             }
             let count = ((y1 - y0) * (x1 - x0)).max(1) as u32;
-            for c in 0..3 {
-                rgb[(y * width + x) * 3 + c] = (sum[c] / count) as u8;
+            let at = (y * width + x) * 3;
+            for (out, total) in rgb[at..at + 3].iter_mut().zip(sum) {
+                *out = (total / count) as u8;
             }
         }
     }
