@@ -45,12 +45,15 @@ pub struct Bloom {
     weights: [f32; BLOOM_TAPS + 1],
 }
 
-/// A camera that draws target pixels (row 0 at the top) into `target` of `size` texels.
+/// A camera that draws target pixels into `target` of `size` texels, row 0 where a texture's
+/// first row is (as the world's camera lays out the fields): a texture covered over the target
+/// keeps its way up. (Camera2D does not flip y for render targets, so here y runs as the
+/// texture's rows do.)
 fn pixels(target: &RenderTarget, size: (u32, u32)) -> Camera2D {
     let (w, h) = (size.0 as f32, size.1 as f32);
     Camera2D {
         target: vec2(0.5 * w, 0.5 * h),
-        zoom: vec2(2.0 / w, -2.0 / h),
+        zoom: vec2(2.0 / w, 2.0 / h),
         render_target: Some(target.clone()),
         ..Default::default()
     }
