@@ -5,13 +5,12 @@
 //! spreads the light without adding any), then added to the window.
 
 use super::look::{bloom_weights, BLOOM_TAPS};
-use super::view::View;
+use super::view::{target_pair, View};
 use macroquad::miniquad::{BlendFactor, BlendState, Equation, PipelineParams};
 use macroquad::prelude::{
     clear_background, draw_texture_ex, gl_use_default_material, gl_use_material, load_material,
-    render_target, set_camera, set_default_camera, vec2, Camera2D, Color, DrawTextureParams,
-    FilterMode, Material, MaterialParams, RenderTarget, ShaderSource, Texture2D, UniformDesc,
-    UniformType, Vec2, WHITE,
+    set_camera, set_default_camera, vec2, Camera2D, Color, DrawTextureParams, Material,
+    MaterialParams, RenderTarget, ShaderSource, Texture2D, UniformDesc, UniformType, Vec2, WHITE,
 };
 
 const SCREEN_VERTEX: &str = include_str!("../../../assets/shaders/screen.vert");
@@ -130,19 +129,7 @@ impl Bloom {
 
     /// The two targets for a window of `screen` pixels, made again when its size changed.
     fn targets(&mut self, screen: Vec2) -> ([RenderTarget; 2], (u32, u32)) {
-        let size = (
-            ((screen.x * BLOOM_SCALE).ceil() as u32).max(1),
-            ((screen.y * BLOOM_SCALE).ceil() as u32).max(1),
-        );
-        if self.targets.as_ref().is_none_or(|(_, made)| *made != size) {
-            let made = [(); 2].map(|()| {
-                let target = render_target(size.0, size.1);
-                target.texture.set_filter(FilterMode::Linear);
-                target
-            });
-            self.targets = Some((made, size));
-        }
-        self.targets.clone().expect("made above")
+        target_pair(&mut self.targets, screen, BLOOM_SCALE)
     }
 
     /// Adds the glow over the window: the light of glowing liquid (the splat `field` and its

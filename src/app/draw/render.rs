@@ -13,7 +13,7 @@ use super::look::{foam_weight, foamy, hot_glow, Look, FOAM_MOST, STEEPNESS, WATE
 use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
-use super::view::View;
+use super::view::{target_pair, View};
 use crate::app::game::display::Shading;
 use crate::app::game::Game;
 use crate::sim::numerics::clock::Instant;
@@ -23,10 +23,9 @@ use macroquad::miniquad::{
 };
 use macroquad::prelude::{
     clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
-    gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
-    set_default_camera, vec2, vec4, Camera, Camera2D, Color, DrawTextureParams, FilterMode,
-    Material, MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType,
-    Vec2, Vertex, WHITE,
+    gl_use_default_material, gl_use_material, load_material, set_camera, set_default_camera, vec2,
+    vec4, Camera, Camera2D, Color, DrawTextureParams, Material, MaterialParams, Mesh, Rect,
+    RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex, WHITE,
 };
 use macroquad::window::get_internal_gl;
 use rayon::prelude::*;
@@ -471,19 +470,7 @@ impl Renderer {
 
     /// The two field targets (colours, looks), made again when the window's size changed.
     fn field_targets(&mut self, view: &View) -> ([RenderTarget; 2], (u32, u32)) {
-        let size = (
-            ((view.screen.x * FIELD_SCALE).ceil() as u32).max(1),
-            ((view.screen.y * FIELD_SCALE).ceil() as u32).max(1),
-        );
-        if self.field.as_ref().is_none_or(|(_, made)| *made != size) {
-            let made = [(); 2].map(|()| {
-                let target = render_target(size.0, size.1);
-                target.texture.set_filter(FilterMode::Linear);
-                target
-            });
-            self.field = Some((made, size));
-        }
-        self.field.clone().expect("made above")
+        target_pair(&mut self.field, view.screen, FIELD_SCALE)
     }
 
     /// Fills the particles' instance data for this frame and uploads it (timed for

@@ -8,7 +8,7 @@
 
 use crate::sim::numerics::portable::Ordered as _;
 use crate::sim::World;
-use macroquad::prelude::{vec2, Camera2D, Rect, RenderTarget, Vec2};
+use macroquad::prelude::{render_target, vec2, Camera2D, FilterMode, Rect, RenderTarget, Vec2};
 
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -101,6 +101,28 @@ impl View {
         let (low, high) = (a.min(b), a.max(b));
         Rect::new(low.x, low.y, high.x - low.x, high.y - low.y)
     }
+}
+
+/// Two offscreen targets `scale` times a window of `screen` pixels on each axis, linearly
+/// filtered, with their size: those `kept` while the window keeps its size, else made again.
+pub(crate) fn target_pair(
+    kept: &mut Option<([RenderTarget; 2], (u32, u32))>,
+    screen: Vec2,
+    scale: f32,
+) -> ([RenderTarget; 2], (u32, u32)) {
+    let size = (
+        ((screen.x * scale).ceil() as u32).max(1),
+        ((screen.y * scale).ceil() as u32).max(1),
+    );
+    if kept.as_ref().is_none_or(|(_, made)| *made != size) {
+        let made = [(); 2].map(|()| {
+            let target = render_target(size.0, size.1);
+            target.texture.set_filter(FilterMode::Linear);
+            target
+        });
+        *kept = Some((made, size));
+    }
+    kept.clone().expect("made above")
 }
 
 #[cfg(test)]
