@@ -77,6 +77,15 @@ struct Args {
     #[arg(long, conflicts_with_all = ["headless", "share", "golden"])]
     report_state: bool,
 
+    /// Show the engine's figures (frame rate, milliseconds, substeps, solver) from the start;
+    /// F3 shows and hides them
+    #[arg(long, conflicts_with = "headless")]
+    stats: bool,
+
+    /// The window's size in pixels, width by height
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = window_size, conflicts_with = "headless")]
+    window_size: (u32, u32),
+
     /// Record every input that reaches the simulation to this replay file
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
     record: Option<PathBuf>,
@@ -163,6 +172,10 @@ pub struct WindowOptions {
     pub linked_replay: Option<Replay>,
     /// Print the state after every frame (`--report-state`).
     pub report_state: bool,
+    /// Show the engine's figures from the start (`--stats`).
+    pub stats: bool,
+    /// The window's size in pixels, width and height (`--window-size`).
+    pub window_size: (u32, u32),
 }
 
 impl WindowOptions {
@@ -336,6 +349,8 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             load: args.load,
             linked_replay,
             report_state: args.report_state,
+            stats: args.stats,
+            window_size: args.window_size,
         })
     })
 }
@@ -352,6 +367,23 @@ fn whole(low: u64, high: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
             _ => Err("expected a whole number".into()),
         }
     }
+}
+
+/// Narrowest or lowest a window may be asked to be, pixels.
+const SMALLEST_WINDOW: u32 = 100;
+/// Widest or highest a window may be asked to be, pixels.
+const LARGEST_WINDOW: u32 = 16_384;
+
+/// A value parser for `--window-size`: `WIDTHxHEIGHT` in pixels, each within
+/// `SMALLEST_WINDOW..=LARGEST_WINDOW`.
+fn window_size(text: &str) -> Result<(u32, u32), String> {
+    let (width, height) = text
+        .split_once(['x', 'X'])
+        .ok_or("expected WIDTHxHEIGHT, such as 1280x720")?;
+    let side = |side: &str| {
+        whole(u64::from(SMALLEST_WINDOW), u64::from(LARGEST_WINDOW))(side).map(|n| n as u32)
+    };
+    Ok((side(width)?, side(height)?))
 }
 
 /// A value parser for a path that is not empty.
@@ -495,6 +527,27 @@ mod tests {
             panic!("not the window")
         };
         assert_eq!((options.preset.as_str(), options.seed), ("seed", 1));
+        assert_eq!((options.window_size, options.stats), ((1280, 720), false));
+    }
+
+    #[test]
+    fn the_window_takes_a_size_and_the_engine_figures() {
+        let Job::Window(options) = job(&["--window-size", "390x844", "--stats"]).unwrap() else {
+            panic!("not the window")
+        };
+        assert_eq!((options.window_size, options.stats), ((390, 844), true));
+        for bad in [
+            "390",
+            "390x",
+            "x844",
+            "390x844x2",
+            "0x844",
+            "390x99999",
+            "wide",
+        ] {
+            let error = job(&["--window-size", bad]).unwrap_err();
+            assert!(error.contains("--window-size"), "{bad}: {error}");
+        }
     }
 
     #[test]
@@ -518,6 +571,7 @@ mod tests {
             &["stray"],
             &["--headless=yes"],
             &["--headless", "--screenshot", "x.png"],
+            &["--headless", "--stats"],
         ] {
             let error = job(args).unwrap_err();
             assert!(

@@ -10,7 +10,7 @@
 //   - so does a synthesized touch drag (one finger uses the tool in hand), after a first touch
 //     that brings up the touch toolbar;
 //   - heat is seen and touched: the heat tool (A) and the cool tool (Z) held over the pool, then
-//     the temperature view (C twice), show hot (orange to red) and cold (deep blue) liquid;
+//     the temperature view (C three times), show hot (orange to red) and cold (deep blue) liquid;
 //   - rigid bodies run in the page: in `bath` (Shift+3) the crate is drawn, and the grab tool's
 //     drag lifts it out of the water;
 //   - replays cross between the page and the native program: the session above (its heat
@@ -264,7 +264,8 @@ try {
   await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 1 });
   const touch = (type, x, y) =>
     cdp.send("Input.dispatchTouchEvent", { type, touchPoints: type === "touchEnd" ? [] : [{ x, y }] });
-  await touch("touchStart", 1150, 150);
+  // Left of the box, below the HUD: off the box, which lies right of the HUD either way.
+  await touch("touchStart", 100, 400);
   await touch("touchEnd");
   await waitForState("the touch toolbar", (s) => s.toolbar);
   await frames(2);
@@ -297,9 +298,10 @@ try {
   await writeFile(join(out, "stirred.png"), await page.screenshot());
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
-  // The temperature view (C twice), then heat (A) held over the pool's left and cold (Z) over its
+  // The temperature view (C three times), then heat (A) held over the pool's left and cold (Z) over its
   // right until the liquid there shows in the scale's orange to red and in its deep blue (−20 °C
   // and below). Counted below the HUD and its scale, which show the same colours.
+  await key("c", "the pressure view", (s) => s.view === "pressure");
   await key("c", "the speed view", (s) => s.view === "speed");
   await key("c", "the temperature view", (s) => s.view === "temperature");
   const shadesOf = (picture) => {
@@ -338,8 +340,8 @@ try {
   if (shades.hot < 2000 || shades.cold < 2000) {
     fail(`the temperature view shows ${shades.hot} hot and ${shades.cold} cold pixels (web/out/temperature.png)`);
   }
-  // Back to the pressure view.
-  await key("c", "the pressure view", (s) => s.view === "pressure");
+  // Back to the natural view.
+  await key("c", "the natural view", (s) => s.view === "natural");
   if (errors.length) fail(`the page reported errors:\n  ${errors.join("\n  ")}`);
 
   // Bodies: the bath (Shift+3). The crate (colour [0.75, 0.55, 0.3]) floats; the grab tool (F)
@@ -420,8 +422,8 @@ try {
   await writeFile(join(out, "levels.png"), await page.screenshot());
   await key("Enter", "the first level", (s) => s.level === 0 && !s.menu);
   // Held still first, so that the pour leaves the ring at rest (it takes the mouse's smoothed
-  // velocity, which halves each frame). Above the cup: since the first touch the box keeps clear
-  // of the compact HUD, to the right. The pour is held for 24 frames.
+  // velocity, which halves each frame). Above the cup: the box keeps clear of the HUD, to its
+  // right (and of the touch toolbar since the first touch). The pour is held for 24 frames.
   await moveTo(945, 330);
   await frames(20);
   await press();

@@ -143,6 +143,7 @@ fn command(press: KeyPress) -> Option<Command> {
         KeyCode::N => Command::SingleStep,
         KeyCode::P => Command::ToggleParticleView,
         KeyCode::H => Command::ToggleHelp,
+        KeyCode::F3 => Command::ToggleStats,
         KeyCode::C => Command::NextView,
         KeyCode::S => Command::ToggleSmoke,
         KeyCode::F5 | KeyCode::L => Command::Reload,

@@ -22,10 +22,10 @@ use crate::replay::{Feed, Input, Recorder, Replay};
 use crate::share::{Opened, Shared};
 use crate::sim::numerics::clock::Instant;
 use crate::sim::numerics::portable::Ordered;
+use draw::layout::{as_json, Layout, Parts};
 use draw::render::Renderer;
-use draw::view::View;
 use game::page::PageMode;
-use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Vec2};
+use macroquad::prelude::{get_screen_data, next_frame, screen_height, screen_width, Rect, Vec2};
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -103,8 +103,8 @@ pub fn run(options: &WindowOptions) -> Result<(), String> {
     let conf = macroquad::conf::Conf {
         miniquad_conf: macroquad::miniquad::conf::Conf {
             window_title: TITLE.into(),
-            window_width: 1280,
-            window_height: 720,
+            window_width: options.window_size.0 as i32,
+            window_height: options.window_size.1 as i32,
             high_dpi: false,
             window_resizable: true,
             ..Default::default()
@@ -231,6 +231,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
     };
     let mut game = Game::with_inputs(preset, source, seed, resolution, scale, recorder, feed);
     game.progress = Progress::load();
+    game.display.stats = options.stats;
     if let Some(path) = &options.load {
         let (preset, world) = crate::snapshot::load(path)?;
         game.open_snapshot(preset, world);
@@ -317,7 +318,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let presets = Preset::builtins();
     let mut mouse = input::Mouse::default();
     let mut keyboard = input::Keyboard::new();
-    let mut timing = draw::hud::Timing::default();
+    let mut timing = draw::stats::Timing::default();
     let mut panel = draw::panel::Panel::default();
     let mut toolbar = draw::toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
@@ -337,6 +338,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut clock = Instant::now();
     let mut frame = 0_u64;
     let mut replay_reported = false;
+    let mut shown = Shown::default();
     loop {
         frame += 1;
         let dt = clock.elapsed().as_secs_f64();
@@ -349,16 +351,16 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             game.apply(command);
         }
         if game.quit_requested() {
-            return finish(&mut game, &renderer, &timing);
+            return finish(&mut game, &renderer, &timing, &shown);
         }
         if game.replay_finished() && !replay_reported {
             // Natively the window closes at a replay's end; a page reports it on the console
             // and goes on showing the last frame.
             if !WEB {
-                return finish(&mut game, &renderer, &timing);
+                return finish(&mut game, &renderer, &timing, &shown);
             }
             replay_reported = true;
-            if let Err(error) = finish(&mut game, &renderer, &timing) {
+            if let Err(error) = finish(&mut game, &renderer, &timing, &shown) {
                 macroquad::logging::error!("slosh: {}", error);
             }
             let ended = match game.recorded_checksum() {
@@ -376,18 +378,24 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         game.turn_gravity(
             input::tilt_direction() * game::tools::TILT_SPEED * dt.at_most(0.25) as f32,
         );
-        // On a touch screen the world keeps clear of the toolbar and the compact HUD.
+        // The box keeps clear of the HUD, and of the toolbar on a touch screen.
         let compact = toolbar.shown();
-        let view = View::fit_clear_of(
+        let layout = Layout::new(
             &game.session.world,
             Vec2::new(screen_width(), screen_height()),
-            toolbar.height(),
-            if compact {
-                draw::hud::compact_panel()
-            } else {
-                Vec2::ZERO
+            Parts {
+                level: game.attempt().is_some(),
+                legend: game.display.shading == Shading::Temperature,
+                banner: game.session.reload_error.is_some(),
+                stats: if game.display.stats {
+                    draw::stats::rows(&game)
+                } else {
+                    0
+                },
+                toolbar: compact,
             },
         );
+        let view = layout.view;
         mouse.update(&view, dt as f32);
         let pixel = Vec2::from(macroquad::prelude::mouse_position());
         if panel.captures(&game, pixel) {
@@ -487,19 +495,21 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 draw::hud::draw_wall_preview(&view, &game, mouse.pressed_at, mouse.position);
             }
         }
-        draw::hud::draw(
-            &game,
-            &timing,
-            &presets,
-            mouse.position,
-            compact,
-            toolbar.height(),
-        );
-        draw::level_hud::draw_goal_bar(&game);
+        let hud = draw::hud::draw(&game, mouse.position, &layout, !compact);
+        let stats = layout
+            .stats
+            .map(|rect| draw::stats::draw(&game, &timing, rect));
+        shown = Shown {
+            hud,
+            world_box: view.box_on_screen(&game.session.world),
+            stats,
+            toolbar: layout.toolbar,
+        };
         draw::level_hud::draw_end(&game);
         draw::level_hud::draw_menu(&game);
         panel.draw(&mut game);
         toolbar.draw(&game);
+        draw::hud::draw_overlays(&game, &presets, &layout);
 
         if game.take_screenshot_request() {
             let path = PathBuf::from(timestamped_name(wall_time()));
@@ -513,7 +523,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 capture.write(path.clone());
                 capture.wait_written()?;
             }
-            return finish(&mut game, &renderer, &timing);
+            return finish(&mut game, &renderer, &timing, &shown);
         }
         timing.note_frame(clock.elapsed().as_secs_f64() * 1000.0);
         next_frame().await;
@@ -527,7 +537,8 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
 fn warm_font_cache() {
     let font = macroquad::text::get_default_font();
     let characters: Vec<char> = (' '..='~').chain("°·…".chars()).collect();
-    for size in [14, 18, 24, 28] {
+    let sizes = draw::hud::HELP_SIZES.into_iter().chain([24, 28]);
+    for size in sizes {
         font.populate_font_cache(&characters, size);
     }
 }
@@ -543,7 +554,7 @@ impl WebLog {
     /// Seconds between two lines.
     const INTERVAL: f64 = 3.0;
 
-    fn note(&mut self, game: &Game, timing: &draw::hud::Timing) {
+    fn note(&mut self, game: &Game, timing: &draw::stats::Timing) {
         let due = self
             .last
             .is_none_or(|last| last.elapsed().as_secs_f64() >= Self::INTERVAL);
@@ -661,14 +672,33 @@ fn say_saved(game: &mut Game, outcome: Result<PathBuf, String>) {
     }
 }
 
+/// Where the last frame drew the HUD, the box, the engine figures and the toolbar, in window
+/// pixels (the final line gives them).
+#[derive(Clone, Copy, Debug, Default)]
+struct Shown {
+    /// The HUD's strip as drawn, with the temperature scale when it shows.
+    hud: Rect,
+    /// The box: the bounding rectangle of the world's domain.
+    world_box: Rect,
+    /// The engine figures' panel as drawn, when it shows.
+    stats: Option<Rect>,
+    /// The touch toolbar, when it shows.
+    toolbar: Option<Rect>,
+}
+
 /// Ends the run: closes the recording and prints the final state.
-fn finish(game: &mut Game, renderer: &Renderer, timing: &draw::hud::Timing) -> Result<(), String> {
+fn finish(
+    game: &mut Game,
+    renderer: &Renderer,
+    timing: &draw::stats::Timing,
+    shown: &Shown,
+) -> Result<(), String> {
     let recorded = game.finish_recording();
     // A replay that could not go on is an error, not a final state.
     if let Some(error) = game.recording.replay_error.take() {
         return Err(error);
     }
-    let state = final_state(game, renderer, timing);
+    let state = final_state(game, renderer, timing, shown);
     if WEB {
         // A page has no standard output: the console has the line (the browser test reads it).
         macroquad::logging::info!("slosh: final {}", state);
@@ -683,7 +713,9 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &draw::hud::Timing) -> R
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate; `frame_ms`: the whole frame before its
 /// hand-over to the screen; `capture_ms`: the GIF capture's part of a frame that takes one),
-/// each the median of the last frames, and the GL renderer they ran on. `sim_ms_per_frame` is
+/// each the median of the last frames, and the GL renderer they ran on; where the last frame
+/// drew the HUD, the box, the engine figures and the toolbar (`[x, y, w, h]` in window pixels,
+/// `null` for what did not show). `sim_ms_per_frame` is
 /// the median wall-clock milliseconds of the last simulation frames (`Session::sim_ms_median`),
 /// and `cost_model` what the scene's cost model says a frame costs at its count, when
 /// `--particles auto` measured one (`crate::cost::Prediction`; `null` otherwise), so that the
@@ -692,7 +724,12 @@ fn finish(game: &mut Game, renderer: &Renderer, timing: &draw::hud::Timing) -> R
 /// `auto_correction` how much dearer than that model the scene's first seconds were, when auto
 /// restarted it coarser (`Session::auto_correction`; `null` otherwise); `wall_seconds` is
 /// the real time since the world was built, beside its `simulated_seconds`.
-fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> String {
+fn final_state(
+    game: &Game,
+    renderer: &Renderer,
+    timing: &draw::stats::Timing,
+    shown: &Shown,
+) -> String {
     let stats = game.session.world.stats();
     serde_json::json!({
         "preset": game.session.preset.name,
@@ -716,6 +753,10 @@ fn final_state(game: &Game, renderer: &Renderer, timing: &draw::hud::Timing) -> 
         "smoke_texture": renderer.smoke_texture_size().map(|(w, h)| [w, h]),
         "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),
+        "hud": as_json(shown.hud),
+        "box": as_json(shown.world_box),
+        "stats": shown.stats.map(as_json),
+        "toolbar": shown.toolbar.map(as_json),
     })
     .to_string()
 }

@@ -30,7 +30,9 @@ pub use scene::bodies::{Body, BodyState, Hinge};
 pub use scene::domain::{Domain, DomainError, Wall};
 pub use scene::params::SimParams;
 pub use scene::shape::{BodyShape, Part};
-pub use scene::{Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape, Tunable};
+pub use scene::{
+    Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape, Style, Tunable,
+};
 pub use stages::neighbours::{lanes_name, LANES_VARIABLE};
 pub use subsystems::air::AirState;
 pub use subsystems::springs::{SpringList, SpringState};

@@ -1,6 +1,7 @@
 //! Smoke test of the demo window: screenshot mode under Xvfb for a few presets, then a look at
-//! the pictures: a fair share of liquid-coloured pixels, not blank, not washed out to white, and
-//! the dam's water at the bottom (the picture is not upside down).
+//! the pictures: a fair share of liquid-coloured pixels, not blank, not washed out to white, the
+//! dam's water at the bottom (the picture is not upside down), and the HUD and the box where the
+//! window says it drew them, clear of each other, on a laptop's window and a phone's.
 //!
 //! Needs Xvfb and xdotool (`.ci/setup` installs them; `.ci/test` runs setup first). Set
 //! `SLOSH_SKIP_WINDOW_TESTS=1` to skip on a machine that cannot open windows at all.
@@ -74,13 +75,20 @@ fn on_path(program: &str) -> bool {
     })
 }
 
-/// Runs screenshot mode on a display of its own and returns the picture.
+/// Runs screenshot mode on a display of its own and returns the picture, having checked that
+/// the HUD and the box are where the window says it drew them.
 fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
-    let path: PathBuf = folder.join(format!("{preset}.png"));
+    screenshot_sized(folder, preset, frames, (1280, 720))
+}
+
+/// `screenshot` in a window of `size` pixels (`--window-size`).
+fn screenshot_sized(folder: &Path, preset: &str, frames: u32, size: (u32, u32)) -> Picture {
+    let path: PathBuf = folder.join(format!("{preset}-{}x{}.png", size.0, size.1));
     let display = Display::start();
     let output = Command::new(env!("CARGO_BIN_EXE_slosh"))
         .env("DISPLAY", display.name())
         .args(["--preset", preset, "--frames", &frames.to_string()])
+        .args(["--window-size", &format!("{}x{}", size.0, size.1)])
         .arg("--screenshot")
         .arg(&path)
         .output()
@@ -103,7 +111,134 @@ fn screenshot(folder: &Path, preset: &str, frames: u32) -> Picture {
         );
     }
     assert!(report["splat_prepare_ms"].as_f64() <= report["splat_ms"].as_f64());
-    Picture::load(&path)
+    let picture = Picture::load(&path);
+    assert_eq!(
+        (picture.width, picture.height),
+        (size.0 as usize, size.1 as usize),
+        "{preset}"
+    );
+    check_hud_and_box(
+        &format!("{preset} at {}x{}", size.0, size.1),
+        &report,
+        &picture,
+    );
+    picture
+}
+
+/// A rectangle of window pixels as the window's final line gives it: `[x, y, w, h]`.
+#[derive(Clone, Copy, Debug)]
+struct Rect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl Rect {
+    /// The rectangle `report[key]`, `None` for `null`.
+    fn of(report: &serde_json::Value, key: &str) -> Option<Rect> {
+        let values = report[key].as_array()?;
+        let value = |index: usize| values[index].as_f64().expect("a number");
+        assert_eq!(values.len(), 4, "`{key}`: {values:?}");
+        Some(Rect {
+            x: value(0),
+            y: value(1),
+            w: value(2),
+            h: value(3),
+        })
+    }
+
+    /// The rectangle grown by `by` pixels on every side.
+    fn grown(self, by: f64) -> Rect {
+        Rect {
+            x: self.x - by,
+            y: self.y - by,
+            w: self.w + 2.0 * by,
+            h: self.h + 2.0 * by,
+        }
+    }
+
+    /// Whether pixel (`column`, `row`), its centre, lies within.
+    fn holds(self, column: usize, row: usize) -> bool {
+        let (x, y) = (column as f64 + 0.5, row as f64 + 0.5);
+        x >= self.x && x < self.x + self.w && y >= self.y && y < self.y + self.h
+    }
+
+    /// Whether the two share more than an edge.
+    fn overlaps(self, other: Rect) -> bool {
+        self.x < other.x + other.w
+            && other.x < self.x + self.w
+            && self.y < other.y + other.h
+            && other.y < self.y + self.h
+    }
+}
+
+/// The window's own colour, around the box (`render::OUTSIDE`).
+fn is_outside([r, g, b]: [u8; 3]) -> bool {
+    r.abs_diff(14) <= 2 && g.abs_diff(15) <= 2 && b.abs_diff(19) <= 2
+}
+
+/// How far, in pixels, what the box holds is drawn past its edges: the walls' outline straddles
+/// them, and the liquid's surface lies a particle's radius past the particles.
+const PAST_THE_BOX: f64 = 6.0;
+
+/// The HUD and the box of the window's final line (`report`) against the picture: apart, the
+/// box within the window; the HUD's strip drawn over its whole rectangle; and outside the HUD
+/// and the toolbar, nothing drawn but the box, which spans the rectangle given (to within
+/// `PAST_THE_BOX`).
+fn check_hud_and_box(what: &str, report: &serde_json::Value, picture: &Picture) {
+    let hud = Rect::of(report, "hud").unwrap_or_else(|| panic!("{what}: no `hud` in {report}"));
+    let seen = Rect::of(report, "box").unwrap_or_else(|| panic!("{what}: no `box` in {report}"));
+    let toolbar = Rect::of(report, "toolbar");
+    assert!(
+        !hud.overlaps(seen),
+        "{what}: the HUD {hud:?} covers the box {seen:?}"
+    );
+    let (width, height) = (picture.width as f64, picture.height as f64);
+    let free = toolbar.map_or(height, |toolbar| toolbar.y);
+    assert!(
+        seen.x >= 0.0 && seen.y >= 0.0 && seen.x + seen.w <= width && seen.y + seen.h <= free,
+        "{what}: the box {seen:?} is not inside the window above the toolbar ({free})"
+    );
+    let walls = seen.grown(PAST_THE_BOX);
+    let (mut strip, mut in_hud, mut stray) = (0usize, 0usize, Vec::new());
+    let (mut low, mut high) = ([usize::MAX; 2], [0usize; 2]);
+    for (index, (row, pixel)) in picture.pixels().enumerate() {
+        let column = index % picture.width;
+        if hud.holds(column, row) {
+            in_hud += 1;
+            strip += usize::from(!is_outside(pixel));
+        } else if toolbar.is_some_and(|toolbar| toolbar.holds(column, row)) || is_outside(pixel) {
+            continue;
+        } else if walls.holds(column, row) {
+            low = [low[0].min(column), low[1].min(row)];
+            high = [high[0].max(column), high[1].max(row)];
+        } else if stray.len() < 5 {
+            stray.push((column, row, pixel));
+        }
+    }
+    assert!(
+        stray.is_empty(),
+        "{what}: drawn outside the HUD and the box: {stray:?}"
+    );
+    assert!(
+        strip as f64 > 0.95 * in_hud as f64,
+        "{what}: the HUD's strip covers {strip} of the {in_hud} pixels of {hud:?}"
+    );
+    let drawn = [
+        low[0] as f64,
+        low[1] as f64,
+        high[0] as f64 + 1.0,
+        high[1] as f64 + 1.0,
+    ];
+    let given = [seen.x, seen.y, seen.x + seen.w, seen.y + seen.h];
+    assert!(
+        drawn
+            .iter()
+            .zip(given)
+            .all(|(drawn, given)| (drawn - given).abs() <= PAST_THE_BOX),
+        "{what}: the box was drawn over {drawn:?}, the window gives {given:?}"
+    );
 }
 
 #[test]
@@ -120,7 +255,6 @@ fn screenshots_show_liquid() {
     std::fs::create_dir_all(&folder).unwrap();
     for (preset, frames) in [("dam", 40), ("seed", 100), ("fountain", 60)] {
         let picture = screenshot(&folder, preset, frames);
-        assert_eq!((picture.width, picture.height), (1280, 720), "{preset}");
         let total = (picture.width * picture.height) as f64;
         let (mut liquid, mut white, mut liquid_low) = (0usize, 0usize, 0usize);
         for (row, pixel) in picture.pixels() {
@@ -147,6 +281,21 @@ fn screenshots_show_liquid() {
                 "dam: the water should lie in the lower half ({liquid_low} of {liquid} pixels)"
             );
         }
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// On a phone's screen, held upright (with the touch toolbar, which a narrow screen shows) and on
+/// its side, the HUD and the box are where the window says and apart (`check_hud_and_box`).
+#[test]
+fn on_a_phone_either_way_up_the_hud_keeps_clear_of_the_box() {
+    if skipped() {
+        return;
+    }
+    let folder = std::env::temp_dir().join(format!("slosh-phone-test-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (preset, size) in [("seed", (390, 844)), ("dam", (844, 390))] {
+        screenshot_sized(&folder, preset, 5, size);
     }
     std::fs::remove_dir_all(&folder).unwrap();
 }
@@ -272,7 +421,8 @@ impl Display {
                 "1",
                 "-screen",
                 "0",
-                "1280x720x24",
+                // Room for a phone's window held upright (`--window-size 390x844`).
+                "1280x900x24",
                 "-nolisten",
                 "tcp",
             ])
@@ -569,6 +719,8 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     window.key_until("t", "panel", true.into());
     // The first slider (stiffness) of the panel at the top right: drag along its track.
     window.drag((1000, 70), (1150, 70), false);
+    // The engine's figures show on F3.
+    window.key_until("F3", "stats", true.into());
     for key in ["F12", "F7", "F6"] {
         window.chord_until_more(&[key], "saved");
     }

@@ -1,30 +1,31 @@
-//! Text over the world: the HUD (top left), the help overlay, status messages, the reload error
-//! banner and the stir cursor.
+//! Text over the world: the HUD (the scene's title and the tool in hand, top left, where
+//! `layout` puts it), the temperature view's scale, the help overlay, status messages, the
+//! reload error banner and the cursors.
 
+use super::layout::{Layout, BANNER, BAR, LINE, PAD};
 use super::palette::{degrees, thermometer, THERMOMETER};
-use super::render::Recent;
+use super::text::{baseline, fit, DIM, FONT, PANEL, TEXT, WARN};
 use super::view::View;
 use crate::app::game::display::Shading;
 use crate::app::game::session::{key_label, PRESET_KEYS};
 use crate::app::game::{Game, WEB};
-use crate::cost::AUTO_FINEST;
 use crate::level::Tool;
 use crate::preset::Preset;
 use crate::sim::numerics::portable::Ordered;
 use macroquad::prelude::{
-    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color, Vec2,
+    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_text, measure_text, Color,
+    Rect, Vec2,
 };
 
-/// The text's colour (the level's screens use it too).
-pub(super) const TEXT: Color = Color::new(0.92, 0.93, 0.96, 1.0);
-/// Dimmed text.
-pub(super) const DIM: Color = Color::new(0.62, 0.65, 0.72, 1.0);
-const WARN: Color = Color::new(1.0, 0.72, 0.25, 1.0);
-const PANEL: Color = Color::new(0.0, 0.0, 0.0, 0.55);
+/// The HUD's quieter second line.
+const SOFT: Color = Color::new(0.78, 0.8, 0.85, 1.0);
+/// Behind the HUD's two lines (and the temperature scale): a faint band, quieter than `PANEL`.
+const STRIP: Color = Color::new(0.0, 0.0, 0.0, 0.35);
 const ERROR_PANEL: Color = Color::new(0.62, 0.08, 0.08, 0.92);
-/// The text's size (every new size is a new set of glyphs in the font's atlas).
-pub(super) const FONT: u16 = 18;
-const LINE: f32 = 19.0;
+/// Height of a line of the help overlay at the full size.
+const HELP_LINE: f32 = 19.0;
+/// The help overlay's sizes of type, largest first: the largest its lines fit the window in.
+pub(crate) const HELP_SIZES: [u16; 4] = [FONT, 14, 12, 10];
 
 /// The keys, for the help overlay (docs/GUIDE.md lists them for readers).
 pub const CONTROLS: &[(&str, &str)] = &[
@@ -73,7 +74,10 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F10",
         "copy a link to the scene (--open LINK; in a page: its address)",
     ),
-    ("1-9, 0", "switch preset (Shift+1, Shift+2: the next two)"),
+    (
+        "1-9, 0",
+        "switch preset (Shift+1 to Shift+8: the eleventh to the eighteenth)",
+    ),
     (
         "M",
         "levels: Up / Down and Enter to play; Enter after a level: the next",
@@ -85,9 +89,13 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ("P", "particle view"),
     (
         "C",
-        "view: shade by pressure / by speed / colour by temperature",
+        "view: natural / shade by pressure / by speed / colour by temperature",
     ),
     ("S", "show / hide the smoke (scenes with air)"),
+    (
+        "F3",
+        "engine figures: frame rate, ms, substeps, solver (--stats)",
+    ),
     ("F5 or L", "reload the preset file"),
     ("H", "this help"),
     ("F12", "screenshot (PNG)"),
@@ -97,164 +105,154 @@ pub const CONTROLS: &[(&str, &str)] = &[
 /// The keys of `CONTROLS` that need files, left out of the help in a web page.
 const NOT_ON_THE_WEB: &[&str] = &["F6 / F7", "F5 or L", "F12"];
 
-/// Display timing the HUD shows, averaged over half-second windows.
-#[derive(Clone, Debug, Default)]
-pub struct Timing {
-    /// Frames per second over the last window.
-    pub fps: f64,
-    /// Simulation milliseconds per simulation frame, smoothed.
-    pub sim_ms: f64,
-    /// Simulation milliseconds per substep, smoothed.
-    pub substep_ms: f64,
-    /// CPU milliseconds to prepare and submit one frame's splats (`Renderer::splat_millis`).
-    pub splat_ms: f32,
-    /// The part of `splat_ms` before the draw calls (`Renderer::splat_prepare_millis`).
-    pub splat_prepare_ms: f32,
-    /// Main-thread milliseconds of the last `KEPT` frames the GIF capture took
-    /// (`capture::Capture::take` and `collect`).
-    captures: Recent<KEPT>,
-    /// Main-thread milliseconds of the last `KEPT` frames, from the frame's start to its
-    /// hand-over to the screen (`next_frame`), which waits for the GPU and the display.
-    frames: Recent<KEPT>,
-    window_frames: u32,
-    window_seconds: f64,
-}
-
-/// How many frames' costs `Timing` keeps.
-const KEPT: usize = 200;
-
-impl Timing {
-    /// Notes a capture that took `ms` of the main thread.
-    pub fn note_capture(&mut self, ms: f64) {
-        self.captures.push(ms as f32);
+/// The scene's title as the HUD shows it: a level's own title; else the words of the preset's
+/// description before its colon when they are few ("Dam break"), else its name with a capital
+/// ("Layers").
+pub fn title(preset: &Preset) -> String {
+    if let Some(level) = &preset.level {
+        return level.rules.title.clone();
     }
-
-    /// The median of the captures' main-thread milliseconds kept (0 with none).
-    pub fn capture_ms(&self) -> f64 {
-        self.captures.median().into()
-    }
-
-    /// Notes a frame that took `ms` of the main thread before its hand-over to the screen.
-    pub fn note_frame(&mut self, ms: f64) {
-        self.frames.push(ms as f32);
-    }
-
-    /// The median of the frames' main-thread milliseconds kept (0 with none).
-    pub fn frame_ms(&self) -> f64 {
-        self.frames.median().into()
-    }
-
-    /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost, which
-    /// took `substeps` substeps.
-    pub fn update(&mut self, dt: f64, sim_ms: f64, substeps: u32) {
-        if dt.is_finite() && dt > 0.0 {
-            self.window_frames += 1;
-            self.window_seconds += dt;
-            if self.window_seconds >= 0.5 {
-                self.fps = f64::from(self.window_frames) / self.window_seconds;
-                self.window_frames = 0;
-                self.window_seconds = 0.0;
-            }
-        }
-        if sim_ms.is_finite() && sim_ms > 0.0 {
-            let smooth = |old: f64, new: f64| {
-                if old == 0.0 {
-                    new
-                } else {
-                    old + (new - old) * 0.1
-                }
-            };
-            self.sim_ms = smooth(self.sim_ms, sim_ms);
-            self.substep_ms = smooth(self.substep_ms, sim_ms / f64::from(substeps.max(1)));
-        }
+    match preset.description.split_once(':') {
+        Some((words, _)) if words.split_whitespace().count() <= TITLE_WORDS => words.to_string(),
+        _ => capitalised(&preset.name),
     }
 }
 
-/// "  (more for stability: stiffness 38)" when the scene's values asked for more substeps than
-/// it gives (`World::stability_substeps`), empty otherwise.
-fn stability_note(needs: &[(&'static str, u32)]) -> String {
-    if needs.is_empty() {
-        return String::new();
+/// Most words a description's part before its colon may have to be a title.
+const TITLE_WORDS: usize = 3;
+
+/// `text` with its first letter a capital.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// A piece of a HUD line in its colour.
+type Piece = (String, Color);
+
+/// The HUD's first line: the scene's title (a level's with the seconds left), then "paused".
+fn title_line(game: &Game) -> Vec<Piece> {
+    let mut title = title(&game.session.preset);
+    if let Some(attempt) = game.attempt() {
+        title.push_str(&format!(
+            " · {:.0} s",
+            attempt.seconds_left().ceil().at_least(0.0)
+        ));
     }
-    let said: Vec<String> = needs
-        .iter()
-        .map(|(field, substeps)| format!("{} {substeps}", field.replace('_', " ")))
-        .collect();
-    format!("  (more for stability: {})", said.join(", "))
+    let mut line = vec![(title, TEXT)];
+    if game.session.paused {
+        line.push((" · paused".into(), WARN));
+    }
+    line
 }
 
-/// Widest the compact HUD's text goes, pixels (it fits a phone held upright).
-const COMPACT_WIDTH: f32 = 300.0;
-/// Rows the compact HUD keeps clear of the world: its four lines and two of the occasional ones
-/// (the temperature under the ring, paused).
-const COMPACT_ROWS: f32 = 6.0;
-
-/// The panel the compact HUD takes at the top left of the screen, pixels: the view keeps the
-/// world clear of it (`View::fit_clear_of`).
-pub fn compact_panel() -> Vec2 {
-    Vec2::new(
-        6.0 + COMPACT_WIDTH + 16.0 + 6.0,
-        6.0 + COMPACT_ROWS * LINE + 10.0 + 6.0,
-    )
-}
-
-/// Draws the HUD, messages, the help overlay and the error banner (default camera);
-/// `cursor` is the mouse in world units, where the HUD reads the temperature under the ring.
-/// `compact` is the HUD of a touch screen (beside the toolbar): what a player reads, not the
-/// engine's figures, within `compact_panel`; `bottom` is the pixels the toolbar takes along the
-/// bottom, which messages stay above.
-pub fn draw(
-    game: &Game,
-    timing: &Timing,
-    presets: &[Preset],
-    cursor: Option<Vec2>,
-    compact: bool,
-    bottom: f32,
-) {
-    let lines = lines(game, timing, cursor, compact);
-    let lines: Vec<(String, Color)> = if compact {
-        lines
-            .into_iter()
-            .map(|(text, colour)| (fit(&text, COMPACT_WIDTH, FONT), colour))
-            .collect()
-    } else {
-        lines
-    };
-    let legend = game.display.shading == Shading::Temperature;
-    let top = if game.session.reload_error.is_some() {
-        34.0
-    } else {
-        0.0
-    };
-    let width = lines
-        .iter()
-        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
-        .fold(0.0, crate::sim::numerics::portable::max);
-    draw_rectangle(
-        6.0,
-        top + 6.0,
-        width + 16.0,
-        lines.len() as f32 * LINE + 10.0,
-        PANEL,
-    );
-    for (row, (text, colour)) in lines.iter().enumerate() {
-        draw_text(
-            text,
-            14.0,
-            top + 24.0 + row as f32 * LINE,
-            FONT as f32,
-            *colour,
+/// The HUD's second line: the tool in hand and what it works on (the material poured where
+/// there is a choice, the body held, the temperature under the ring where heat matters), the
+/// box's tilt, a level's budget left, then the help key where there are keys (`keys`). A
+/// replay playing, which takes no input, says so instead, or why it stopped.
+fn tool_line(game: &Game, cursor: Option<Vec2>, keys: bool) -> Vec<Piece> {
+    if let Some(error) = &game.recording.replay_error {
+        return vec![(format!("Replay stopped: {error}"), WARN)];
+    }
+    if game.replaying() {
+        return vec![("Replaying a recording".into(), WARN)];
+    }
+    let tool = game.tools.tool;
+    let mut said = vec![format!("Tool: {}", capitalised(tool.name()))];
+    let materials = game.session.world.materials();
+    if tool == Tool::Grab {
+        said.push(match game.session.world.bodies() {
+            None => "no bodies here".into(),
+            Some(bodies) => match bodies.held() {
+                Some((index, _, _)) => format!("holding the {}", bodies.specs()[index].name),
+                None => "press on a body".into(),
+            },
+        });
+    } else if tool == Tool::Pour && materials.len() > 1 {
+        said.push(
+            materials[game.tools.material.min(materials.len() - 1)]
+                .name
+                .clone(),
         );
     }
-    if legend {
-        draw_temperature_scale(6.0, top + 22.0 + lines.len() as f32 * LINE);
+    let heat_matters =
+        matches!(tool, Tool::Heat | Tool::Cool) || game.display.shading == Shading::Temperature;
+    if let Some(mean) = cursor.filter(|_| heat_matters).and_then(|at| {
+        game.session
+            .world
+            .temperature_near(at, game.tools.stir_radius)
+    }) {
+        said.push(degrees(mean));
     }
+    if game.tools.tilt != 0.0 {
+        let side = if game.tools.tilt > 0.0 {
+            "left"
+        } else {
+            "right"
+        };
+        said.push(format!(
+            "tilted {:.0}° {side}",
+            game.tools.tilt.abs().to_degrees()
+        ));
+    }
+    said.extend(super::level_hud::budgets(game));
+    let mut line = vec![(said.join(" · "), SOFT)];
+    if keys {
+        line.push((" · H help".into(), DIM));
+    }
+    line
+}
 
+/// Draws the HUD at the top left of `layout`: the scene's title and the tool in hand, a
+/// level's progress between them, and the temperature view's scale under them. `cursor` is the
+/// mouse in world units, where the HUD reads the temperature under the ring; `keys` says whether
+/// there are keys to name (not on a touch screen). Returns the HUD's part of the window as
+/// drawn: within the strip and the scale's room.
+pub fn draw(game: &Game, cursor: Option<Vec2>, layout: &Layout, keys: bool) -> Rect {
+    let strip = layout.strip;
+    let lines = [title_line(game), tool_line(game, cursor, keys)];
+    let room = strip.w - 2.0 * PAD;
+    let widest = lines
+        .iter()
+        .map(|line| width_of(line).at_most(room))
+        .fold(0.0, crate::sim::numerics::portable::max);
+    let level = game.attempt().is_some();
+    // The bar wants some length even under a short line.
+    let inner = if level {
+        widest.at_least(room.at_most(LEVEL_BAR))
+    } else {
+        widest
+    };
+    let drawn = Rect::new(strip.x, strip.y, inner + 2.0 * PAD, strip.h);
+    draw_rectangle(drawn.x, drawn.y, drawn.w, drawn.h, STRIP);
+    let mut top = strip.y + PAD;
+    for (row, line) in lines.iter().enumerate() {
+        draw_pieces(line, strip.x + PAD, baseline(top), room);
+        top += LINE;
+        if row == 0 && level {
+            super::level_hud::draw_progress(game, Rect::new(strip.x + PAD, top, inner, BAR));
+            top += BAR;
+        }
+    }
+    let mut shown = drawn;
+    if let Some(legend) = layout.legend {
+        draw_temperature_scale(legend);
+        shown = shown.combine_with(legend);
+    }
+    shown
+}
+
+/// Draws what goes over everything else: the status message over the bottom (above the
+/// toolbar), the help overlay and the reload error's banner across the top.
+pub fn draw_overlays(game: &Game, presets: &[Preset], layout: &Layout) {
     if let Some(message) = game.message() {
         let (sw, sh) = (
             macroquad::prelude::screen_width(),
             macroquad::prelude::screen_height(),
         );
+        let bottom = layout.toolbar.map_or(0.0, |toolbar| toolbar.h);
         let message = fit(message, sw - 40.0, 24);
         let size = measure_text(&message, None, 24, 1.0);
         let x = (sw - size.width) * 0.5;
@@ -264,189 +262,50 @@ pub fn draw(
     }
 
     if game.display.help {
-        draw_help(presets);
+        draw_help(game, presets);
     }
 
     if let Some(error) = &game.session.reload_error {
         let sw = macroquad::prelude::screen_width();
-        draw_rectangle(0.0, 0.0, sw, 30.0, ERROR_PANEL);
+        draw_rectangle(0.0, 0.0, sw, BANNER, ERROR_PANEL);
         let text = format!("preset not reloaded: {error}");
         draw_text(fit(&text, sw - 20.0, FONT), 10.0, 20.0, FONT as f32, TEXT);
     }
 }
 
-/// The HUD's lines and their colours: in full, the frame rate and the engine's costs, the
-/// particles, substeps and air, the scene and its key, the tool; compact, the frame rate and
-/// simulation cost, the particles, the scene and the tool. Then either way what holds now (the
-/// temperature under the ring, the view, a replay, pause).
-fn lines(
-    game: &Game,
-    timing: &Timing,
-    cursor: Option<Vec2>,
-    compact: bool,
-) -> Vec<(String, Color)> {
-    let world = &game.session.world;
-    let mut lines: Vec<(String, Color)> = if compact {
-        vec![
-            (
-                format!("{:.0} fps   sim {:.1} ms", timing.fps, timing.sim_ms),
-                TEXT,
-            ),
-            (format!("{} particles", world.particles().len()), TEXT),
-            (game.session.preset.name.clone(), TEXT),
-            (tool_line(game), TEXT),
-        ]
-    } else {
-        full_lines(game, timing)
+/// The shortest a level's progress bar gets, pixels.
+const LEVEL_BAR: f32 = 200.0;
+
+/// Width of a line's pieces drawn side by side, pixels.
+fn width_of(line: &[Piece]) -> f32 {
+    line.iter()
+        .map(|(text, _)| measure_text(text, None, FONT, 1.0).width)
+        .sum()
+}
+
+/// Draws a line's pieces side by side from (`x`, `y`), within `room` pixels: the first piece is
+/// cut to leave room for the others.
+fn draw_pieces(line: &[Piece], x: f32, y: f32, room: f32) {
+    let Some(((first, colour), rest)) = line.split_first() else {
+        return;
     };
-    if let Some(line) = temperature_line(game, cursor) {
-        lines.push((line, TEXT));
+    let first = (fit(first, room - width_of(rest), FONT), *colour);
+    let mut x = x;
+    for (text, colour) in std::iter::once(&first).chain(rest) {
+        draw_text(text, x, y, f32::from(FONT), *colour);
+        x += measure_text(text, None, FONT, 1.0).width;
     }
-    if game.display.shading == Shading::Temperature {
-        lines.push(("view: temperature (C: next view)".into(), TEXT));
-    }
-    if game.replaying() {
-        lines.push(("replaying a recording: input is ignored".into(), WARN));
-    }
-    if let Some(error) = &game.recording.replay_error {
-        lines.push((format!("replay stopped: {error}"), WARN));
-    }
-    if game.session.paused {
-        lines.push(("paused: Space resumes, N steps".into(), WARN));
-    }
-    if !compact {
-        lines.push(("H: help".into(), DIM));
-    }
-    lines
 }
 
-/// The full HUD's first lines: frame rate and costs, particles, substeps, the air, the scene
-/// and its key, the tool.
-fn full_lines(game: &Game, timing: &Timing) -> Vec<(String, Color)> {
-    let world = &game.session.world;
-    let configured = world.params().substeps;
-    let frame = world.last_frame();
-    let adapted = frame.substeps > configured || frame.capped > 0;
-    let key = match (game.session.key(), game.session.is_file()) {
-        _ if game.attempt().is_some() => "level: M for the menu".to_string(),
-        (Some(key), _) => format!("key {}", key_label(key)),
-        (None, true) => "file".to_string(),
-        (None, false) => "no key".to_string(),
-    };
-    let mut lines: Vec<(String, Color)> = vec![
-        (
-            format!(
-                "{:.0} fps   sim {:.1} ms/frame ({:.2} ms/substep)   splats {:.1} ms + draw {:.1} ms",
-                timing.fps,
-                timing.sim_ms,
-                timing.substep_ms,
-                timing.splat_prepare_ms,
-                (timing.splat_ms - timing.splat_prepare_ms).at_least(0.0)
-            ),
-            TEXT,
-        ),
-        (
-            format!(
-                "{} particles{}{}",
-                world.particles().len(),
-                if world.cap_reached() {
-                    "  (cap reached)"
-                } else {
-                    ""
-                },
-                if game.session.auto_capped() {
-                    format!("  (auto: capped at {AUTO_FINEST}x the preset's own, the finest tested)")
-                } else {
-                    String::new()
-                }
-            ),
-            TEXT,
-        ),
-        (
-            format!(
-                "substeps {}{}{}",
-                frame.substeps,
-                if adapted {
-                    format!("  (speed: {configured} asked, {} capped)", frame.capped)
-                } else {
-                    String::new()
-                },
-                stability_note(world.stability_substeps())
-            ),
-            if adapted { WARN } else { TEXT },
-        ),
-    ];
-    if let Some(air) = world.air() {
-        let grid = air.grid();
-        let last = air.last_step();
-        let hidden = if game.display.smoke_view {
-            ""
-        } else {
-            "  (smoke hidden: S)"
-        };
-        lines.push((
-            format!(
-                "air {}x{}  {} solver iterations{hidden}",
-                grid.nx, grid.ny, last.solve.iterations
-            ),
-            TEXT,
-        ));
-    }
-    lines.push((format!("{} ({key})", game.session.preset.name), TEXT));
-    lines.push((tool_line(game), TEXT));
-    lines
-}
-
-/// The tool in hand, the material it pours and how far the box is tilted.
-fn tool_line(game: &Game) -> String {
-    let materials = game.session.world.materials();
-    let material = &materials[game.tools.material.min(materials.len() - 1)].name;
-    let mut line = format!("tool: {}", game.tools.tool.name());
-    if game.tools.tool == Tool::Grab {
-        match game.session.world.bodies() {
-            None => line.push_str("  (no bodies in this scene: try bath, mill, dam)"),
-            Some(bodies) => match bodies.held() {
-                Some((index, _, _)) => {
-                    line.push_str(&format!("  holding the {}", bodies.specs()[index].name));
-                }
-                None => line.push_str("  press on a body, drag, let go to throw"),
-            },
-        }
-    } else if game.tools.tool == Tool::Pour || materials.len() > 1 {
-        line.push_str(&format!("  material: {material} (Tab)"));
-    }
-    if game.tools.tilt != 0.0 {
-        let side = if game.tools.tilt > 0.0 {
-            "left"
-        } else {
-            "right"
-        };
-        line.push_str(&format!(
-            "  tilted {:.0}° {side}",
-            game.tools.tilt.abs().to_degrees()
-        ));
-    }
-    line
-}
-
-/// "under the ring: 87.5 °C": the mean temperature of the particles within the ring around
-/// `cursor` (`World::temperature_near`); `None` with no cursor or no particle there.
-fn temperature_line(game: &Game, cursor: Option<Vec2>) -> Option<String> {
-    let world = &game.session.world;
-    let mean = world.temperature_near(cursor?, game.tools.stir_radius)?;
-    Some(format!("under the ring: {}", degrees(mean)))
-}
-
-/// Width of one step of the temperature scale, in pixels.
-const SCALE_STEP: f32 = 52.0;
-
-/// The temperature view's legend, its top left corner at (`x`, `y`): a bar through the
-/// thermometer's colours, a stop to each tick, each tick labelled with its temperature.
-fn draw_temperature_scale(x: f32, y: f32) {
+/// The temperature view's legend in `rect`: a bar through the thermometer's colours, a stop to
+/// each tick, each tick labelled with its temperature.
+fn draw_temperature_scale(rect: Rect) {
     let stops = &THERMOMETER;
-    let width = (stops.len() - 1) as f32 * SCALE_STEP;
     let (pad, bar) = (12.0, 12.0);
-    draw_rectangle(x, y, width + 2.0 * pad + 20.0, bar + 34.0, PANEL);
+    let (x, y) = (rect.x, rect.y);
+    let step = (rect.w - 2.0 * pad - 20.0) / (stops.len() - 1) as f32;
+    let width = (stops.len() - 1) as f32 * step;
+    draw_rectangle(rect.x, rect.y, rect.w, rect.h, STRIP);
     let left = x + pad + 4.0;
     // Thin slices, each the colour of the scale at its middle.
     let slices = 16 * (stops.len() - 1);
@@ -465,7 +324,7 @@ fn draw_temperature_scale(x: f32, y: f32) {
         );
     }
     for (index, (temperature, _)) in stops.iter().enumerate() {
-        let tick = left + index as f32 * SCALE_STEP;
+        let tick = left + index as f32 * step;
         draw_line(tick, y + 6.0, tick, y + 10.0 + bar, 1.0, TEXT);
         let label = if index + 1 == stops.len() {
             format!("{temperature:.0} °C")
@@ -497,13 +356,18 @@ pub fn draw_wall_preview(view: &View, game: &Game, start: Option<Vec2>, end: Opt
     draw_circle(b.x, b.y, radius * view.scale, colour);
 }
 
-/// The help overlay: every key, then each preset's key, name and description.
-fn draw_help(presets: &[Preset]) {
+/// The help overlay: in a level, its goals and how far each is; every key, then each preset's
+/// key, name and description.
+fn draw_help(game: &Game, presets: &[Preset]) {
     let (sw, sh) = (
         macroquad::prelude::screen_width(),
         macroquad::prelude::screen_height(),
     );
-    let mut lines: Vec<(String, Color)> = vec![("Controls".into(), WARN)];
+    let mut lines = super::level_hud::help_lines(game);
+    if !lines.is_empty() {
+        lines.push((String::new(), TEXT));
+    }
+    lines.push(("Controls".into(), WARN));
     lines.extend(
         CONTROLS
             .iter()
@@ -542,9 +406,16 @@ fn draw_help(presets: &[Preset]) {
         lines.push((format!("{}  (no preset on this key)", key_label(key)), DIM));
     }
     // More lines than the window is tall: smaller type rather than lines off the bottom.
-    let scale = ((sh - 8.0) / (lines.len() as f32 * LINE + 20.0)).clamp(0.6, 1.0);
-    let font = ((f32::from(FONT) * scale).floor() as u16).max(10);
-    let line = LINE * scale;
+    // Of the sizes the font's atlas holds from the start (`HELP_SIZES`): a size first drawn
+    // mid-frame grows the atlas, and the glyphs drawn before from the old one go missing.
+    let fits = (sh - 8.0) / (lines.len() as f32 * HELP_LINE + 20.0);
+    let font = HELP_SIZES
+        .iter()
+        .copied()
+        .find(|&size| f32::from(size) <= f32::from(FONT) * fits)
+        .unwrap_or(HELP_SIZES[HELP_SIZES.len() - 1]);
+    let scale = f32::from(font) / f32::from(FONT);
+    let line = HELP_LINE * scale;
     let width = lines
         .iter()
         .map(|(text, _)| measure_text(text, None, font, 1.0).width)
@@ -566,22 +437,6 @@ fn draw_help(presets: &[Preset]) {
             *colour,
         );
     }
-}
-
-/// `text` cut with an ellipsis to fit `width` pixels.
-fn fit(text: &str, width: f32, font: u16) -> String {
-    if measure_text(text, None, font, 1.0).width <= width {
-        return text.to_string();
-    }
-    let mut chars: Vec<char> = text.chars().collect();
-    while !chars.is_empty() {
-        chars.pop();
-        let cut: String = chars.iter().collect::<String>() + "...";
-        if measure_text(&cut, None, font, 1.0).width <= width {
-            return cut;
-        }
-    }
-    String::new()
 }
 
 /// The stir cursor: a ring of the stir radius at the mouse (brighter while stirring or pulling),
@@ -621,5 +476,66 @@ pub fn draw_grab_cursor(view: &View, game: &Game, position: Option<Vec2>) {
     draw_circle_lines(centre.x, centre.y, ring, 1.5, colour);
     if live {
         draw_circle(centre.x, centre.y, 2.0, colour);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scene_has_a_short_title() {
+        let level = Preset::load_level("first-pour").expect("embedded");
+        assert_eq!(title(&level), "First pour");
+        for (name, _) in crate::preset::BUILTIN {
+            let preset = Preset::load(name).expect("embedded");
+            let title = title(&preset);
+            let capital = title.chars().next().is_some_and(char::is_uppercase);
+            assert!(capital && title.chars().count() <= 20, "{name}: {title:?}");
+            let expected = match *name {
+                "dam" => "Dam break",
+                "seed" => "The seed's scene",
+                "layers" => "Layers",
+                "jelly" => "Jelly",
+                _ => continue,
+            };
+            assert_eq!(title, expected);
+        }
+    }
+
+    /// The words of a list of keys: letters, digits, `+` and brackets held together
+    /// ("Ctrl+Z", "F12", "["), everything else apart.
+    fn words(text: &str) -> Vec<&str> {
+        text.split(|c: char| !(c.is_alphanumeric() || "+[]".contains(c)))
+            .filter(|word| !word.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn the_help_and_the_guide_name_the_same_keys() {
+        let guide = include_str!("../../../docs/GUIDE.md");
+        let table = &guide[guide.find("### Keys and mouse").expect("the keys' section")..];
+        let table = &table[..table.find("\n### ").expect("a section after it")];
+        let guide_words = words(table);
+        let help_words: Vec<&str> = CONTROLS
+            .iter()
+            .flat_map(|(key, what)| words(key).into_iter().chain(words(what)))
+            .collect();
+        for (key, _) in CONTROLS {
+            for word in words(key) {
+                assert!(
+                    guide_words.contains(&word),
+                    "GUIDE.md's keys lack {word} ({key})"
+                );
+            }
+        }
+        // Each key of the guide's first column, without what it says in brackets.
+        for row in table.lines().filter(|line| line.starts_with("| ")).skip(2) {
+            let key = row.split('|').nth(1).unwrap_or_default();
+            let key = key.split('(').next().unwrap_or_default();
+            for word in words(key).into_iter().filter(|&word| word != "or") {
+                assert!(help_words.contains(&word), "the help lacks {word} ({row})");
+            }
+        }
     }
 }

@@ -1,14 +1,15 @@
-//! What a level adds to the picture: its zones over the world, the goal bar (progress, time,
-//! budgets), the end screen with its stars, and the level menu.
+//! What a level adds to the picture: its zones over the world, each with how far its goal is;
+//! its progress bar and budgets in the HUD, its goals in the help overlay; the end screen with
+//! its stars, and the level menu.
 
-use super::hud::{DIM, FONT, TEXT};
+use super::text::{fit, DIM, FONT, TEXT, WARN};
 use super::view::View;
 use crate::app::game::Game;
 use crate::level::{self, Goal, Outcome};
 use crate::sim::numerics::portable::Ordered;
 use macroquad::prelude::{
     draw_line, draw_rectangle, draw_rectangle_lines, draw_text, draw_triangle, measure_text,
-    screen_height, screen_width, Color, Vec2,
+    screen_height, screen_width, Color, Rect, Vec2,
 };
 
 const PANEL: Color = Color::new(0.04, 0.05, 0.08, 0.82);
@@ -18,13 +19,13 @@ const GOLD: Color = Color::new(1.0, 0.8, 0.2, 1.0);
 /// The titles' size.
 const TITLE: f32 = 28.0;
 
-/// The zones of the level's goals over the world: green where something must go, red where it
-/// must not, each with what it asks.
+/// The zones of the level's goals over the world: green where something must go, with how far
+/// that goal is, red where it must not.
 pub fn draw_zones(view: &View, game: &Game) {
     let Some(attempt) = game.attempt() else {
         return;
     };
-    for goal in &attempt.level().goals {
+    for (goal, &progress) in attempt.level().goals.iter().zip(attempt.goal_progress()) {
         let Some(zone) = goal.zone() else { continue };
         let keep_out = matches!(goal, Goal::KeepOut { .. });
         let colour = if keep_out { BAD } else { GOOD };
@@ -34,7 +35,11 @@ pub fn draw_zones(view: &View, game: &Game) {
         let (width, height) = ((a.x - b.x).abs(), (a.y - b.y).abs());
         draw_rectangle(left, top, width, height, with_alpha(colour, 0.12));
         draw_rectangle_lines(left, top, width, height, 2.0, with_alpha(colour, 0.85));
-        let label = if keep_out { "keep out" } else { "goal" };
+        let label = match goal {
+            Goal::KeepOut { .. } => "keep out".to_string(),
+            _ if progress >= 1.0 => "goal: done".to_string(),
+            _ => format!("goal {:.0}%", 100.0 * progress),
+        };
         draw_text(
             label,
             left + 4.0,
@@ -45,101 +50,85 @@ pub fn draw_zones(view: &View, game: &Game) {
     }
 }
 
-/// The goal bar (top right, or bottom centre while the live panel is open): the level, its progress
-/// and time left, each goal, and what is left of its budgets.
-pub fn draw_goal_bar(game: &Game) {
+/// What is left of the level's budgets, as the HUD's tool line says it ("pour 80% left").
+pub fn budgets(game: &Game) -> Vec<String> {
     let Some(attempt) = game.attempt() else {
-        return;
+        return Vec::new();
     };
-    let rules = &attempt.level().rules;
-    let report = attempt.report();
-    let width = (screen_width() - 20.0).at_most(480.0);
-    let x = (screen_width() - width) * 0.5;
-    let mut lines: Vec<(String, Color)> = attempt
-        .level()
-        .goals
-        .iter()
-        .zip(attempt.goal_progress())
-        .map(|(goal, &progress)| match goal {
-            Goal::KeepOut { .. } if progress < 1.0 => (goal.describe(), BAD),
-            Goal::KeepOut { .. } => (goal.describe(), DIM),
-            _ if progress >= 1.0 => (format!("{}  done", goal.describe()), GOOD),
-            _ => (
-                format!("{}  {:.0}%", goal.describe(), 100.0 * progress),
-                TEXT,
-            ),
-        })
-        .collect();
-    let budgets: Vec<String> = ["pour", "walls", "erase"]
+    ["pour", "walls", "erase"]
         .iter()
         .zip(attempt.budget_left())
         .filter_map(|(name, left)| left.map(|left| format!("{name} {:.0}% left", 100.0 * left)))
-        .collect();
+        .collect()
+}
+
+/// The level's progress bar in `rect` (between the HUD's two lines): the goals' progress, gold
+/// until they are met, then green; the time used is the thin line under it.
+pub fn draw_progress(game: &Game, rect: Rect) {
+    let Some(attempt) = game.attempt() else {
+        return;
+    };
+    let report = attempt.report();
+    let (x, y, width) = (rect.x, rect.y + 1.0, rect.w);
+    let height = (rect.h - 4.0).at_least(2.0);
+    draw_rectangle(x, y, width, height, Color::new(1.0, 1.0, 1.0, 0.12));
+    let fill = if report.met { GOOD } else { GOLD };
+    draw_rectangle(x, y, width * report.progress.clamp(0.0, 1.0), height, fill);
+    let limit = f64::from(attempt.level().rules.time_limit);
+    let used = (1.0 - attempt.seconds_left() / limit) as f32;
+    draw_line(
+        x,
+        y + height + 1.5,
+        x + width * used.clamp(0.0, 1.0),
+        y + height + 1.5,
+        1.0,
+        DIM,
+    );
+}
+
+/// The level's part of the help overlay: its number and title, its hint, each goal with how far
+/// it is, and what is left of its budgets; nothing outside a level.
+pub fn help_lines(game: &Game) -> Vec<(String, Color)> {
+    let Some(attempt) = game.attempt() else {
+        return Vec::new();
+    };
+    let rules = &attempt.level().rules;
+    let number = game
+        .level_index()
+        .map(|index| format!("Level {} of {}: ", index + 1, level::BUILTIN.len()))
+        .unwrap_or_default();
+    let mut lines = vec![
+        (format!("{number}{}", rules.title), WARN),
+        (rules.hint.clone(), TEXT),
+    ];
+    lines.extend(
+        attempt
+            .level()
+            .goals
+            .iter()
+            .zip(attempt.goal_progress())
+            .map(|(goal, &progress)| match goal {
+                Goal::KeepOut { .. } if progress < 1.0 => (goal.describe(), BAD),
+                Goal::KeepOut { .. } => (goal.describe(), DIM),
+                _ if progress >= 1.0 => (format!("{}  done", goal.describe()), GOOD),
+                _ => (
+                    format!("{}  {:.0}%", goal.describe(), 100.0 * progress),
+                    TEXT,
+                ),
+            }),
+    );
+    let budgets = budgets(game);
     if !budgets.is_empty() {
         lines.push((format!("budget: {}", budgets.join(", ")), DIM));
     }
-    let height = 58.0 + 20.0 * lines.len() as f32;
-    // Top right, clear of the HUD; at the bottom while the live panel takes the top right.
-    let x = if game.display.panel {
-        x
-    } else {
-        screen_width() - width - 10.0
-    };
-    let y = if game.display.panel {
-        screen_height() - height - 8.0
-    } else {
-        8.0
-    };
-    draw_rectangle(x, y, width, height, PANEL);
-    let number = game
-        .level_index()
-        .map(|index| format!("level {} of {}: ", index + 1, level::BUILTIN.len()))
-        .unwrap_or_default();
-    draw_text(
-        format!("{number}{}", rules.title),
-        x + 10.0,
-        y + f32::from(FONT),
-        f32::from(FONT),
-        TEXT,
-    );
-    let seconds = format!("{:.0} s left", attempt.seconds_left().ceil());
-    let measured = measure_text(&seconds, None, FONT, 1.0);
-    draw_text(
-        &seconds,
-        x + width - measured.width - 10.0,
-        y + f32::from(FONT),
-        f32::from(FONT),
+    lines.push((
+        format!(
+            "{:.0} s left; M: the levels, R: retry",
+            attempt.seconds_left().ceil().at_least(0.0)
+        ),
         DIM,
-    );
-    // The bar: the goals' progress; the time used is the thin line under it.
-    let (bar_x, bar_y, bar_width) = (x + 10.0, y + 32.0, width - 20.0);
-    draw_rectangle(
-        bar_x,
-        bar_y,
-        bar_width,
-        12.0,
-        Color::new(1.0, 1.0, 1.0, 0.12),
-    );
-    let fill = if report.met { GOOD } else { GOLD };
-    draw_rectangle(bar_x, bar_y, bar_width * report.progress, 12.0, fill);
-    let used = (1.0 - attempt.seconds_left() / f64::from(rules.time_limit)) as f32;
-    draw_line(
-        bar_x,
-        bar_y + 15.0,
-        bar_x + bar_width * used.at_least(0.0).at_most(1.0),
-        bar_y + 15.0,
-        2.0,
-        DIM,
-    );
-    for (row, (line, colour)) in lines.iter().enumerate() {
-        draw_text(
-            line,
-            x + 10.0,
-            y + 68.0 + 20.0 * row as f32,
-            f32::from(FONT),
-            *colour,
-        );
-    }
+    ));
+    lines
 }
 
 /// The end of a go, over the middle of the window: the stars and time of a win, or why it was
@@ -278,18 +267,6 @@ pub fn draw_menu(game: &Game) {
             draw_star(centre, 10.0, star < stars);
         }
     }
-}
-
-/// `text` cut with "..." to fit `width` pixels at `font`.
-fn fit(text: &str, width: f32, font: u16) -> String {
-    if measure_text(text, None, font, 1.0).width <= width {
-        return text.to_string();
-    }
-    let mut cut: String = text.to_string();
-    while !cut.is_empty() && measure_text(format!("{cut}..."), None, font, 1.0).width > width {
-        cut.pop();
-    }
-    format!("{cut}...")
 }
 
 /// A five-pointed star of outer radius `radius` at `centre`: gold when earned, faint when not.

@@ -8,10 +8,12 @@
     reason = "drawing only: the platform's own exp and sin_cos touch no simulation state"
 )]
 
+use super::bloom::Bloom;
+use super::look::{foam_weight, foamy, hot_glow, Look, FOAM_MOST, STEEPNESS, WATER_REFLECTANCE};
 use super::palette::{glowing, thermometer};
 use super::smoke::SmokeLayer;
 use super::splats::{Instance, Splats, Style};
-use super::view::View;
+use super::view::{target_pair, View};
 use crate::app::game::display::Shading;
 use crate::app::game::Game;
 use crate::sim::numerics::clock::Instant;
@@ -21,10 +23,9 @@ use macroquad::miniquad::{
 };
 use macroquad::prelude::{
     clear_background, draw_circle, draw_line, draw_mesh, draw_texture_ex, draw_triangle,
-    gl_use_default_material, gl_use_material, load_material, render_target, set_camera,
-    set_default_camera, vec2, vec4, Camera, Camera2D, Color, DrawTextureParams, FilterMode,
-    Material, MaterialParams, Mesh, Rect, RenderTarget, ShaderSource, UniformDesc, UniformType,
-    Vec2, Vertex, WHITE,
+    gl_use_default_material, gl_use_material, load_material, set_camera, set_default_camera, vec2,
+    vec4, Camera, Camera2D, Color, DrawTextureParams, Material, MaterialParams, Mesh, Rect,
+    RenderTarget, ShaderSource, UniformDesc, UniformType, Vec2, Vertex, WHITE,
 };
 use macroquad::window::get_internal_gl;
 use rayon::prelude::*;
@@ -32,8 +33,18 @@ use rayon::prelude::*;
 const SPLAT_VERTEX: &str = include_str!("../../../assets/shaders/splat.vert");
 const SPLAT_FRAGMENT: &str = include_str!("../../../assets/shaders/splat.frag");
 const DOT_FRAGMENT: &str = include_str!("../../../assets/shaders/dot.frag");
-const THRESHOLD_VERTEX: &str = include_str!("../../../assets/shaders/threshold.vert");
-const THRESHOLD_FRAGMENT: &str = include_str!("../../../assets/shaders/threshold.frag");
+const SCREEN_VERTEX: &str = include_str!("../../../assets/shaders/screen.vert");
+const LIQUID_FRAGMENT: &str = concat!(
+    include_str!("../../../assets/shaders/prelude.glsl"),
+    include_str!("../../../assets/shaders/backdrop.glsl"),
+    include_str!("../../../assets/shaders/liquid.frag")
+);
+const BOX_VERTEX: &str = include_str!("../../../assets/shaders/box.vert");
+const BOX_FRAGMENT: &str = concat!(
+    include_str!("../../../assets/shaders/prelude.glsl"),
+    include_str!("../../../assets/shaders/backdrop.glsl"),
+    include_str!("../../../assets/shaders/box.frag")
+);
 
 /// Particles per batched mesh where instancing is missing: 4 vertices and 6 indices each, within
 /// u16 indices and within the draw-call capacity the window is configured with
@@ -54,6 +65,15 @@ const PACKED_DENSITY: f32 = 1.5;
 const THRESHOLD: f32 = 0.4;
 /// Field resolution relative to the window (the threshold pass smooths the upscale).
 const FIELD_SCALE: f32 = 0.5;
+/// The back wall's tiles: this many across the box's height.
+const TILES_HIGH: f32 = 8.0;
+/// How far the liquid bends the view of the wall behind it at full tilt, in tiles.
+const BEND: f32 = 0.3;
+/// The grain's features, in particle radii.
+const GRAIN_SIZE: f32 = 1.2;
+/// Steps of the surface normal's differences, in particle radii: longer than the particles'
+/// spacing, so that the normal follows the liquid's shape and not the grain of its particles.
+const NORMAL_STEP: f32 = 1.6;
 /// Particles per parallel task when filling the instance data.
 const FILL_CHUNK: usize = 4096;
 /// Frames whose splat time enters `Renderer::splat_millis` (their median).
@@ -61,12 +81,12 @@ const TIMED_FRAMES: usize = 31;
 
 /// Background outside the box.
 pub const OUTSIDE: Color = Color::new(0.055, 0.06, 0.075, 1.0);
-/// Background inside the box.
-const INSIDE: Color = Color::new(0.15, 0.16, 0.19, 1.0);
 /// The walls' outline.
-const WALL: Color = Color::new(0.55, 0.58, 0.64, 1.0);
+const WALL_RGB: [f32; 3] = [0.55, 0.58, 0.64];
+const WALL: Color = Color::new(WALL_RGB[0], WALL_RGB[1], WALL_RGB[2], 1.0);
 /// Obstacles (circles and capsules), solid.
-const OBSTACLE: Color = Color::new(0.42, 0.44, 0.5, 1.0);
+const OBSTACLE_RGB: [f32; 3] = [0.42, 0.44, 0.5];
+const OBSTACLE: Color = Color::new(OBSTACLE_RGB[0], OBSTACLE_RGB[1], OBSTACLE_RGB[2], 1.0);
 /// A body's outline: its colour times this.
 const BODY_EDGE: f32 = 0.45;
 /// Straight pieces per full turn of a body's curved outline.
@@ -83,8 +103,17 @@ pub struct Renderer {
     /// Fallback materials for the batched meshes (used only without instancing).
     splat: Material,
     dot: Material,
-    threshold: Material,
-    field: Option<(RenderTarget, (u32, u32))>,
+    /// The lit liquid, from the two fields (`assets/shaders/liquid.frag`).
+    liquid: Material,
+    /// The box's back wall (`assets/shaders/box.frag`).
+    backdrop: Material,
+    /// The splat field (colour × weight, weight) and the looks field (`look::Look` × weight),
+    /// and their size.
+    field: Option<([RenderTarget; 2], (u32, u32))>,
+    /// The glow of hot and emissive matter.
+    bloom: Bloom,
+    /// Some particle glows this frame (hot or emissive): the bloom has something to draw.
+    glowing: bool,
     /// Each particle's centre and colour this frame (reused, grown to the largest count seen).
     instances: Vec<Instance>,
     /// The materials' colours this frame (reused).
@@ -95,6 +124,8 @@ pub struct Renderer {
     prepare_times: Recent<TIMED_FRAMES>,
     /// ... and also drawn (pass, pipeline, draw calls).
     splat_times: Recent<TIMED_FRAMES>,
+    /// This frame's particle milliseconds so far (prepared, then each pass drawn).
+    pending_millis: f32,
     /// The air's smoke texture.
     smoke: SmokeLayer,
 }
@@ -147,6 +178,42 @@ struct Pass<'a> {
     style: Style,
 }
 
+/// The uniforms of the box's back wall (`backdrop.glsl`), which the liquid also reads.
+struct Backdrop {
+    /// The box's bounds: min x, min y, max x, max y.
+    bounds: [f32; 4],
+    /// A tile's side, world units.
+    tile: f32,
+    /// World units per window pixel.
+    pixel: f32,
+}
+
+impl Backdrop {
+    fn of(world: &World, view: &View) -> Self {
+        let (min, max) = (world.domain().min(), world.domain().max());
+        Self {
+            bounds: [min.x, min.y, max.x, max.y],
+            tile: ((max.y - min.y) / TILES_HIGH).max(1e-3),
+            pixel: 1.0 / view.scale,
+        }
+    }
+
+    fn set(&self, material: &Material) {
+        material.set_uniform("Box", self.bounds);
+        material.set_uniform("Tile", self.tile);
+        material.set_uniform("Pixel", self.pixel);
+    }
+}
+
+/// The backdrop's uniforms, for a material that draws it.
+fn backdrop_uniforms() -> Vec<UniformDesc> {
+    vec![
+        UniformDesc::new("Box", UniformType::Float4),
+        UniformDesc::new("Tile", UniformType::Float1),
+        UniformDesc::new("Pixel", UniformType::Float1),
+    ]
+}
+
 impl Renderer {
     /// Compiles the shaders; an error names the shader that failed.
     pub fn new() -> Result<Self, String> {
@@ -197,36 +264,59 @@ impl Renderer {
             },
         )
         .map_err(|error| format!("dot shader: {error:?}"))?;
-        let threshold = load_material(
+        let mut uniforms = backdrop_uniforms();
+        uniforms.extend([
+            UniformDesc::new("Threshold", UniformType::Float1),
+            UniformDesc::new("Full", UniformType::Float1),
+            UniformDesc::new("Texel", UniformType::Float2),
+            UniformDesc::new("WorldFromUv", UniformType::Float4),
+            UniformDesc::new("Bend", UniformType::Float1),
+            UniformDesc::new("Grain", UniformType::Float1),
+            UniformDesc::new("Time", UniformType::Float1),
+            UniformDesc::new("Steepness", UniformType::Float1),
+            UniformDesc::new("HeadOn", UniformType::Float1),
+        ]);
+        let liquid = load_material(
             ShaderSource::Glsl {
-                vertex: THRESHOLD_VERTEX,
-                fragment: THRESHOLD_FRAGMENT,
+                vertex: SCREEN_VERTEX,
+                fragment: LIQUID_FRAGMENT,
             },
             MaterialParams {
                 pipeline_params: PipelineParams {
                     color_blend: Some(alpha),
                     ..Default::default()
                 },
-                uniforms: vec![
-                    UniformDesc::new("Threshold", UniformType::Float1),
-                    UniformDesc::new("Full", UniformType::Float1),
-                    UniformDesc::new("Texel", UniformType::Float2),
-                ],
+                uniforms,
+                textures: vec!["Looks".into()],
+            },
+        )
+        .map_err(|error| format!("liquid shader: {error:?}"))?;
+        let backdrop = load_material(
+            ShaderSource::Glsl {
+                vertex: BOX_VERTEX,
+                fragment: BOX_FRAGMENT,
+            },
+            MaterialParams {
+                uniforms: backdrop_uniforms(),
                 ..Default::default()
             },
         )
-        .map_err(|error| format!("threshold shader: {error:?}"))?;
+        .map_err(|error| format!("box shader: {error:?}"))?;
         Ok(Self {
             splats,
             splat,
             dot,
-            threshold,
+            liquid,
+            backdrop,
             field: None,
+            bloom: Bloom::new()?,
+            glowing: false,
             instances: Vec::new(),
             tints: Vec::new(),
             meshes: Vec::new(),
             prepare_times: Recent::default(),
             splat_times: Recent::default(),
+            pending_millis: 0.0,
             smoke: SmokeLayer::default(),
         })
     }
@@ -251,68 +341,115 @@ impl Renderer {
         self.smoke.texture_size()
     }
 
-    /// Draws the box, its liquid (or particles), bodies, walls and obstacles into the window.
+    /// Draws the box, its liquid (or particles), smoke, bodies, walls and obstacles into the
+    /// window, then the glow of what is hot.
     pub fn draw_world(&mut self, game: &Game, view: &View, fraction: f32) {
+        let world = &game.session.world;
         clear_background(OUTSIDE);
         let camera = view.camera(None);
         set_camera(&camera);
-        draw_box(&game.session.world, view);
-        if let (true, Some(air)) = (game.display.smoke_view, game.session.world.air()) {
-            self.smoke.draw(air, game.session.world.time());
+        let backdrop = Backdrop::of(world, view);
+        backdrop.set(&self.backdrop);
+        gl_use_material(&self.backdrop);
+        draw_box(world);
+        gl_use_default_material();
+        if let (true, Some(air)) = (game.display.smoke_view, world.air()) {
+            self.smoke.draw(air, world.time());
         }
-        if game.display.particle_view {
-            let radius = game.session.world.params().particle_radius;
+        let liquid_view = !game.display.particle_view;
+        if liquid_view {
+            self.draw_liquid(game, view, fraction, &backdrop);
+        } else {
+            let radius = world.params().particle_radius;
             let pass = Pass {
                 camera: &camera,
                 half: radius.max(1.0 / view.scale),
                 style: Style::Dot,
             };
-            self.draw_particles(game, fraction, &pass);
-        } else {
-            self.draw_liquid(game, view, fraction);
+            self.prepare_particles(game, fraction);
+            self.draw_particles(&pass);
         }
         // Over the liquid: its surface is opaque and would eat a particle radius of every
         // submerged body's rim (the particles keep that far out), shrinking the shapes.
         draw_bodies(game, view, fraction);
-        draw_walls(&game.session.world, view);
-        draw_obstacles(&game.session.world);
+        draw_walls(world, view);
+        draw_obstacles(world);
         set_default_camera();
+        let hot_walls = hot_walls(world);
+        if liquid_view && (self.glowing || !hot_walls.is_empty()) {
+            let (field, (_, threshold)) =
+                (self.field.as_ref().expect("drawn"), self.weights(world));
+            let [colours, looks] = &field.0;
+            self.bloom
+                .draw(&colours.texture, &looks.texture, threshold, view, |_| {
+                    draw_hot_walls(&hot_walls, view)
+                });
+        }
     }
 
-    /// Metaballs: splats into the field target, then the threshold pass onto the window.
-    fn draw_liquid(&mut self, game: &Game, view: &View, fraction: f32) {
-        let params = game.session.world.params();
+    /// A splat's peak weight in the field for `world`'s particles, and the field weight at the
+    /// liquid's surface.
+    fn weights(&self, world: &World) -> (f32, f32) {
+        let params = world.params();
         let sigma = SPLAT_SIGMA * params.particle_radius;
         let packed = PACKED_DENSITY * params.rest_density;
         let weight = (PACKED_FIELD / (packed * std::f32::consts::TAU * sigma * sigma)).min(0.9);
-        let target = self.field_target(view);
-        let (width, height) = target.1;
-        let target = target.0.clone();
+        (weight, THRESHOLD * weight)
+    }
 
-        let pass = Pass {
-            camera: &view.camera(Some(target.clone())),
-            half: 3.0 * sigma,
-            style: Style::Splat { weight },
-        };
-        self.draw_particles(game, fraction, &pass);
+    /// Metaballs: the particles splatted into the two fields (their colours, then their looks),
+    /// then the lit liquid drawn from them onto the window.
+    fn draw_liquid(&mut self, game: &Game, view: &View, fraction: f32, backdrop: &Backdrop) {
+        let world = &game.session.world;
+        let params = world.params();
+        let sigma = SPLAT_SIGMA * params.particle_radius;
+        let (weight, threshold) = self.weights(world);
+        let ([colours, looks], (width, height)) = self.field_targets(view);
+
+        self.prepare_particles(game, fraction);
+        for (target, looks) in [(&colours, false), (&looks, true)] {
+            let pass = Pass {
+                camera: &view.camera(Some(target.clone())),
+                half: 3.0 * sigma,
+                style: Style::Splat { weight, looks },
+            };
+            self.draw_particles(&pass);
+        }
 
         set_default_camera();
-        gl_use_material(&self.threshold);
-        self.threshold.set_uniform("Threshold", THRESHOLD * weight);
-        self.threshold
-            .set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
-        self.threshold
-            .set_uniform("Texel", [1.0 / width as f32, 1.0 / height as f32]);
+        let liquid = &self.liquid;
+        backdrop.set(liquid);
+        liquid.set_uniform("Threshold", threshold);
+        liquid.set_uniform("Full", PACKED_FIELD / PACKED_DENSITY);
+        let (screen, scale) = (view.screen, view.scale);
+        let step = NORMAL_STEP * params.particle_radius * scale;
+        liquid.set_uniform("Texel", [step / screen.x, step / screen.y]);
+        liquid.set_uniform(
+            "WorldFromUv",
+            [
+                screen.x / scale,
+                view.centre.x - 0.5 * screen.x / scale,
+                -screen.y / scale,
+                view.centre.y + 0.5 * screen.y / scale,
+            ],
+        );
+        liquid.set_uniform("Bend", BEND * backdrop.tile);
+        liquid.set_uniform("Grain", 1.0 / (GRAIN_SIZE * params.particle_radius));
+        liquid.set_uniform("Time", world.time() as f32);
+        liquid.set_uniform("Steepness", STEEPNESS);
+        liquid.set_uniform("HeadOn", WATER_REFLECTANCE);
+        liquid.set_texture("Looks", looks.texture.clone());
+        gl_use_material(liquid);
         // Only the box's part of the window (plus a splat's reach) can hold liquid.
         let reach = Vec2::splat(3.0 * sigma);
-        let corner_a = view.to_screen(game.session.world.domain().min() - reach);
-        let corner_b = view.to_screen(game.session.world.domain().max() + reach);
+        let corner_a = view.to_screen(world.domain().min() - reach);
+        let corner_b = view.to_screen(world.domain().max() + reach);
         let low = corner_a.min(corner_b).max(Vec2::ZERO).floor();
         let high = corner_a.max(corner_b).min(view.screen).ceil();
         let size = (high - low).max(Vec2::ONE);
         let to_texels = Vec2::new(width as f32, height as f32) / view.screen;
         draw_texture_ex(
-            &target.texture,
+            &colours.texture,
             low.x,
             low.y,
             WHITE,
@@ -331,34 +468,35 @@ impl Renderer {
         set_camera(&view.camera(None));
     }
 
-    /// The field target, made again when the window's size changed.
-    fn field_target(&mut self, view: &View) -> &(RenderTarget, (u32, u32)) {
-        let size = (
-            ((view.screen.x * FIELD_SCALE).ceil() as u32).max(1),
-            ((view.screen.y * FIELD_SCALE).ceil() as u32).max(1),
-        );
-        if self.field.as_ref().is_none_or(|(_, made)| *made != size) {
-            let target = render_target(size.0, size.1);
-            target.texture.set_filter(FilterMode::Linear);
-            self.field = Some((target, size));
-        }
-        self.field.as_ref().expect("made above")
+    /// The two field targets (colours, looks), made again when the window's size changed.
+    fn field_targets(&mut self, view: &View) -> ([RenderTarget; 2], (u32, u32)) {
+        target_pair(&mut self.field, view.screen, FIELD_SCALE)
     }
 
-    /// Every particle as one quad of `pass`: splats clear the camera's render target first, dots
-    /// go over the window's box (drawn before) and under the walls (drawn after). Times the CPU
-    /// side of it for `splat_millis`.
-    fn draw_particles(&mut self, game: &Game, fraction: f32, pass: &Pass) {
+    /// Fills the particles' instance data for this frame and uploads it (timed for
+    /// `splat_prepare_millis`).
+    fn prepare_particles(&mut self, game: &Game, fraction: f32) {
         // What macroquad batched so far (the box) goes out first, so the particles land on it.
         // SAFETY (here and below): macroquad is not called while the context handle lives.
         unsafe { get_internal_gl() }.flush();
         let start = Instant::now();
-        self.fill_instances(game, fraction);
-        let prepared;
+        self.glowing = self.fill_instances(game, fraction);
         if let Some(splats) = &mut self.splats {
             let gl = unsafe { get_internal_gl() };
             splats.upload(gl.quad_context, &self.instances);
-            prepared = start.elapsed();
+        }
+        let millis = start.elapsed().as_secs_f32() * 1000.0;
+        self.prepare_times.push(millis);
+        self.pending_millis = millis;
+    }
+
+    /// Every particle as one quad of `pass`: splats clear the camera's render target first, dots
+    /// go over the window's box (drawn before) and under the walls (drawn after). The CPU side
+    /// of the frame's passes, with their preparation, makes `splat_millis`.
+    fn draw_particles(&mut self, pass: &Pass) {
+        let start = Instant::now();
+        if let Some(splats) = &mut self.splats {
+            let gl = unsafe { get_internal_gl() };
             let action = match pass.style {
                 Style::Splat { .. } => PassAction::clear_color(0.0, 0.0, 0.0, 0.0),
                 Style::Dot => PassAction::Nothing,
@@ -374,16 +512,18 @@ impl Renderer {
             );
         } else {
             self.draw_meshes(pass);
-            prepared = start.elapsed();
             unsafe { get_internal_gl() }.flush();
         }
-        let done = start.elapsed();
-        self.prepare_times.push(prepared.as_secs_f32() * 1000.0);
-        self.splat_times.push(done.as_secs_f32() * 1000.0);
+        self.pending_millis += start.elapsed().as_secs_f32() * 1000.0;
+        let last_pass = !matches!(pass.style, Style::Splat { looks: false, .. });
+        if last_pass {
+            self.splat_times.push(self.pending_millis);
+        }
     }
 
-    /// Each particle's drawn position and colour into `instances`, in parallel chunks.
-    fn fill_instances(&mut self, game: &Game, fraction: f32) {
+    /// Each particle's drawn position, colour and look into `instances`, in parallel chunks;
+    /// true when some particle glows.
+    fn fill_instances(&mut self, game: &Game, fraction: f32) -> bool {
         let world = &game.session.world;
         let p = world.particles();
         self.tints.clear();
@@ -392,6 +532,7 @@ impl Renderer {
                 colour: material.colour,
                 pressure_bias: material.pressure_bias,
                 pressure_scale: material.pressure_scale,
+                look: Look::of(material.style),
             }));
         let tints = &self.tints[..];
         // The particle view shows each material's own colour, or in the temperature view each
@@ -403,11 +544,12 @@ impl Renderer {
         };
         let extent = world.domain().max() - world.domain().min();
         let reference_speed = (world.params().gravity.length() * extent.y).sqrt().max(1.0);
+        let rest_density = world.params().rest_density.max(1e-6);
         self.instances.resize(p.len(), Instance::default());
         self.instances
             .par_chunks_mut(FILL_CHUNK)
             .enumerate()
-            .for_each(|(number, instances)| {
+            .map(|(number, instances)| {
                 let range = number * FILL_CHUNK..number * FILL_CHUNK + instances.len();
                 let chunk = Chunk {
                     game,
@@ -418,8 +560,21 @@ impl Renderer {
                 };
                 // Hot particles glow in every view but the temperature view.
                 let temperature = &p.temperature[range.clone()];
+                let hot = |look: Look, k: usize| look.glowing(hot_glow(temperature[k]));
                 match shading {
-                    None => chunk.fill(instances, |tint, k| glowing(tint.colour, temperature[k])),
+                    None => chunk.fill(instances, |tint, k| {
+                        (glowing(tint.colour, temperature[k]), hot(tint.look, k))
+                    }),
+                    Some(Shading::Natural) => {
+                        let mass = &p.mass[range.clone()];
+                        let (velocity, density) = (&p.velocity[range.clone()], &p.density[range]);
+                        chunk.fill(instances, |tint, k| {
+                            let ratio = density[k] / (mass[k] * rest_density);
+                            let foam = foam_weight(ratio, velocity[k].length() / reference_speed);
+                            let colour = glowing(foamy(tint.colour, foam), temperature[k]);
+                            (colour, hot(tint.look.foamed(foam), k))
+                        })
+                    }
                     Some(Shading::Pressure) => {
                         let pressure = &p.pressure[range];
                         chunk.fill(instances, |tint, k| {
@@ -429,7 +584,8 @@ impl Renderer {
                             } else {
                                 1.0
                             };
-                            glowing(tint.colour.map(|c| c * factor), temperature[k])
+                            let colour = tint.colour.map(|c| c * factor);
+                            (glowing(colour, temperature[k]), hot(tint.look, k))
                         })
                     }
                     Some(Shading::Speed) => {
@@ -438,24 +594,25 @@ impl Renderer {
                             let speed = velocity[k].length();
                             let foam = if speed.is_finite() {
                                 let x = (speed / reference_speed).clamp(0.0, 1.0);
-                                x * x.sqrt() * 0.85
+                                x * x.sqrt() * FOAM_MOST
                             } else {
                                 0.0
                             };
-                            let base = tint.colour;
-                            let foamy = [0, 1, 2].map(|c| base[c] + (FOAM[c] - base[c]) * foam);
-                            glowing(foamy, temperature[k])
+                            let colour = glowing(foamy(tint.colour, foam), temperature[k]);
+                            (colour, hot(tint.look.foamed(foam), k))
                         })
                     }
                     Some(Shading::Temperature) => {
-                        chunk.fill(instances, |_, k| thermometer(temperature[k]))
+                        chunk.fill(instances, |_, k| (thermometer(temperature[k]), Look::PLAIN))
                     }
                 }
-            });
+            })
+            .reduce(|| false, |a, b| a || b)
     }
 
     /// The fallback without instancing: the instances as quads in macroquad meshes of at most
-    /// `QUADS_PER_MESH` quads each, drawn with the splat or dot material.
+    /// `QUADS_PER_MESH` quads each, drawn with the splat or dot material (the looks pass with
+    /// each particle's look as its colour).
     fn draw_meshes(&mut self, pass: &Pass) {
         let needed = self.instances.len().div_ceil(QUADS_PER_MESH);
         while self.meshes.len() < needed {
@@ -466,6 +623,7 @@ impl Renderer {
             });
         }
         self.meshes.truncate(needed);
+        let looks = matches!(pass.style, Style::Splat { looks: true, .. });
         let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
         for (mesh, chunk) in self
             .meshes
@@ -476,11 +634,16 @@ impl Renderer {
             mesh.indices.clear();
             for (quad, instance) in chunk.iter().enumerate() {
                 let centre = Vec2::from_array(instance.centre);
+                let color = if looks {
+                    instance.look
+                } else {
+                    instance.colour
+                };
                 for (u, v) in corners {
                     mesh.vertices.push(Vertex {
                         position: (centre + Vec2::new(u, v) * pass.half).extend(0.0),
                         uv: vec2(u, v),
-                        color: instance.colour,
+                        color,
                         normal: vec4(0.0, 0.0, 0.0, 0.0),
                     });
                 }
@@ -497,7 +660,7 @@ impl Renderer {
         }
         set_camera(pass.camera);
         let material = match pass.style {
-            Style::Splat { weight } => {
+            Style::Splat { weight, .. } => {
                 clear_background(Color::new(0.0, 0.0, 0.0, 0.0));
                 self.splat.set_uniform("Weight", weight);
                 &self.splat
@@ -512,16 +675,14 @@ impl Renderer {
     }
 }
 
-/// A material's colour and pressure shading, as the fill reads them.
+/// A material's colour, pressure shading and look, as the fill reads them.
 #[derive(Clone, Copy, Debug)]
 struct Tint {
     colour: [f32; 3],
     pressure_bias: f32,
     pressure_scale: f32,
+    look: Look,
 }
-
-/// Colour fast-moving liquid turns toward (speed shading).
-const FOAM: [f32; 3] = [0.92, 0.96, 1.0];
 
 /// What filling one chunk of instances reads.
 struct Chunk<'a> {
@@ -535,35 +696,75 @@ struct Chunk<'a> {
 }
 
 impl Chunk<'_> {
-    /// Each instance's drawn position and colour: its material's tint shaded by `shade(tint, k)`
-    /// for the chunk's `k`-th particle (linear RGB in 0..=1, clamped here).
-    fn fill(&self, instances: &mut [Instance], shade: impl Fn(&Tint, usize) -> [f32; 3]) {
+    /// Each instance's drawn position, colour and look: its material's tint shaded by
+    /// `shade(tint, k)` for the chunk's `k`-th particle (linear RGB in 0..=1, clamped here, and
+    /// its look). True when some particle of the chunk glows.
+    fn fill(
+        &self,
+        instances: &mut [Instance],
+        shade: impl Fn(&Tint, usize) -> ([f32; 3], Look),
+    ) -> bool {
         let last = self.tints.len() - 1;
         let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+        let mut glowing = false;
         for (k, (instance, &material)) in instances.iter_mut().zip(self.materials).enumerate() {
-            let rgb = shade(&self.tints[usize::from(material).min(last)], k);
+            let (rgb, look) = shade(&self.tints[usize::from(material).min(last)], k);
+            glowing |= look.glow > 0.0;
             *instance = Instance {
                 centre: self
                     .game
                     .drawn_position(self.first + k, self.fraction)
                     .to_array(),
                 colour: [to_byte(rgb[0]), to_byte(rgb[1]), to_byte(rgb[2]), 255],
+                look: look.to_bytes(),
             };
         }
+        glowing
     }
 }
 
-/// The fluid region, filled (a fan of triangles: it is convex).
-fn draw_box(world: &World, _view: &View) {
+/// The fluid region, filled (a fan of triangles: it is convex) with the material in use.
+fn draw_box(world: &World) {
     let polygon = world.domain().polygon();
     if let Some((&first, rest)) = polygon.split_first() {
         for pair in rest.windows(2) {
-            draw_triangle(first, pair[0], pair[1], INSIDE);
+            draw_triangle(first, pair[0], pair[1], WHITE);
         }
     }
 }
 
-/// The walls' outline, about two pixels thick.
+/// The box's edges that are hot plates, each with how strongly it glows and its colour.
+fn hot_walls(world: &World) -> Vec<(Vec2, Vec2, f32, Color)> {
+    let polygon = world.domain().polygon();
+    let walls = world.domain().walls();
+    (0..polygon.len())
+        .filter_map(|k| {
+            let (a, b) = (polygon[k], polygon[(k + 1) % polygon.len()]);
+            // The wall the edge lies on: both its ends on the wall's line.
+            let wall = walls.iter().min_by(|u, v| {
+                let off = |w: &&crate::sim::Wall| w.distance(a).abs() + w.distance(b).abs();
+                off(u).total_cmp(&off(v))
+            })?;
+            let temperature = wall.temperature?;
+            let glow = hot_glow(temperature);
+            (glow > 0.0).then(|| {
+                let [r, g, b_] = glowing(WALL_RGB, temperature);
+                (a, b, glow, Color::new(r, g, b_, 1.0))
+            })
+        })
+        .collect()
+}
+
+/// The hot plates, drawn as glowing bands into the bloom's source (through its camera).
+fn draw_hot_walls(walls: &[(Vec2, Vec2, f32, Color)], view: &View) {
+    let thickness = 6.0 / view.scale;
+    for &(a, b, glow, colour) in walls {
+        let c = Color::new(colour.r * glow, colour.g * glow, colour.b * glow, 1.0);
+        draw_line(a.x, a.y, b.x, b.y, thickness, c);
+    }
+}
+
+/// The walls' outline, about two pixels thick; hot plates glow in the colour of their heat.
 fn draw_walls(world: &World, view: &View) {
     let polygon = world.domain().polygon();
     let thickness = 2.5 / view.scale;
@@ -571,17 +772,28 @@ fn draw_walls(world: &World, view: &View) {
         let b = polygon[(k + 1) % polygon.len()];
         draw_line(a.x, a.y, b.x, b.y, thickness, WALL);
     }
+    for (a, b, _, colour) in hot_walls(world) {
+        draw_line(a.x, a.y, b.x, b.y, 1.6 * thickness, colour);
+    }
 }
 
-/// The static obstacles, solid: discs, and capsules as a thick line with round ends.
+/// The static obstacles, solid: discs, and capsules as a thick line with round ends; hot ones
+/// glow in the colour of their heat.
 fn draw_obstacles(world: &World) {
     for obstacle in world.obstacles() {
+        let colour = match obstacle.temperature {
+            Some(temperature) if hot_glow(temperature) > 0.0 => {
+                let [r, g, b] = glowing(OBSTACLE_RGB, temperature);
+                Color::new(r, g, b, 1.0)
+            }
+            _ => OBSTACLE,
+        };
         match obstacle.shape {
-            Shape::Circle { centre, radius } => draw_circle(centre.x, centre.y, radius, OBSTACLE),
+            Shape::Circle { centre, radius } => draw_circle(centre.x, centre.y, radius, colour),
             Shape::Capsule { a, b, radius } => {
-                draw_line(a.x, a.y, b.x, b.y, 2.0 * radius, OBSTACLE);
-                draw_circle(a.x, a.y, radius, OBSTACLE);
-                draw_circle(b.x, b.y, radius, OBSTACLE);
+                draw_line(a.x, a.y, b.x, b.y, 2.0 * radius, colour);
+                draw_circle(a.x, a.y, radius, colour);
+                draw_circle(b.x, b.y, radius, colour);
             }
         }
     }

@@ -16,6 +16,7 @@ const VERTEX: &str = r#"#version 100
 attribute vec2 corner;
 attribute vec2 centre;
 attribute vec4 colour0;
+attribute vec4 look0;
 
 varying mediump vec2 offset;
 varying lowp vec4 colour;
@@ -24,15 +25,18 @@ varying lowp vec4 colour;
 uniform mat4 Matrix;
 // Half the quad's side, in world units.
 uniform float HalfSize;
+// 1: the looks pass, which splats each particle's look in place of its colour.
+uniform float Looks;
 
 void main() {
     gl_Position = Matrix * vec4(centre + corner * HalfSize, 0.0, 1.0);
-    colour = colour0 / 255.0;
+    colour = mix(colour0, look0, Looks) / 255.0;
     offset = corner;
 }
 "#;
 
-/// One particle as the GPU reads it: centre (world units) and 8-bit RGBA colour.
+/// One particle as the GPU reads it: centre (world units), 8-bit RGBA colour and its look
+/// (`look::Look::to_bytes`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Instance {
@@ -40,6 +44,8 @@ pub struct Instance {
     pub centre: [f32; 2],
     /// Colour, 0..=255 per channel (the vertex shader scales it to 0..1).
     pub colour: [u8; 4],
+    /// Clarity, gloss, glow and grain, 0..=255 each: what the looks pass splats.
+    pub look: [u8; 4],
 }
 
 /// The uniforms of both pipelines, in `ShaderMeta` order (the dot shader ignores `Weight`).
@@ -48,15 +54,18 @@ struct Uniforms {
     matrix: [f32; 16],
     half_size: f32,
     weight: f32,
+    looks: f32,
 }
 
 /// Which look the quads get.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Style {
-    /// Gaussian splats added into the field target, each weighing `weight` at its centre.
+    /// Gaussian splats added into a field target, each weighing `weight` at its centre.
     Splat {
         /// Peak weight of one splat.
         weight: f32,
+        /// The looks field (each particle's look), not the colours.
+        looks: bool,
     },
     /// Round dots, alpha-blended.
     Dot,
@@ -97,6 +106,7 @@ impl Splats {
                     UniformDesc::new("Matrix", UniformType::Mat4),
                     UniformDesc::new("HalfSize", UniformType::Float1),
                     UniformDesc::new("Weight", UniformType::Float1),
+                    UniformDesc::new("Looks", UniformType::Float1),
                 ],
             },
             images: Vec::new(),
@@ -112,6 +122,7 @@ impl Splats {
             VertexAttribute::with_buffer("corner", VertexFormat::Float2, 0),
             VertexAttribute::with_buffer("centre", VertexFormat::Float2, 1),
             VertexAttribute::with_buffer("colour0", VertexFormat::Byte4, 1),
+            VertexAttribute::with_buffer("look0", VertexFormat::Byte4, 1),
         ];
         let mut pipeline = |name: &str, fragment: &str, blend: BlendState, alpha_blend| {
             let shader = ctx
@@ -194,9 +205,9 @@ impl Splats {
     ) {
         ctx.begin_pass(pass, action);
         if self.count > 0 {
-            let (pipeline, weight) = match style {
-                Style::Splat { weight } => (&self.splat, weight),
-                Style::Dot => (&self.dot, 0.0),
+            let (pipeline, weight, looks) = match style {
+                Style::Splat { weight, looks } => (&self.splat, weight, f32::from(u8::from(looks))),
+                Style::Dot => (&self.dot, 0.0, 0.0),
             };
             ctx.apply_pipeline(pipeline);
             ctx.apply_bindings(&self.bindings);
@@ -204,6 +215,7 @@ impl Splats {
                 matrix: matrix.to_cols_array(),
                 half_size: half,
                 weight,
+                looks,
             }));
             ctx.draw(0, 6, self.count as i32);
         }

@@ -3,7 +3,7 @@
 //! tool in hand (macroquad turns a touch into the mouse); the buttons give the keys' commands:
 //! the tools, the next material, the next scene, the level menu, pause, reset and share.
 
-use super::hud::{DIM, TEXT};
+use super::text::{DIM, TEXT};
 use crate::app::game::{Command, Game};
 use crate::level::Tool;
 use crate::sim::numerics::portable::Ordered as _;
@@ -71,15 +71,7 @@ impl Toolbar {
 
     /// True when the toolbar shows.
     pub fn shown(&self) -> bool {
-        self.touched || screen_width() < NARROW_SCREEN
-    }
-
-    /// Pixels the toolbar takes along the bottom of the screen (0 when it does not show).
-    pub fn height(&self) -> f32 {
-        if !self.shown() {
-            return 0.0;
-        }
-        rows(screen_width()) as f32 * BUTTON_HEIGHT
+        self.touched || shown_untouched(screen_width())
     }
 
     /// True when `point` (pixels) is on the toolbar: the mouse (or finger) there is the
@@ -156,6 +148,17 @@ fn layout() -> Vec<(Rect, &'static str, Action)> {
             )
         })
         .collect()
+}
+
+/// Whether the toolbar shows on a screen `width` pixels wide before it has been touched (a
+/// narrow screen: a phone held upright).
+pub fn shown_untouched(width: f32) -> bool {
+    width < NARROW_SCREEN
+}
+
+/// Pixels the toolbar takes along the bottom of a screen `width` pixels wide, when it shows.
+pub fn height_on(width: f32) -> f32 {
+    rows(width) as f32 * BUTTON_HEIGHT
 }
 
 /// Rows of buttons on a screen `width` pixels wide.

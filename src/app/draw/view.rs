@@ -1,5 +1,5 @@
 //! How the world maps to the window: the box fitted with its aspect ratio kept, clear of the
-//! HUD and the touch toolbar.
+//! HUD and the touch toolbar (`layout` says where those are).
 
 #![allow(
     clippy::disallowed_methods,
@@ -8,11 +8,7 @@
 
 use crate::sim::numerics::portable::Ordered as _;
 use crate::sim::World;
-use macroquad::prelude::{vec2, Camera2D, Rect, RenderTarget, Vec2};
-
-/// The least share of its size the world keeps when the view keeps it clear of the compact HUD
-/// (`View::fit_clear_of`).
-const CLEAR_OF_PANEL: f32 = 0.9;
+use macroquad::prelude::{render_target, vec2, Camera2D, FilterMode, Rect, RenderTarget, Vec2};
 
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,29 +45,21 @@ impl View {
     }
 
     /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar)
-    /// and the world clear of a `panel` of pixels at the top left (the compact HUD): beside the
-    /// panel or below it, whichever shows the world larger, unless that shows it smaller than
-    /// `CLEAR_OF_PANEL` times its size over the panel (a wide screen, where the panel then
-    /// covers a corner of the box, as the full HUD does). A phone's screen, either way up, has
-    /// the room.
+    /// and the world clear of a `panel` of pixels at the top left (the HUD): beside the panel or
+    /// below it, whichever shows the world larger. The box never lies under the panel, at any
+    /// size of screen.
     pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2) -> Self {
         let height = (screen.y - bottom).at_least(1.0);
-        let over = Self::fit_into(world, screen, Rect::new(0.0, 0.0, screen.x, height));
         let beside = Rect::new(panel.x, 0.0, (screen.x - panel.x).at_least(1.0), height);
         let below = Rect::new(0.0, panel.y, screen.x, (height - panel.y).at_least(1.0));
         let (beside, below) = (
             Self::fit_into(world, screen, beside),
             Self::fit_into(world, screen, below),
         );
-        let clear = if beside.scale > below.scale {
+        if beside.scale > below.scale {
             beside
         } else {
             below
-        };
-        if clear.scale >= CLEAR_OF_PANEL * over.scale {
-            clear
-        } else {
-            over
         }
     }
 
@@ -103,6 +91,38 @@ impl View {
         let from_centre = (point - self.centre) * self.scale;
         self.screen * 0.5 + Vec2::new(from_centre.x, -from_centre.y)
     }
+
+    /// The box on the screen: the bounding rectangle of `world`'s domain, in window pixels.
+    pub fn box_on_screen(self, world: &World) -> Rect {
+        let (a, b) = (
+            self.to_screen(world.domain().min()),
+            self.to_screen(world.domain().max()),
+        );
+        let (low, high) = (a.min(b), a.max(b));
+        Rect::new(low.x, low.y, high.x - low.x, high.y - low.y)
+    }
+}
+
+/// Two offscreen targets `scale` times a window of `screen` pixels on each axis, linearly
+/// filtered, with their size: those `kept` while the window keeps its size, else made again.
+pub(crate) fn target_pair(
+    kept: &mut Option<([RenderTarget; 2], (u32, u32))>,
+    screen: Vec2,
+    scale: f32,
+) -> ([RenderTarget; 2], (u32, u32)) {
+    let size = (
+        ((screen.x * scale).ceil() as u32).max(1),
+        ((screen.y * scale).ceil() as u32).max(1),
+    );
+    if kept.as_ref().is_none_or(|(_, made)| *made != size) {
+        let made = [(); 2].map(|()| {
+            let target = render_target(size.0, size.1);
+            target.texture.set_filter(FilterMode::Linear);
+            target
+        });
+        *kept = Some((made, size));
+    }
+    kept.clone().expect("made above")
 }
 
 #[cfg(test)]
@@ -148,14 +168,22 @@ mod tests {
     }
 
     #[test]
-    fn on_a_wide_screen_the_world_keeps_its_size_and_the_panel_covers_a_corner() {
-        // The dam's box is twice as wide as it is high: beside the panel it would lose a
-        // quarter of its size.
+    fn on_a_wide_screen_the_world_goes_below_the_panel_rather_than_under_it() {
+        // The dam's box has the screen's shape: beside the panel it would lose a quarter of its
+        // size, below it a tenth; under it, none, but the panel would cover a corner.
         let world = Preset::load("dam").expect("embedded").build_world(1);
-        let (screen, toolbar) = (Vec2::new(1280.0, 720.0), 44.0);
-        let over = View::fit_clear_of(&world, screen, toolbar, Vec2::ZERO);
-        let view = View::fit_clear_of(&world, screen, toolbar, Vec2::new(330.0, 140.0));
-        assert_eq!(view, over);
+        let (screen, panel) = (Vec2::new(1280.0, 720.0), Vec2::new(330.0, 70.0));
+        let view = View::fit_clear_of(&world, screen, 0.0, panel);
+        let (top_left, bottom_right) = box_on_screen(view, &world);
+        assert!(top_left.y >= panel.y, "{top_left}");
+        assert!(bottom_right.y <= screen.y + 0.5 && top_left.x >= 0.0);
+        let over = View::fit(&world, screen);
+        assert!(
+            view.scale > 0.85 * over.scale,
+            "{} of {}",
+            view.scale,
+            over.scale
+        );
     }
 
     #[test]

@@ -12,6 +12,9 @@ const MESSAGE_SECONDS: f64 = 2.5;
 /// glow (`palette::glowing`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shading {
+    /// Each material in its own colour and style, lit, with foam where the liquid is thin or
+    /// fast (`draw::look`).
+    Natural,
     /// Colour × (bias + scale · pressure), as the seed does.
     Pressure,
     /// Colour brightened toward foam with speed.
@@ -25,15 +28,17 @@ impl Shading {
     /// The view after this one, round the cycle.
     pub fn next(self) -> Self {
         match self {
+            Self::Natural => Self::Pressure,
             Self::Pressure => Self::Speed,
             Self::Speed => Self::Temperature,
-            Self::Temperature => Self::Pressure,
+            Self::Temperature => Self::Natural,
         }
     }
 
     /// The view's name, as the HUD and the status line say it.
     pub fn name(self) -> &'static str {
         match self {
+            Self::Natural => "natural",
             Self::Pressure => "pressure",
             Self::Speed => "speed",
             Self::Temperature => "temperature",
@@ -50,6 +55,8 @@ pub struct Display {
     pub smoke_view: bool,
     /// The help overlay is shown.
     pub help: bool,
+    /// The engine's figures are shown (F3, `--stats`).
+    pub stats: bool,
     /// How the liquid is coloured (also the dots of the particle view, in the temperature view).
     pub shading: Shading,
     /// The live panel is shown.
@@ -64,13 +71,15 @@ pub struct Display {
 }
 
 impl Default for Display {
-    /// The liquid surface shaded by pressure, smoke shown, no overlay, no message.
+    /// The liquid surface shaded by pressure, smoke shown, no overlay or engine figures, no
+    /// message.
     fn default() -> Self {
         Self {
             particle_view: false,
             smoke_view: true,
             help: false,
-            shading: Shading::Pressure,
+            stats: false,
+            shading: Shading::Natural,
             panel: false,
             saved: 0,
             message: None,
@@ -175,15 +184,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_views_cycle_through_pressure_speed_and_temperature_and_say_which() {
+    fn the_views_cycle_through_natural_pressure_speed_and_temperature_and_say_which() {
         let mut display = Display::default();
         let mut seen = vec![display.shading];
-        for _ in 0..3 {
+        for _ in 0..4 {
             display.next_view();
             seen.push(display.shading);
         }
         use Shading::*;
-        assert_eq!(seen, [Pressure, Speed, Temperature, Pressure]);
-        assert_eq!(display.message(), Some("view: pressure"));
+        assert_eq!(seen, [Natural, Pressure, Speed, Temperature, Natural]);
+        assert_eq!(display.message(), Some("view: natural"));
     }
 }

@@ -43,6 +43,8 @@ pub enum Command {
     ToggleParticleView,
     /// The help overlay.
     ToggleHelp,
+    /// The engine's figures (frame rate, milliseconds, substeps, solver).
+    ToggleStats,
     /// The next view: shaded by pressure, by speed, or coloured by temperature.
     NextView,
     /// Show or hide the smoke (in scenes with air).
@@ -212,6 +214,7 @@ impl Game {
                 self.display.particle_view = !self.display.particle_view;
             }
             Command::ToggleHelp => self.display.help = !self.display.help,
+            Command::ToggleStats => self.display.stats = !self.display.stats,
             Command::ToggleSmoke => {
                 let has_air = self.session.world.air().is_some();
                 self.display.toggle_smoke(has_air);

@@ -27,6 +27,8 @@ pub struct WindowState {
     pub view: &'static str,
     /// The live panel shows.
     pub panel: bool,
+    /// The engine's figures show (F3).
+    pub stats: bool,
     /// The level menu shows.
     pub menu: bool,
     /// The touch toolbar shows.
@@ -56,6 +58,7 @@ impl WindowState {
             material: game.tools.material,
             view: game.display.shading.name(),
             panel: game.display.panel,
+            stats: game.display.stats,
             menu: game.menu.open,
             toolbar,
             held,

@@ -210,7 +210,7 @@ macro_rules! no_number {
     )*};
 }
 
-no_number!(String, [f32; 3], Option<String>, bool);
+no_number!(String, [f32; 3], Option<String>, bool, Style);
 
 /// The index of the row called `name` in `MATERIAL_FIELDS` (at compile time: a tunable without
 /// its row does not build).
@@ -235,6 +235,11 @@ const fn row_index(name: &str) -> usize {
     panic!("a tunable names no row of the table")
 }
 
+/// True for the default style (a saved material leaves it out).
+fn is_clear(style: &Style) -> bool {
+    *style == Style::Clear
+}
+
 /// The defaults a preset file's material takes for the fields it leaves out
 /// (`Material::default`'s).
 mod defaults {
@@ -249,6 +254,38 @@ mod defaults {
     pub fn yield_ratio() -> f32 {
         0.1
     }
+}
+
+/// How a material looks in the window: the renderer's light, refraction, sheen, grain and glow
+/// for it (`app::draw::look` turns each into numbers). The engine never reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    /// Water: clear, what lies behind it seen bent through it, a sharp highlight.
+    #[default]
+    Clear,
+    /// Oil and syrup: little seen through it, a broad glossy sheen.
+    Sheen,
+    /// Slime: nothing seen through it, a soft highlight.
+    Opaque,
+    /// Ice and jelly: half seen through, a frosted grain and a crisp bright edge.
+    Translucent,
+    /// Rock: matte, with a grain.
+    Matte,
+    /// Lava: it gives off light, which blooms into what is around it.
+    Emissive,
+}
+
+impl Style {
+    /// Every style, in the reference's order.
+    pub const ALL: [Style; 6] = [
+        Style::Clear,
+        Style::Sheen,
+        Style::Opaque,
+        Style::Translucent,
+        Style::Matte,
+        Style::Emissive,
+    ];
 }
 
 /// Declares `Material`, its `Default`, the fields' entries, `FIELDS`, `MATERIAL_FIELDS` and
@@ -492,6 +529,13 @@ material_fields! {
     boiling_heat: f32 = 0.0,
         BOILING_HEAT = "materials[i].boiling_heat" in "degrees of water",
             Range(N(0.0), N(10000.0)), "0", law Same;
+    /// How it looks in the window (`Style`): `clear` water, `sheen` for oil and syrup,
+    /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava.
+    #[serde(default, skip_serializing_if = "is_clear")]
+    style: Style = Style::Clear,
+        STYLE = "materials[i].style",
+            Rule("`clear`, `sheen`, `opaque`, `translucent`, `matte` or `emissive`"), "`clear`",
+            law Same;
     /// Its particles hold still where they are (a solid formed in place: rock); the liquid
     /// rests on them and flows around them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

@@ -1,15 +1,15 @@
 #version 100
-// Passes the field texture's coordinates through (the threshold pass draws one screen quad).
+// The box's fill: world positions (the camera's) passed through for the back wall's pattern.
 attribute vec3 position;
 attribute vec2 texcoord;
 attribute vec4 color0;
 
-varying mediump vec2 uv;
+varying highp vec2 world;
 
 uniform mat4 Model;
 uniform mat4 Projection;
 
 void main() {
     gl_Position = Projection * Model * vec4(position, 1.0);
-    uv = texcoord;
+    world = position.xy;
 }
