@@ -332,6 +332,12 @@ pub fn liquid_reference() -> Option<f64> {
 /// Particles in each block `spring_probe` times.
 const PROBE_PARTICLES: usize = 2_000;
 
+/// What a spring of matter that turned elastic as the scene ran (its ids scattered among the
+/// liquid's) costs against one of a fresh block (`spring_probe`): measured in `volcano` at 8,500
+/// particles once its rock had piled, 0.029 to 0.049 µs a spring-substep (0.041 the median of
+/// eight frames) against the block's 0.030, on the 2-core machine.
+const FORMED_SPRINGS: f64 = 1.35;
+
 /// Microseconds a particle of `material` costs a substep for its springs, in `scene` at its
 /// resolution: the springs stage's time per particle-substep in a block of `PROBE_PARTICLES` of
 /// it, resting on the floor of the scene's box with nothing else in it (no air, no bodies, no
@@ -339,10 +345,11 @@ const PROBE_PARTICLES: usize = 2_000;
 /// The stage's own clock, not the frame's, so that the rest of the frame's noise stays out. A
 /// few hundredths of a second here; `None` when the clock did not move.
 ///
-/// Rock that formed in a pile as `volcano` runs costs its springs stage about 1.5 times what
-/// such a fresh block does (at 6,000 particles, 0.54 against 0.35 µs a particle-substep here):
-/// the model prices that scene once poured some 15 to 20% under what it then costs
-/// (docs/ENGINE.md, "The automatic resolution").
+/// The block's particles hold as many springs each as rock that formed in a pile as `volcano`
+/// runs (7.6 against 7.7 at 8,500 particles), but each of its springs costs less: its ids run in
+/// the order of their places, where matter that turned elastic as the scene ran has its ids
+/// scattered through the liquid's, and the springs stage reaches each spring's other end by id.
+/// `FORMED_SPRINGS` prices that.
 pub fn spring_probe(scene: &Scene, material: usize) -> Option<f64> {
     let mut probe = scene.clone();
     probe.emitters.clear();
@@ -403,7 +410,7 @@ impl CostModel {
             Some(material)
                 if (poured.elastic as f64 - expected).abs() > 0.05 * expected.at_least(1.0) =>
             {
-                spring_probe(&at.scene, material)?
+                spring_probe(&at.scene, material)? * FORMED_SPRINGS
             }
             _ => 0.0,
         };
