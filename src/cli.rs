@@ -82,6 +82,11 @@ struct Args {
     #[arg(long, conflicts_with = "headless")]
     stats: bool,
 
+    /// Draw the liquid the cheap way, for a slow GPU: from its colours alone (lit and refracting,
+    /// but every material clear, without foam), and without the glow of hot matter
+    #[arg(long, conflicts_with = "headless")]
+    lite: bool,
+
     /// The window's size in pixels, width by height
     #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = window_size, conflicts_with = "headless")]
     window_size: (u32, u32),
@@ -174,6 +179,8 @@ pub struct WindowOptions {
     pub report_state: bool,
     /// Show the engine's figures from the start (`--stats`).
     pub stats: bool,
+    /// Draw the liquid without its looks pass and the glow (`--lite`).
+    pub lite: bool,
     /// The window's size in pixels, width and height (`--window-size`).
     pub window_size: (u32, u32),
 }
@@ -350,6 +357,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             linked_replay,
             report_state: args.report_state,
             stats: args.stats,
+            lite: args.lite,
             window_size: args.window_size,
         })
     })
@@ -527,15 +535,23 @@ mod tests {
             panic!("not the window")
         };
         assert_eq!((options.preset.as_str(), options.seed), ("seed", 1));
-        assert_eq!((options.window_size, options.stats), ((1280, 720), false));
+        assert_eq!(
+            (options.window_size, options.stats, options.lite),
+            ((1280, 720), false, false)
+        );
     }
 
     #[test]
-    fn the_window_takes_a_size_and_the_engine_figures() {
-        let Job::Window(options) = job(&["--window-size", "390x844", "--stats"]).unwrap() else {
+    fn the_window_takes_a_size_the_engine_figures_and_the_lite_look() {
+        let Job::Window(options) = job(&["--window-size", "390x844", "--stats", "--lite"]).unwrap()
+        else {
             panic!("not the window")
         };
-        assert_eq!((options.window_size, options.stats), ((390, 844), true));
+        assert_eq!(
+            (options.window_size, options.stats, options.lite),
+            ((390, 844), true, true)
+        );
+        assert!(job(&["--headless", "--lite"]).is_err());
         for bad in [
             "390",
             "390x",

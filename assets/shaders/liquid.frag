@@ -12,6 +12,9 @@ varying vec2 uv;
 
 uniform sampler2D Texture;
 uniform sampler2D Looks;
+// 1 under --lite: no looks field, every material `LiteLook` (the clear style).
+uniform float Lite;
+uniform vec4 LiteLook;
 // Field weight at the liquid's surface.
 uniform float Threshold;
 // Field weight inside a pool at rest.
@@ -55,7 +58,8 @@ void main() {
     }
     float alpha = smoothstep(0.8 * Threshold, 1.2 * Threshold, weight);
     vec3 colour = field.rgb / weight;
-    vec4 look = clamp(texture2D(Looks, uv) / weight, 0.0, 1.0);
+    // Under --lite the looks were not splatted: every material is clear.
+    vec4 look = Lite > 0.5 ? LiteLook : clamp(texture2D(Looks, uv) / weight, 0.0, 1.0);
     float clarity = look.r;
     float gloss = look.g;
     float glow = look.b;

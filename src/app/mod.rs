@@ -232,6 +232,7 @@ fn new_game(options: &WindowOptions, feed: Option<Feed>) -> Result<Game, String>
     let mut game = Game::with_inputs(preset, source, seed, resolution, scale, recorder, feed);
     game.progress = Progress::load();
     game.display.stats = options.stats;
+    game.display.lite = options.lite;
     if let Some(path) = &options.load {
         let (preset, world) = crate::snapshot::load(path)?;
         game.open_snapshot(preset, world);

@@ -76,9 +76,14 @@ impl Look {
         }
     }
 
+    /// As the liquid shader's `vec4`: clarity, gloss, glow, grain.
+    pub fn to_array(self) -> [f32; 4] {
+        [self.clarity, self.gloss, self.glow, self.grain]
+    }
+
     /// As the splat pass's per-particle bytes: clarity, gloss, glow, grain.
     pub fn to_bytes(self) -> [u8; 4] {
-        [self.clarity, self.gloss, self.glow, self.grain]
+        self.to_array()
             .map(|c| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8)
     }
 }

@@ -17,7 +17,7 @@ use super::view::{target_pair, View};
 use crate::app::game::display::Shading;
 use crate::app::game::Game;
 use crate::sim::numerics::clock::Instant;
-use crate::sim::{BodyShape, Shape, World};
+use crate::sim::{BodyShape, Shape, Style as MaterialStyle, World};
 use macroquad::miniquad::{
     BlendFactor, BlendState, BlendValue, Equation, PassAction, PipelineParams,
 };
@@ -176,6 +176,8 @@ struct Pass<'a> {
     half: f32,
     /// Splats (cleared target first) or dots (over what is drawn).
     style: Style,
+    /// The frame's last particle pass (its time closes `splat_millis`).
+    last: bool,
 }
 
 /// The uniforms of the box's back wall (`backdrop.glsl`), which the liquid also reads.
@@ -275,6 +277,8 @@ impl Renderer {
             UniformDesc::new("Time", UniformType::Float1),
             UniformDesc::new("Steepness", UniformType::Float1),
             UniformDesc::new("HeadOn", UniformType::Float1),
+            UniformDesc::new("Lite", UniformType::Float1),
+            UniformDesc::new("LiteLook", UniformType::Float4),
         ]);
         let liquid = load_material(
             ShaderSource::Glsl {
@@ -365,6 +369,7 @@ impl Renderer {
                 camera: &camera,
                 half: radius.max(1.0 / view.scale),
                 style: Style::Dot,
+                last: true,
             };
             self.prepare_particles(game, fraction);
             self.draw_particles(&pass);
@@ -376,7 +381,7 @@ impl Renderer {
         draw_obstacles(world);
         set_default_camera();
         let hot_walls = hot_walls(world);
-        if liquid_view && (self.glowing || !hot_walls.is_empty()) {
+        if liquid_view && !game.display.lite && (self.glowing || !hot_walls.is_empty()) {
             let (field, (_, threshold)) =
                 (self.field.as_ref().expect("drawn"), self.weights(world));
             let [colours, looks] = &field.0;
@@ -407,11 +412,15 @@ impl Renderer {
         let ([colours, looks], (width, height)) = self.field_targets(view);
 
         self.prepare_particles(game, fraction);
-        for (target, looks) in [(&colours, false), (&looks, true)] {
+        let lite = game.display.lite;
+        let passes = [(&colours, false), (&looks, true)];
+        let passes = &passes[..if lite { 1 } else { 2 }];
+        for (index, &(target, looks)) in passes.iter().enumerate() {
             let pass = Pass {
                 camera: &view.camera(Some(target.clone())),
                 half: 3.0 * sigma,
                 style: Style::Splat { weight, looks },
+                last: index + 1 == passes.len(),
             };
             self.draw_particles(&pass);
         }
@@ -438,6 +447,8 @@ impl Renderer {
         liquid.set_uniform("Time", world.time() as f32);
         liquid.set_uniform("Steepness", STEEPNESS);
         liquid.set_uniform("HeadOn", WATER_REFLECTANCE);
+        liquid.set_uniform("Lite", if lite { 1.0f32 } else { 0.0 });
+        liquid.set_uniform("LiteLook", Look::of(MaterialStyle::Clear).to_array());
         liquid.set_texture("Looks", looks.texture.clone());
         gl_use_material(liquid);
         // Only the box's part of the window (plus a splat's reach) can hold liquid.
@@ -515,8 +526,7 @@ impl Renderer {
             unsafe { get_internal_gl() }.flush();
         }
         self.pending_millis += start.elapsed().as_secs_f32() * 1000.0;
-        let last_pass = !matches!(pass.style, Style::Splat { looks: false, .. });
-        if last_pass {
+        if pass.last {
             self.splat_times.push(self.pending_millis);
         }
     }

@@ -57,6 +57,9 @@ pub struct Display {
     pub help: bool,
     /// The engine's figures are shown (F3, `--stats`).
     pub stats: bool,
+    /// The liquid is drawn from its colours alone, every material clear and without foam, and
+    /// nothing glows (`--lite`): the two passes a slow GPU pays most for are skipped.
+    pub lite: bool,
     /// How the liquid is coloured (also the dots of the particle view, in the temperature view).
     pub shading: Shading,
     /// The live panel is shown.
@@ -71,7 +74,7 @@ pub struct Display {
 }
 
 impl Default for Display {
-    /// The liquid surface shaded by pressure, smoke shown, no overlay or engine figures, no
+    /// The liquid surface in its natural look, smoke shown, no overlay or engine figures, no
     /// message.
     fn default() -> Self {
         Self {
@@ -79,6 +82,7 @@ impl Default for Display {
             smoke_view: true,
             help: false,
             stats: false,
+            lite: false,
             shading: Shading::Natural,
             panel: false,
             saved: 0,
