@@ -22,7 +22,7 @@
 //! same frames of it each time (from its start, seed 1), and fits `fixed` and `per_particle`
 //! through the two; `spring` comes from the springs stage's time in a block of the scene's own
 //! material with springs (`spring_probe`), and the price of a particle in a scene that starts
-//! nearly empty from `dam` (`liquid_reference`).
+//! nearly empty from `collapse` (`liquid_reference`).
 
 use crate::preset::{Preset, MAX_PARTICLES};
 use crate::sim::numerics::clock::Instant;
@@ -266,7 +266,7 @@ const WARM_UP_FRAMES: usize = 1;
 const TIMED_FRAMES: usize = 3;
 
 /// Fewer particles than this in the larger sample, or fewer than a quarter of what the scene
-/// holds once poured, and the scene's particles are priced as `dam`'s: a scene that starts
+/// holds once poured, and the scene's particles are priced as `collapse`'s: a scene that starts
 /// with its emitters still to pour has too few to price.
 const FEWEST_PRICED: usize = 500;
 
@@ -315,16 +315,17 @@ fn sample(preset: &Preset, particles: usize) -> Option<Sample> {
     time_frames(&mut scaled.build_world(1))
 }
 
-/// Microseconds a particle of a liquid costs a substep on this machine: the slope of `dam`'s
-/// fit (no springs, no air, and particles enough to price), timed on the first call (a few
+/// Microseconds a particle of a liquid costs a substep on this machine: the slope of
+/// `collapse`'s fit (water alone: no springs, no air, no bodies, so that the engine built without
+/// its `bodies` feature prices it too; and particles enough to price), timed on the first call (a few
 /// hundredths of a second here) and kept for the rest of the run; `None` when the clock did not
 /// move.
 pub fn liquid_reference() -> Option<f64> {
     static LIQUID: OnceLock<Option<f64>> = OnceLock::new();
     *LIQUID.get_or_init(|| {
-        let dam = Preset::load("dam").expect("the embedded dam preset loads");
-        let small = sample(&dam, SAMPLE_COUNTS[0])?;
-        let large = sample(&dam, SAMPLE_COUNTS[1])?;
+        let water = Preset::load("collapse").expect("the embedded collapse preset loads");
+        let small = sample(&water, SAMPLE_COUNTS[0])?;
+        let large = sample(&water, SAMPLE_COUNTS[1])?;
         Some(CostModel::fit(small, large, 0, Reference::default()).per_particle_us)
     })
 }
@@ -727,7 +728,7 @@ mod tests {
     /// `AUTO_FINEST` times the preset's own.
     #[test]
     fn the_affordable_count_follows_the_machine_and_the_fixed_cost() {
-        let preset = Preset::load("dam").unwrap();
+        let preset = Preset::load("collapse").unwrap();
         let own = preset.own_particles();
         let counts: Vec<usize> = [8.0, 4.0, 2.0, 1.0, 0.5, 0.25]
             .iter()
@@ -758,7 +759,7 @@ mod tests {
 
     /// Volcano's lava freezes into rock (it is poured into a cold sea), which has springs; its
     /// water and its fixed basalt never have them. Ice's water does not freeze (it is warm),
-    /// its ice has springs from the start; dam's water never has any.
+    /// its ice has springs from the start; collapse's water never has any.
     #[test]
     fn what_comes_to_have_springs_follows_reactions_and_freezing() {
         let springs = |name: &str| {
@@ -780,7 +781,7 @@ mod tests {
         let ice = springs("ice");
         assert_eq!(ice[0], ("water".into(), None));
         assert_eq!(ice[1], ("ice".into(), Some("ice".into())));
-        assert_eq!(springs("dam"), vec![("water".into(), None)]);
+        assert_eq!(springs("collapse"), vec![("water".into(), None)]);
         let scene = Preset::load("volcano").unwrap().scene;
         let load = Load::of(&scene);
         let lava = scene.emitters[0].budget;
