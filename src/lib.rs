@@ -51,3 +51,4 @@ pub mod share;
 pub mod sim;
 #[cfg(feature = "cli")]
 pub mod snapshot;
+pub mod sound;
