@@ -89,6 +89,11 @@ struct Args {
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
     record: Option<PathBuf>,
 
+    /// With --headless (a preset, a level or --replay): write the run's sound to this WAV file
+    /// (48 kHz, stereo, 16-bit), the same bytes at any thread count; the report gains `sound`
+    #[arg(long, value_name = "PATH", value_parser = non_empty_path, requires = "headless")]
+    wav: Option<PathBuf>,
+
     /// Play a replay file (in the window, or with --headless without one)
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with = "load")]
     replay: Option<PathBuf>,
@@ -200,6 +205,8 @@ pub enum Job {
         replay: Replay,
         /// Worker threads (default: one per core).
         threads: Option<usize>,
+        /// Write its sound to this WAV file (`--wav`).
+        wav: Option<PathBuf>,
     },
     /// Play a replay without a window and print the JSON report.
     Replay {
@@ -207,6 +214,8 @@ pub enum Job {
         path: PathBuf,
         /// Worker threads (default: one per core).
         threads: Option<usize>,
+        /// Write its sound to this WAV file (`--wav`).
+        wav: Option<PathBuf>,
     },
     /// Check (or update) a golden checksum file.
     Golden {
@@ -287,7 +296,11 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
                 particles = particles.or(linked);
             }
             Opened::Replay(replay) if args.headless => {
-                return Ok(Job::ReplayLink { replay, threads })
+                return Ok(Job::ReplayLink {
+                    replay,
+                    threads,
+                    wav: args.wav,
+                })
             }
             Opened::Replay(replay) => linked_replay = Some(replay),
         }
@@ -307,6 +320,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         Job::Replay {
             path: path.clone(),
             threads,
+            wav: args.wav,
         }
     } else if args.headless {
         if args.particles == Some(ParticleCount::Auto) {
@@ -329,6 +343,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             stir: args.stir,
             record: args.record,
             load: args.load,
+            wav: args.wav,
         })
     } else {
         Job::Window(WindowOptions {

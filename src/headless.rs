@@ -7,6 +7,7 @@ use crate::replay::{Input, Recorder};
 use crate::sim::numerics::clock::Instant;
 use crate::sim::subsystems::air::{Air, Method};
 use crate::sim::{RandomStirrer, StageTimes, World, WorldStats};
+use crate::sound::{Recording, SoundFigures};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -47,6 +48,8 @@ pub struct HeadlessOptions {
     pub record: Option<std::path::PathBuf>,
     /// Start from this snapshot instead of the preset.
     pub load: Option<std::path::PathBuf>,
+    /// Write the run's sound to this WAV file (`crate::sound`); the report gains `sound`.
+    pub wav: Option<std::path::PathBuf>,
 }
 
 impl Default for HeadlessOptions {
@@ -61,6 +64,7 @@ impl Default for HeadlessOptions {
             stir: StirMode::None,
             record: None,
             load: None,
+            wav: None,
         }
     }
 }
@@ -135,6 +139,9 @@ pub struct Report {
     /// The level's goal at the end, in a level (`--level`, or a replay recorded in one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub goal: Option<level::Report>,
+    /// The run's sound, with `--wav`: its length, RMS level and peak.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sound: Option<SoundFigures>,
 }
 
 /// One rigid body at the end of a run.
@@ -330,6 +337,10 @@ fn run_in_pool(
         }
         None => None,
     };
+    let mut sound = match &options.wav {
+        Some(path) => Some(Recording::create(path, &world, options.seed)?),
+        None => None,
+    };
     let mut stirrer = RandomStirrer::new(options.seed);
     let mut timed_ms = Vec::new();
     let (mut timed_particle_substeps, mut timed_seconds) = (0.0_f64, 0.0_f64);
@@ -348,6 +359,9 @@ fn run_in_pool(
                 }
             }
         }
+        if let (0, Some(sound)) = (frame, &mut sound) {
+            sound.listen_from(&world);
+        }
         let start = Instant::now();
         world.step_frame();
         let seconds = start.elapsed().as_secs_f64();
@@ -356,6 +370,9 @@ fn run_in_pool(
         }
         if let Some(attempt) = &mut attempt {
             attempt.observe(&world);
+        }
+        if let Some(sound) = &mut sound {
+            sound.frame(&world);
         }
         let stepped = world.last_frame();
         adapted_frames += (stepped.substeps > configured_substeps) as u64;
@@ -383,6 +400,7 @@ fn run_in_pool(
     }
     let mut report = report(preset, &world, frames, options.seed, timing, &before);
     report.goal = attempt.map(|attempt| attempt.report());
+    report.sound = sound.map(Recording::finish).transpose()?;
     Ok(report)
 }
 
@@ -483,6 +501,7 @@ fn report(
         air: world.air().map(|air| air_report(air, before)),
         bodies: body_reports(world),
         goal: None,
+        sound: None,
     }
 }
 
@@ -509,11 +528,30 @@ pub fn body_reports(world: &World) -> Vec<BodyReport> {
 /// threads. The report's `checksum` is the replayed run's; a replay that does not end with the
 /// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
 pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
-    play(crate::replay::Replay::load(path)?, threads)
+    replay_to(path, threads, None)
+}
+
+/// [`replay`], writing the run's sound to the WAV file `wav` if given (`--wav`): the same bytes
+/// as the recorded run's `--wav`.
+pub fn replay_to(
+    path: &std::path::Path,
+    threads: Option<usize>,
+    wav: Option<&std::path::Path>,
+) -> Result<Report, String> {
+    play_to(crate::replay::Replay::load(path)?, threads, wav)
 }
 
 /// Plays `replay` without a window, as [`replay`] plays a file (one opened from a link, say).
 pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Report, String> {
+    play_to(replay, threads, None)
+}
+
+/// [`play`], writing the run's sound to the WAV file `wav` if given.
+pub fn play_to(
+    replay: crate::replay::Replay,
+    threads: Option<usize>,
+    wav: Option<&std::path::Path>,
+) -> Result<Report, String> {
     in_pool(threads, || {
         let (frames, seed, recorded, file) = (
             replay.frames,
@@ -522,10 +560,18 @@ pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Rep
             replay.file.clone(),
         );
         let mut player = crate::replay::Player::new(replay)?;
+        let mut sound = match wav {
+            Some(path) => Some(Recording::create(path, &player.world, seed)?),
+            None => None,
+        };
         let mut timed_ms = Vec::new();
         while !player.finished() {
             let start = Instant::now();
-            player.step()?;
+            player.step_then(|world| {
+                if let Some(sound) = &mut sound {
+                    sound.frame(world);
+                }
+            })?;
             let substeps = player.world.last_frame().substeps.max(1) as f64;
             timed_ms.push(start.elapsed().as_secs_f64() * 1000.0 / substeps);
         }
@@ -545,6 +591,7 @@ pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Rep
             &Counted::default(),
         );
         report.goal = player.attempt.as_ref().map(Attempt::report);
+        report.sound = sound.map(Recording::finish).transpose()?;
         if report.checksum != recorded {
             return Err(format!(
                 "{file}: the replay ended with checksum {:016x}, the recorded run with \
