@@ -39,31 +39,31 @@ pub fn bubble_damping(radius: f32) -> f32 {
 /// bubbles near the surface).
 pub const RISE: f32 = 0.1;
 
-/// The smallest and largest bubble radius made, in metres: 0.5 mm (6.5 kHz) to 12 mm (270 Hz).
-const RADII: (f32, f32) = (0.0005, 0.012);
+/// The smallest and largest bubble radius made, in metres: 0.5 mm (6.5 kHz) to 8 mm (410 Hz).
+const RADII: (f32, f32) = (0.0005, 0.008);
 
 /// The energy (½ m |Δv|², in the particles' mass units) at which a splash is at half its
 /// loudest. A drop of one particle at a few metres a second is about 2, a block of water
-/// landing from a metre about 200, a dam's wave against a wall thousands.
-const SPLASH_ENERGY: f32 = 200.0;
+/// landing from a metre 50 to 150 a frame, a dam's wave against a wall a thousand.
+const SPLASH_ENERGY: f32 = 1000.0;
 
 /// Peak amplitudes, as fractions of full scale, of each sound at its loudest.
-const SPLASH_GAIN: f32 = 0.55;
-const SLAP_GAIN: f32 = 0.6;
+const SPLASH_GAIN: f32 = 0.6;
+const SLAP_GAIN: f32 = 0.45;
 const BUBBLE_GAIN: f32 = 0.3;
-const STREAM_GAIN: f32 = 0.12;
+const STREAM_GAIN: f32 = 0.08;
 const GURGLE_GAIN: f32 = 0.08;
-const HISS_GAIN: f32 = 0.16;
+const HISS_GAIN: f32 = 0.04;
 const BLUB_GAIN: f32 = 0.2;
-const CRACKLE_GAIN: f32 = 0.25;
+const CRACKLE_GAIN: f32 = 0.2;
 const ERASE_GAIN: f32 = 0.1;
-const KNOCK_GAIN: f32 = 0.6;
+const KNOCK_GAIN: f32 = 0.5;
 
 /// The flow (mass per second) at which a stream is at half its loudest: an emitter of the
 /// presets makes 100 to 200.
 const STREAM_RATE: f32 = 100.0;
 /// The heat per second, from hot liquid into cold, at which the sizzle is at half its loudest.
-const SIZZLE_RATE: f32 = 500.0;
+const SIZZLE_RATE: f32 = 4000.0;
 /// Reactions, or liquid turned into another, per second, at which the hiss is at half.
 const REACTION_RATE: f32 = 40.0;
 /// Liquid boiled off, mass per second, at which the hiss and the blubs are at half.
@@ -121,7 +121,8 @@ impl Synth {
             Pass::High,
             Some(Filter::new(4500.0, 1.4)),
             0.06,
-        );
+        )
+        .grainy(0.004);
         let rush = Bed::new(
             noise.split(),
             Filter::new(1400.0, 0.7),
@@ -215,26 +216,30 @@ impl Synth {
         let hard = impact.energy * impact.hard;
         let soft = impact.energy - hard;
         let mass = impact.mass.at_least(0.0);
-        // The splash's bubbles: a radius that grows with the cube root of its size (a drop of
-        // one particle about 1.2 mm, 1 000 of them 12 mm), so that a big splash is deep.
-        let radius = (0.0012 * powf(mass.at_least(1e-3), 1.0 / 3.0)).clamp(RADII.0, RADII.1);
+        // The splash's bubbles: a radius that grows with the fourth root of its size (a drop of
+        // one particle about 1 mm, 100 of them 3.2 mm, 1 000 of them 5.6 mm), so that a big
+        // splash is deeper.
+        let radius = (0.001 * powf(mass.at_least(1e-3), 0.25)).clamp(RADII.0, RADII.1);
         let size = mass / (mass + 50.0);
         let delay = self.delay(span);
         if soft > 0.0 {
             let loud = level(soft, SPLASH_ENERGY);
-            let centre = (0.8 * MINNAERT / radius).clamp(300.0, 2500.0);
+            let centre = (1.2 * MINNAERT / radius).clamp(600.0, 2500.0);
             let burst = Burst::new(
                 self.noise.split(),
-                Filter::new(centre, 1.3),
-                Pass::Band,
+                Filter::new(centre, 1.0),
+                Pass::Low,
                 SPLASH_GAIN * loud,
                 0.003,
                 0.04 + 0.1 * size,
             );
             self.add(Sound::Burst(burst), impact.x, delay);
-            let count = 1 + (mass.sqrt() * 0.4).at_most(3.0) as usize;
+            let count = 1 + (4.0 * loud).at_most(3.0) as usize;
             for _ in 0..count {
-                let r = (radius * (0.4 + 1.2 * self.noise.unit())).clamp(RADII.0, RADII.1);
+                // Mostly smaller than the splash's radius, now and then larger: entrained
+                // bubbles' radii spread widely, the small ones many.
+                let u = self.noise.unit();
+                let r = (radius * (0.3 + 1.2 * u * u)).clamp(RADII.0, RADII.1);
                 let amplitude = BUBBLE_GAIN * loud * (r / radius).sqrt();
                 let after = delay + (self.noise.unit() * 0.03 * RATE) as u32;
                 self.bubble(r, amplitude, impact.x, after);
@@ -244,7 +249,7 @@ impl Synth {
             let loud = level(hard, SPLASH_ENERGY);
             let burst = Burst::new(
                 self.noise.split(),
-                Filter::new(600.0 - 300.0 * size, 1.0),
+                Filter::new(1200.0 - 500.0 * size, 1.3),
                 Pass::Band,
                 SLAP_GAIN * loud,
                 0.001,

@@ -59,8 +59,8 @@ impl Noise {
 }
 
 /// Equal-power stereo gains for a place across the box (0 at its left wall, 1 at its right):
-/// left = cos θ, right = sin θ, so left² + right² = 1 wherever the sound is. θ spans 10 % to
-/// 90 % of a quarter turn: a sound at a wall is mostly, not only, on its side.
+/// left = cos θ, right = sin θ, so left² + right² = 1 wherever the sound is. θ spans 5 % to
+/// 95 % of a quarter turn: a sound at a wall is mostly, not only, on its side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pan {
     /// Gain of the left channel.
@@ -73,7 +73,7 @@ impl Pan {
     /// The pan of `x` (clamped to 0..1).
     pub fn at(x: f32) -> Self {
         let x = if x.is_nan() { 0.5 } else { x.clamp(0.0, 1.0) };
-        let gains = unit_vector((0.1 + 0.8 * x) * 0.5 * PI);
+        let gains = unit_vector((0.05 + 0.9 * x) * 0.5 * PI);
         Self {
             left: gains.x,
             right: gains.y,
@@ -258,6 +258,13 @@ pub struct Bed {
     pan: Pan,
     pan_target: Pan,
     glide: f32,
+    /// Samples per grain (0: none): a grainy texture's loudness jumps at random every grain, as
+    /// a sizzle of tiny bursting bubbles does.
+    grain: u32,
+    countdown: u32,
+    grit: f32,
+    grit_target: f32,
+    grit_glide: f32,
 }
 
 impl Bed {
@@ -280,7 +287,20 @@ impl Bed {
             pan: Pan::at(0.5),
             pan_target: Pan::at(0.5),
             glide: 1.0 - decay_per_sample(glide),
+            grain: 0,
+            countdown: 0,
+            grit: 1.0,
+            grit_target: 1.0,
+            grit_glide: 1.0,
         }
+    }
+
+    /// The same texture made grainy: a new random loudness (the cube of a uniform number, so
+    /// mostly quiet with loud grains) every `seconds`, glided over a fifth of it.
+    pub fn grainy(mut self, seconds: f32) -> Self {
+        self.grain = ((seconds * RATE) as u32).max(1);
+        self.grit_glide = 1.0 - decay_per_sample(0.2 * seconds);
+        self
     }
 
     /// Sets where the gain and pan glide to.
@@ -310,6 +330,16 @@ impl Bed {
             let mut sample = self.filter.next(self.noise.sample(), self.pass);
             if let Some(second) = &mut self.second {
                 sample = second.next(sample, self.pass);
+            }
+            if self.grain > 0 {
+                if self.countdown == 0 {
+                    self.countdown = self.grain;
+                    let u = self.noise.unit();
+                    self.grit_target = 2.0 * u * u * u;
+                }
+                self.countdown -= 1;
+                self.grit += (self.grit_target - self.grit) * self.grit_glide;
+                sample *= self.grit;
             }
             sample *= self.gain;
             frame[0] += sample * self.pan.left;
