@@ -95,6 +95,11 @@ struct Args {
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with_all = ["replay", "load"])]
     record: Option<PathBuf>,
 
+    /// With --headless (a preset, a level or --replay): write the run's sound to this WAV file
+    /// (48 kHz, stereo, 16-bit), the same bytes at any thread count; the report gains `sound`
+    #[arg(long, value_name = "PATH", value_parser = non_empty_path, requires = "headless")]
+    wav: Option<PathBuf>,
+
     /// Play a replay file (in the window, or with --headless without one)
     #[arg(long, value_name = "FILE", value_parser = non_empty_path, conflicts_with = "load")]
     replay: Option<PathBuf>,
@@ -208,6 +213,8 @@ pub enum Job {
         replay: Replay,
         /// Worker threads (default: one per core).
         threads: Option<usize>,
+        /// Write its sound to this WAV file (`--wav`).
+        wav: Option<PathBuf>,
     },
     /// Play a replay without a window and print the JSON report.
     Replay {
@@ -215,6 +222,8 @@ pub enum Job {
         path: PathBuf,
         /// Worker threads (default: one per core).
         threads: Option<usize>,
+        /// Write its sound to this WAV file (`--wav`).
+        wav: Option<PathBuf>,
     },
     /// Check (or update) a golden checksum file.
     Golden {
@@ -295,7 +304,11 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
                 particles = particles.or(linked);
             }
             Opened::Replay(replay) if args.headless => {
-                return Ok(Job::ReplayLink { replay, threads })
+                return Ok(Job::ReplayLink {
+                    replay,
+                    threads,
+                    wav: args.wav,
+                })
             }
             Opened::Replay(replay) => linked_replay = Some(replay),
         }
@@ -315,6 +328,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         Job::Replay {
             path: path.clone(),
             threads,
+            wav: args.wav,
         }
     } else if args.headless {
         if args.particles == Some(ParticleCount::Auto) {
@@ -339,6 +353,7 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
             load: args.load,
             // The program's report has the scene's cost model (`headless::CostReport`).
             cost_model: true,
+            wav: args.wav,
         })
     } else {
         Job::Window(WindowOptions {

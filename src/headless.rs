@@ -8,6 +8,7 @@ use crate::replay::{Input, Recorder};
 use crate::sim::numerics::clock::Instant;
 use crate::sim::subsystems::air::{Air, Method};
 use crate::sim::{RandomStirrer, StageTimes, World, WorldStats};
+use crate::sound::{Recording, SoundFigures};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -51,6 +52,8 @@ pub struct HeadlessOptions {
     /// Measure the scene's cost model after the run and report it (`Report::cost_model`): the
     /// program does, tests and golden runs leave it out (it takes up to a third of a second).
     pub cost_model: bool,
+    /// Write the run's sound to this WAV file (`crate::sound`); the report gains `sound`.
+    pub wav: Option<std::path::PathBuf>,
 }
 
 impl Default for HeadlessOptions {
@@ -66,6 +69,7 @@ impl Default for HeadlessOptions {
             record: None,
             load: None,
             cost_model: false,
+            wav: None,
         }
     }
 }
@@ -146,6 +150,9 @@ pub struct Report {
     /// costs at the run's count (`HeadlessOptions::cost_model`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_model: Option<CostReport>,
+    /// The run's sound, with `--wav`: its length, RMS level and peak.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sound: Option<SoundFigures>,
 }
 
 /// The headless report's `cost_model`: what the scene's model (`crate::cost`) says a frame of
@@ -365,6 +372,10 @@ fn run_in_pool(
         }
         None => None,
     };
+    let mut sound = match &options.wav {
+        Some(path) => Some(Recording::create(path, &world, options.seed)?),
+        None => None,
+    };
     let mut stirrer = RandomStirrer::new(options.seed);
     let mut timed_ms = Vec::new();
     let mut frame_ms = Vec::new();
@@ -384,6 +395,9 @@ fn run_in_pool(
                 }
             }
         }
+        if let (0, Some(sound)) = (frame, &mut sound) {
+            sound.listen_from(&world);
+        }
         let start = Instant::now();
         world.step_frame();
         let seconds = start.elapsed().as_secs_f64();
@@ -392,6 +406,9 @@ fn run_in_pool(
         }
         if let Some(attempt) = &mut attempt {
             attempt.observe(&world);
+        }
+        if let Some(sound) = &mut sound {
+            sound.frame(&world);
         }
         let stepped = world.last_frame();
         adapted_frames += (stepped.substeps > configured_substeps) as u64;
@@ -427,6 +444,7 @@ fn run_in_pool(
         .cost_model
         .then(|| CostReport::measure(preset))
         .flatten();
+    report.sound = sound.map(Recording::finish).transpose()?;
     Ok(report)
 }
 
@@ -531,6 +549,7 @@ fn report(
         bodies: body_reports(world),
         goal: None,
         cost_model: None,
+        sound: None,
     }
 }
 
@@ -557,11 +576,30 @@ pub fn body_reports(world: &World) -> Vec<BodyReport> {
 /// threads. The report's `checksum` is the replayed run's; a replay that does not end with the
 /// checksum it recorded is an error, as is any problem with the file (`FILE:LINE: message`).
 pub fn replay(path: &std::path::Path, threads: Option<usize>) -> Result<Report, String> {
-    play(crate::replay::Replay::load(path)?, threads)
+    replay_to(path, threads, None)
+}
+
+/// [`replay`], writing the run's sound to the WAV file `wav` if given (`--wav`): the same bytes
+/// as the recorded run's `--wav`.
+pub fn replay_to(
+    path: &std::path::Path,
+    threads: Option<usize>,
+    wav: Option<&std::path::Path>,
+) -> Result<Report, String> {
+    play_to(crate::replay::Replay::load(path)?, threads, wav)
 }
 
 /// Plays `replay` without a window, as [`replay`] plays a file (one opened from a link, say).
 pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Report, String> {
+    play_to(replay, threads, None)
+}
+
+/// [`play`], writing the run's sound to the WAV file `wav` if given.
+pub fn play_to(
+    replay: crate::replay::Replay,
+    threads: Option<usize>,
+    wav: Option<&std::path::Path>,
+) -> Result<Report, String> {
     in_pool(threads, || {
         let (frames, seed, recorded, file) = (
             replay.frames,
@@ -571,9 +609,18 @@ pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Rep
         );
         let mut player = crate::replay::Player::new(replay)?;
         let (mut timed_ms, mut frame_ms) = (Vec::new(), Vec::new());
+        let mut sound = match wav {
+            Some(path) => Some(Recording::create(path, &player.world, seed)?),
+            None => None,
+        };
+        let mut timed_ms = Vec::new();
         while !player.finished() {
             let start = Instant::now();
-            player.step()?;
+            player.step_then(|world| {
+                if let Some(sound) = &mut sound {
+                    sound.frame(world);
+                }
+            })?;
             let substeps = player.world.last_frame().substeps.max(1) as f64;
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             timed_ms.push(ms / substeps);
@@ -597,6 +644,7 @@ pub fn play(replay: crate::replay::Replay, threads: Option<usize>) -> Result<Rep
             &Counted::default(),
         );
         report.goal = player.attempt.as_ref().map(Attempt::report);
+        report.sound = sound.map(Recording::finish).transpose()?;
         if report.checksum != recorded {
             return Err(format!(
                 "{file}: the replay ended with checksum {:016x}, the recorded run with \

@@ -52,3 +52,4 @@ pub mod share;
 pub mod sim;
 #[cfg(feature = "cli")]
 pub mod snapshot;
+pub mod sound;

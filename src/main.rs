@@ -26,11 +26,17 @@ fn main() -> ExitCode {
             Ok(summary) => println!("{summary}"),
             Err(message) => return fail(&message),
         },
-        Job::Replay { path, threads } => match headless::replay(&path, threads) {
-            Ok(report) => println!("{}", report.to_json()),
-            Err(message) => return fail(&message),
-        },
-        Job::ReplayLink { replay, threads } => match headless::play(replay, threads) {
+        Job::Replay { path, threads, wav } => {
+            match headless::replay_to(&path, threads, wav.as_deref()) {
+                Ok(report) => println!("{}", report.to_json()),
+                Err(message) => return fail(&message),
+            }
+        }
+        Job::ReplayLink {
+            replay,
+            threads,
+            wav,
+        } => match headless::play_to(replay, threads, wav.as_deref()) {
             Ok(report) => println!("{}", report.to_json()),
             Err(message) => return fail(&message),
         },

@@ -438,11 +438,18 @@ impl Player {
 
     /// Runs one frame, then applies the inputs recorded after it.
     pub fn step(&mut self) -> Result<(), String> {
+        self.step_then(|_| {})
+    }
+
+    /// `step`, showing `after_frame` the world between its frame and the inputs recorded after
+    /// it (where a headless run shows it: its sound hears the same worlds).
+    pub fn step_then(&mut self, after_frame: impl FnOnce(&World)) -> Result<(), String> {
         self.world.step_frame();
         self.frame += 1;
         if let Some(attempt) = &mut self.attempt {
             attempt.observe(&self.world);
         }
+        after_frame(&self.world);
         self.apply_due()
     }
 

@@ -41,6 +41,11 @@ impl Bodies {
         match *self {}
     }
 
+    /// Signed distance from `point` to the nearest body's surface.
+    pub fn surface_distance(&self, _point: Vec2) -> f32 {
+        match *self {}
+    }
+
     /// The held body, the held point in the world and the cursor, while one is held.
     pub fn held(&self) -> Option<(usize, Vec2, Vec2)> {
         match *self {}
