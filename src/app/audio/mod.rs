@@ -1,0 +1,256 @@
+//! The window's and the page's sound output: the frames' sound events (`sound::FrameEvents`)
+//! played through a `sound::Synth` on the platform's audio.
+//!
+//! - Natively on Linux, ALSA opened at run time (`alsa.rs`): its own thread owns the
+//!   synthesiser, takes the events sent to it before each period, renders, applies the volume
+//!   and writes to the device.
+//! - Where no output opens (no library, no device, another system), the handle is silent and
+//!   says why in one line. Nothing here panics, and a failed write stops the sound, not the game.
+//!
+//! The main thread's part is `send` (a bounded channel); events that find it full are dropped
+//! rather than waited for.
+
+#[cfg(target_os = "linux")]
+mod alsa;
+
+use crate::sound::FrameEvents;
+
+/// The environment variable that names the ALSA device the window plays to (`default` when
+/// unset or empty); `off` keeps the window silent.
+pub const DEVICE_VARIABLE: &str = "SLOSH_AUDIO_DEVICE";
+
+/// Where the sound stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Playing (or silent only because muted).
+    On,
+    /// Not yet: a page waits for the first click or touch, or for the browser to start it.
+    Waiting(&'static str),
+    /// No sound this run, and why.
+    Off(String),
+}
+
+impl Status {
+    /// One line: `on`, what it waits for, or `off: why` (the window's final line and the engine
+    /// figures give it).
+    pub fn describe(&self) -> String {
+        match self {
+            Self::On => "on".into(),
+            Self::Waiting(what) => (*what).into(),
+            Self::Off(why) => format!("off: {why}"),
+        }
+    }
+}
+
+/// The sound output the game sends each simulation frame's events to, with its volume.
+pub struct Audio {
+    output: Output,
+    volume: f32,
+    muted: bool,
+}
+
+/// What plays the samples.
+enum Output {
+    /// An ALSA device, fed by a thread of its own.
+    #[cfg(target_os = "linux")]
+    Alsa(alsa::Stream),
+    /// Nothing: the reason.
+    Silent(String),
+}
+
+impl Audio {
+    /// The platform's output for a run from `seed` (the synthesiser's noise starts from it): the
+    /// ALSA device `SLOSH_AUDIO_DEVICE` names (`default`). Where none opens, says so in one line
+    /// on standard error and plays nothing.
+    pub fn open(seed: u64) -> Self {
+        let named = std::env::var(DEVICE_VARIABLE).unwrap_or_default();
+        let device = if named.trim().is_empty() {
+            "default"
+        } else {
+            named.trim()
+        };
+        let audio = Self::open_device(device, seed);
+        if let Status::Off(why) = audio.status() {
+            eprintln!("sound: off ({why})");
+        }
+        audio
+    }
+
+    /// The native output on the ALSA device `device` (`off`: none), silently: `status` says
+    /// whether it opened.
+    pub fn open_device(device: &str, seed: u64) -> Self {
+        if device == "off" {
+            return Self::with(Output::Silent(format!("{DEVICE_VARIABLE}=off")));
+        }
+        Self::with(native(device, seed))
+    }
+
+    /// A silent output, for `why`.
+    pub fn silent(why: impl Into<String>) -> Self {
+        Self::with(Output::Silent(why.into()))
+    }
+
+    fn with(output: Output) -> Self {
+        let mut audio = Self {
+            output,
+            volume: 1.0,
+            muted: false,
+        };
+        audio.apply_gain();
+        audio
+    }
+
+    /// Where the sound stands now.
+    pub fn status(&self) -> Status {
+        match &self.output {
+            #[cfg(target_os = "linux")]
+            Output::Alsa(stream) => stream.status(),
+            Output::Silent(why) => Status::Off(why.clone()),
+        }
+    }
+
+    /// True when the events of each frame are wanted: the output plays and is not muted (the
+    /// game then listens to its world; otherwise it spares the main thread that work).
+    pub fn listening(&self) -> bool {
+        !self.muted && self.status() == Status::On
+    }
+
+    /// Plays one simulation frame's events from the output's next period. Never waits: events
+    /// the output has no room for are dropped.
+    pub fn send(&self, events: FrameEvents) {
+        match &self.output {
+            #[cfg(target_os = "linux")]
+            Output::Alsa(stream) => stream.send(events),
+            Output::Silent(_) => {
+                let _ = events;
+            }
+        }
+    }
+
+    /// The volume, 0 to 1 (a slider's share: the samples are scaled by its square, a rough
+    /// loudness curve).
+    pub fn set_volume(&mut self, volume: f32) {
+        let volume = if volume.is_finite() {
+            volume.clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        if volume != self.volume {
+            self.volume = volume;
+            self.apply_gain();
+        }
+    }
+
+    /// Mutes or unmutes (the volume is kept).
+    pub fn set_muted(&mut self, muted: bool) {
+        if muted != self.muted {
+            self.muted = muted;
+            self.apply_gain();
+        }
+    }
+
+    /// The factor the samples are scaled by: 0 muted, else the volume squared.
+    pub fn gain(&self) -> f32 {
+        if self.muted {
+            0.0
+        } else {
+            self.volume * self.volume
+        }
+    }
+
+    fn apply_gain(&mut self) {
+        let gain = self.gain();
+        match &self.output {
+            #[cfg(target_os = "linux")]
+            Output::Alsa(stream) => stream.set_gain(gain),
+            Output::Silent(_) => {}
+        }
+    }
+}
+
+/// The native output on `device`: ALSA on Linux.
+#[cfg(target_os = "linux")]
+fn native(device: &str, seed: u64) -> Output {
+    match alsa::Stream::open(device, seed) {
+        Ok(stream) => Output::Alsa(stream),
+        Err(why) => Output::Silent(why),
+    }
+}
+
+/// No native output elsewhere yet (a page has its own, `Audio::open`).
+#[cfg(not(target_os = "linux"))]
+fn native(device: &str, seed: u64) -> Output {
+    let _ = (device, seed);
+    Output::Silent(
+        "no audio output on this system yet (ALSA on Linux, WebAudio in the page)".into(),
+    )
+}
+
+/// Scales `samples` by a gain that moves from `from` to `to` across them (a change of volume
+/// without a click), and puts every sample within -1..1 (a non-finite one becomes silence).
+pub(crate) fn apply_gain(samples: &mut [f32], from: f32, to: f32) {
+    let step = (to - from) / samples.len().max(1) as f32;
+    for (index, sample) in samples.iter_mut().enumerate() {
+        let gain = from + step * index as f32;
+        let scaled = *sample * gain;
+        *sample = if scaled.is_finite() {
+            scaled.clamp(-1.0, 1.0)
+        } else {
+            0.0
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gain_ramps_and_keeps_samples_within_range() {
+        let mut samples = [1.0, 1.0, 1.0, 1.0, 2.0, f32::NAN, -3.0, 0.5];
+        apply_gain(&mut samples, 0.0, 1.0);
+        assert_eq!(samples[0], 0.0);
+        assert!(samples[1] > 0.0 && samples[1] < samples[2] && samples[2] < samples[3]);
+        assert!(
+            samples.iter().all(|s| (-1.0..=1.0).contains(s)),
+            "{samples:?}"
+        );
+        assert_eq!(samples[5], 0.0, "NaN becomes silence");
+    }
+
+    #[test]
+    fn off_is_silent_and_says_why_in_one_line() {
+        let mut audio = Audio::open_device("off", 1);
+        let Status::Off(why) = audio.status() else {
+            panic!("{:?}", audio.status())
+        };
+        assert!(why.contains(DEVICE_VARIABLE), "{why}");
+        assert!(!audio.listening());
+        audio.set_volume(0.5);
+        audio.set_muted(true);
+        audio.send(FrameEvents::default());
+        assert_eq!(audio.gain(), 0.0);
+        audio.set_muted(false);
+        assert_eq!(audio.gain(), 0.25);
+    }
+
+    /// A device that does not exist (or a machine without ALSA's library, as a bare CI image)
+    /// gives a silent handle and one line that says why; nothing panics, and sending to it,
+    /// muting it and dropping it are harmless.
+    #[test]
+    fn a_missing_device_is_silent_with_one_line() {
+        let mut audio = Audio::open_device("slosh-no-such-device", 7);
+        let status = audio.status();
+        let Status::Off(why) = &status else {
+            panic!("a device that does not exist opened: {status:?}")
+        };
+        assert!(!why.is_empty() && !why.contains('\n'), "{why:?}");
+        assert!(why.starts_with("no audio device"), "{why}");
+        assert!(status.describe().starts_with("off: no audio device"));
+        for _ in 0..10 {
+            audio.send(FrameEvents::default());
+        }
+        audio.set_muted(true);
+        drop(audio);
+    }
+}
