@@ -4,14 +4,18 @@
 //! - Natively on Linux, ALSA opened at run time (`alsa.rs`): its own thread owns the
 //!   synthesiser, takes the events sent to it before each period, renders, applies the volume
 //!   and writes to the device.
+//! - In a page, WebAudio (`web.rs` and the `slosh_audio` plugin in `web/index.html`), started at
+//!   the first click, touch or key, as browsers require.
 //! - Where no output opens (no library, no device, another system), the handle is silent and
 //!   says why in one line. Nothing here panics, and a failed write stops the sound, not the game.
 //!
-//! The main thread's part is `send` (a bounded channel); events that find it full are dropped
-//! rather than waited for.
+//! The main thread's part is `send` (a bounded channel natively, a queue in the page); events
+//! that find it full are dropped rather than waited for.
 
 #[cfg(target_os = "linux")]
 mod alsa;
+#[cfg(target_arch = "wasm32")]
+mod web;
 
 use crate::sound::FrameEvents;
 
@@ -54,26 +58,37 @@ enum Output {
     /// An ALSA device, fed by a thread of its own.
     #[cfg(target_os = "linux")]
     Alsa(alsa::Stream),
+    /// The page's WebAudio, through the `slosh_audio` plugin.
+    #[cfg(target_arch = "wasm32")]
+    Page(web::Page),
     /// Nothing: the reason.
     Silent(String),
 }
 
 impl Audio {
-    /// The platform's output for a run from `seed` (the synthesiser's noise starts from it): the
-    /// ALSA device `SLOSH_AUDIO_DEVICE` names (`default`). Where none opens, says so in one line
-    /// on standard error and plays nothing.
+    /// The platform's output for a run from `seed` (the synthesiser's noise starts from it). A
+    /// page's starts at the first click or touch; natively, the ALSA device `SLOSH_AUDIO_DEVICE`
+    /// names (`default`). Where none opens, says so in one line on standard error and plays
+    /// nothing.
     pub fn open(seed: u64) -> Self {
-        let named = std::env::var(DEVICE_VARIABLE).unwrap_or_default();
-        let device = if named.trim().is_empty() {
-            "default"
-        } else {
-            named.trim()
-        };
-        let audio = Self::open_device(device, seed);
-        if let Status::Off(why) = audio.status() {
-            eprintln!("sound: off ({why})");
+        #[cfg(target_arch = "wasm32")]
+        {
+            Self::with(Output::Page(web::Page::start(seed)))
         }
-        audio
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let named = std::env::var(DEVICE_VARIABLE).unwrap_or_default();
+            let device = if named.trim().is_empty() {
+                "default"
+            } else {
+                named.trim()
+            };
+            let audio = Self::open_device(device, seed);
+            if let Status::Off(why) = audio.status() {
+                eprintln!("sound: off ({why})");
+            }
+            audio
+        }
     }
 
     /// The native output on the ALSA device `device` (`off`: none), silently: `status` says
@@ -105,6 +120,8 @@ impl Audio {
         match &self.output {
             #[cfg(target_os = "linux")]
             Output::Alsa(stream) => stream.status(),
+            #[cfg(target_arch = "wasm32")]
+            Output::Page(page) => page.status(),
             Output::Silent(why) => Status::Off(why.clone()),
         }
     }
@@ -121,6 +138,8 @@ impl Audio {
         match &self.output {
             #[cfg(target_os = "linux")]
             Output::Alsa(stream) => stream.send(events),
+            #[cfg(target_arch = "wasm32")]
+            Output::Page(page) => page.send(events),
             Output::Silent(_) => {
                 let _ = events;
             }
@@ -163,6 +182,8 @@ impl Audio {
         match &self.output {
             #[cfg(target_os = "linux")]
             Output::Alsa(stream) => stream.set_gain(gain),
+            #[cfg(target_arch = "wasm32")]
+            Output::Page(page) => page.set_gain(gain),
             Output::Silent(_) => {}
         }
     }
