@@ -7,7 +7,7 @@
 //! before each period it takes the events the game sent, renders the period, applies the volume
 //! and writes it (blocking until the device has room: the device paces the thread).
 
-use super::{apply_gain, Status};
+use super::shared::{apply_gain, Status};
 use crate::sound::{FrameEvents, Synth, CHANNELS, SAMPLE_RATE};
 use libloading::Library;
 use std::ffi::{c_char, c_int, c_long, c_uint, c_ulong, c_void, CStr, CString};

@@ -4,7 +4,7 @@
 //! synthesiser and the frames' events waiting for it are kept in a thread-local, not behind a
 //! channel.
 
-use super::{apply_gain, Status};
+use super::shared::{apply_gain, Status};
 use crate::sound::{FrameEvents, Synth, CHANNELS};
 use std::cell::RefCell;
 
