@@ -6,6 +6,9 @@
 //   - nothing failed: no error on the console, no uncaught error (a Rust panic is one);
 //   - the box and the liquid are drawn: the screenshot is not blank or black, and a fair share of
 //     it is liquid-coloured;
+//   - the sound waits for the first key, click or touch, as browsers require, and starts then:
+//     the page makes its AudioContext and the program renders its buffers ("on"; a browser
+//     without sound says "off: …", which passes too, the page going on silent);
 //   - a synthesized mouse drag changes the picture: paused, the draw tool's drag lays a wall;
 //   - so does a synthesized touch drag (one finger uses the tool in hand), after a first touch
 //     that brings up the touch toolbar;
@@ -243,9 +246,16 @@ try {
   if (seen.colours < 20) fail(`the page is blank: ${seen.colours} colours`);
   if (seen.liquid < 0.03) fail(`only ${(100 * seen.liquid).toFixed(1)}% liquid-coloured pixels`);
 
+  // No sound before the first gesture; the first key (Space) starts it.
+  if (state === null || state.sound !== "waiting for a click") {
+    fail(`before any input the sound is ${JSON.stringify(state && state.sound)}, not waiting for a click`);
+  }
   // Paused, a drag with the draw tool lays a wall: the picture changes where it goes.
   await page.focus("#glcanvas");
   await key("Space", "paused", (s) => s.paused);
+  await waitForState("the sound to start after the first key", (s) => s.sound === "on" || s.sound.startsWith("off"));
+  const sound = state.sound;
+  if (sound !== "on") console.error(`web test: the page's sound: ${sound} (the browser gives none; the page runs silent)`);
   await key("d", "the draw tool", (s) => s.tool === "draw");
   await moveTo(1200, 700);
   const before = await page.screenshot();
@@ -468,6 +478,7 @@ try {
     preset: seed.at(-1).preset,
     particles: seed.at(-1).particles,
     ms_per_substep: median,
+    sound,
     liquid_share: +seen.liquid.toFixed(3),
     drag_changed_share: +difference.toFixed(4),
     touch_changed_share: +touchDifference.toFixed(4),

@@ -159,6 +159,7 @@ fn command(press: KeyPress) -> Option<Command> {
         KeyCode::Tab => Command::NextMaterial,
         KeyCode::G | KeyCode::Up => Command::TiltBack,
         KeyCode::T => Command::TogglePanel,
+        KeyCode::V => Command::ToggleMute,
         KeyCode::F6 => Command::SaveSnapshot,
         KeyCode::F7 => Command::SavePreset,
         KeyCode::F8 => Command::SaveReplay,

@@ -1,15 +1,17 @@
 //! The demo window (macroquad): the main loop, screenshots and screenshot mode. The only part of
 //! the crate that uses macroquad.
 
+mod audio;
 mod draw;
 mod game;
 mod input;
 
 pub use crate::cli::WindowOptions;
 pub use crate::level::Tool;
+pub use audio::{Audio, Status as SoundStatus, DEVICE_VARIABLE};
 pub use draw::hud::CONTROLS;
 pub use game::display::{Display, Shading};
-pub use game::levels::{data_file, Progress};
+pub use game::levels::{data_file, Progress, SoundSettings};
 pub use game::recording::Recording;
 pub use game::session::{
     rescaled_to, FixedStep, PresetSource, Resolution, Scale, Session, MAX_FRAMES_PER_DISPLAY,
@@ -324,6 +326,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
     let mut toolbar = draw::toolbar::Toolbar::default();
     let mut web_log = WebLog::default();
     let mut state_report = game::state_report::StateReport::new(options.report_state, WEB);
+    let mut audio = Audio::open(game.session.seed());
     let screenshot_mode = options.screenshot_mode();
     // `--gif` keeps every frame; the window keeps the last seconds (F9); a screenshot, none.
     let mut capture = match (&options.gif, screenshot_mode) {
@@ -445,10 +448,20 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         } else {
             game.frames_due(dt)
         };
+        // The sound: the volume and mute as the player left them, and the events of the frames
+        // about to run, while they are heard (not muted, the output playing).
+        audio.set_volume(game.progress.sound.volume);
+        audio.set_muted(game.progress.sound.muted);
+        game.hear(audio.listening());
         for _ in 0..due {
             let input = frame_input(&game, &mouse);
             game.step(input);
         }
+        let sending = Instant::now();
+        let (heard, listen_ms) = game.take_sounds(|events| audio.send(events));
+        let send_ms = sending.elapsed().as_secs_f64() * 1000.0;
+        timing.note_sound(heard, listen_ms + send_ms);
+        timing.sound = audio.status().describe();
         timing.update(
             dt,
             game.session.sim_ms,
@@ -458,7 +471,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             web_log.note(&game, &timing);
         }
         state_report.note(frame, || {
-            game::state_report::WindowState::of(&game, mouse.stirring, compact)
+            game::state_report::WindowState::of(&game, mouse.stirring, compact, &timing.sound)
         });
         let fraction = if screenshot_mode || game.session.paused {
             1.0
@@ -714,7 +727,9 @@ fn finish(
 /// (`splat_ms`: prepare and submit the splats; `splat_prepare_ms`: the part before the draw
 /// calls, which a software rasterizer does not inflate; `frame_ms`: the whole frame before its
 /// hand-over to the screen; `capture_ms`: the GIF capture's part of a frame that takes one),
-/// each the median of the last frames, and the GL renderer they ran on; where the last frame
+/// each the median of the last frames, and the GL renderer they ran on; the sound (`sound`:
+/// `on` or `off: why`, `muted`, and `sound_ms`, the main thread's milliseconds per simulation
+/// frame to listen to the world and send the events, the median of the last frames); where the last frame
 /// drew the HUD, the box, the engine figures and the toolbar (`[x, y, w, h]` in window pixels,
 /// `null` for what did not show). `sim_ms_per_frame` is
 /// the median wall-clock milliseconds of the last simulation frames (`Session::sim_ms_median`),
@@ -751,6 +766,9 @@ fn final_state(
         "capture_ms": timing.capture_ms(),
         "frame_ms": timing.frame_ms(),
         "gl_renderer": gl_renderer(),
+        "sound": timing.sound,
+        "muted": game.progress.sound.muted,
+        "sound_ms": timing.sound_ms(),
         "smoke_texture": renderer.smoke_texture_size().map(|(w, h)| [w, h]),
         "checksum": format!("{:016x}", game.session.world.checksum()),
         "recorded_checksum": game.recorded_checksum().map(|checksum| format!("{checksum:016x}")),

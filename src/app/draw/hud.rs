@@ -56,7 +56,11 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "Left / Right",
         "tilt the box (turn gravity); Up or G puts it back",
     ),
-    ("T", "live panel: tune the material and gravity"),
+    (
+        "T",
+        "live panel: tune the material and gravity; the sound's volume",
+    ),
+    ("V", "sound off / on (the volume is kept)"),
     (
         "F6 / F7",
         "save a snapshot (--load) / the scene as a preset (--preset)",
@@ -144,6 +148,9 @@ fn title_line(game: &Game) -> Vec<Piece> {
     let mut line = vec![(title, TEXT)];
     if game.session.paused {
         line.push((" · paused".into(), WARN));
+    }
+    if game.progress.sound.muted {
+        line.push((" · muted".into(), DIM));
     }
     line
 }

@@ -1,8 +1,9 @@
-//! The live panel (T): sliders for the current material's constants and for gravity, and a
-//! button that puts the preset's values back. Values are shown and bounded in the units of the
-//! preset files (the reference particle radius), so a slider can never leave the range the
-//! loader accepts; the game turns them into this world's units (`sim::scene::resolution`) and
-//! applies them at once.
+//! The live panel (T): sliders for the current material's constants and for gravity, a button
+//! that puts the preset's values back, and the sound's volume (kept with the progress, not
+//! recorded). The material's values and gravity are shown and bounded in the units of the preset
+//! files (the reference particle radius), so a slider can never leave the range the loader
+//! accepts; the game turns them into this world's units (`sim::scene::resolution`) and applies
+//! them at once.
 //!
 //! The sliders are drawn with macroquad's shapes and text in the same pass as the HUD (so that
 //! screenshots show them, which macroquad's `ui` module, drawn after the frame, would not).
@@ -35,6 +36,9 @@ enum Knob {
     Material(Tunable),
     /// The strength of gravity.
     Gravity,
+    /// The sound's volume (the window's, not the world's: kept with the progress, not
+    /// recorded).
+    Volume,
 }
 
 /// Which slider the mouse is dragging, between frames.
@@ -115,6 +119,7 @@ fn knobs(game: &Game) -> Vec<Knob> {
         .map(Knob::Material)
         .collect();
     knobs.push(Knob::Gravity);
+    knobs.push(Knob::Volume);
     knobs
 }
 
@@ -145,6 +150,32 @@ fn reading(game: &Game, knob: Knob) -> (f32, (f32, f32), String) {
             (0.0, MAX_GRAVITY),
             "gravity (m/s²)".into(),
         ),
+        Knob::Volume => {
+            let sound = game.progress.sound;
+            let label = if sound.muted {
+                "sound volume (muted: V)"
+            } else {
+                "sound volume (V: mute)"
+            };
+            (sound.volume, (0.0, 1.0), label.into())
+        }
+    }
+}
+
+/// Where `value` sits on `knob`'s slider from `low` to `high`, 0 to 1: the volume's linearly,
+/// the others by `share_of`.
+fn knob_share(knob: Knob, value: f32, range: (f32, f32)) -> f32 {
+    match knob {
+        Knob::Volume => value.clamp(0.0, 1.0),
+        _ => share_of(value, range),
+    }
+}
+
+/// The value at `share` of `knob`'s slider (`knob_share`'s inverse).
+fn knob_value(knob: Knob, share: f32, range: (f32, f32)) -> f32 {
+    match knob {
+        Knob::Volume => share,
+        _ => value_at(share, range),
     }
 }
 
@@ -175,14 +206,22 @@ impl Panel {
         let mouse = Vec2::from(mouse_position());
         let pressed = is_mouse_button_pressed(MouseButton::Left);
         if !is_mouse_button_down(MouseButton::Left) {
+            // The volume is kept when its slider is let go, not at every step of the drag.
+            if let Some(Knob::Volume) = self.dragging.and_then(|row| knobs.get(row).copied()) {
+                game.keep_progress();
+            }
             self.dragging = None;
         }
         let mut change = None;
         for (row, &knob) in knobs.iter().enumerate() {
             let top = frame.y + (row + 1) as f32 * ROW;
             let (value, (low, high), label) = reading(game, knob);
+            let reads = match knob {
+                Knob::Volume => format!("{:.0}%", value * 100.0),
+                _ => shown(value),
+            };
             draw_text(
-                format!("{label}: {}", shown(value)),
+                format!("{label}: {reads}"),
                 frame.x + MARGIN,
                 top + 16.0,
                 16.0,
@@ -190,7 +229,7 @@ impl Panel {
             );
             let track = Rect::new(frame.x + MARGIN, top + 22.0, frame.w - 2.0 * MARGIN, 6.0);
             draw_rectangle(track.x, track.y, track.w, track.h, TRACK);
-            let share = share_of(value, (low, high));
+            let share = knob_share(knob, value, (low, high));
             let handle = track.x + share * track.w;
             draw_rectangle(handle - 4.0, track.y - 5.0, 8.0, track.h + 10.0, HANDLE);
             let grab = Rect::new(track.x - 6.0, top + 4.0, track.w + 12.0, ROW - 4.0);
@@ -199,7 +238,7 @@ impl Panel {
             }
             if self.dragging == Some(row) {
                 let share = ((mouse.x - track.x) / track.w).clamp(0.0, 1.0);
-                change = Some((knob, value_at(share, (low, high))));
+                change = Some((knob, knob_value(knob, share, (low, high))));
             }
         }
         let button = Rect::new(
@@ -228,6 +267,7 @@ impl Panel {
                 }
             }
             Some((Knob::Gravity, value)) => game.set_gravity_strength(value),
+            Some((Knob::Volume, value)) => game.set_volume(value),
             None => {}
         }
     }

@@ -1,6 +1,7 @@
 //! The engine's figures (F3, `--stats`): frame rate, the simulation's and the drawing's
-//! milliseconds, particles, substeps, the air's solver, the scene's file name and key. A panel
-//! under the HUD for the engine's work; the game's own HUD does without them.
+//! milliseconds, particles, substeps, the air's solver, the sound and its cost, the scene's file
+//! name and key. A panel under the HUD for the engine's work; the game's own HUD does without
+//! them.
 
 use super::layout::{LINE, PAD};
 use super::render::Recent;
@@ -30,6 +31,11 @@ pub struct Timing {
     /// Main-thread milliseconds of the last `KEPT` frames, from the frame's start to its
     /// hand-over to the screen (`next_frame`), which waits for the GPU and the display.
     frames: Recent<KEPT>,
+    /// Where the sound stands (`audio::Status::describe`): `on`, `off: why`, …
+    pub sound: String,
+    /// Main-thread milliseconds per simulation frame of the sound's events (listening to the
+    /// world and sending the events) over the last `KEPT` displayed frames that ran any.
+    sounds: Recent<KEPT>,
     window_frames: u32,
     window_seconds: f64,
 }
@@ -56,6 +62,20 @@ impl Timing {
     /// The median of the frames' main-thread milliseconds kept (0 with none).
     pub fn frame_ms(&self) -> f64 {
         self.frames.median().into()
+    }
+
+    /// Notes the sound's main-thread cost of a displayed frame: `ms` for `frames` simulation
+    /// frames (nothing when it ran none).
+    pub fn note_sound(&mut self, frames: usize, ms: f64) {
+        if frames > 0 {
+            self.sounds.push((ms / frames as f64) as f32);
+        }
+    }
+
+    /// The median of the sound's main-thread milliseconds per simulation frame kept (0 with
+    /// none).
+    pub fn sound_ms(&self) -> f64 {
+        self.sounds.median().into()
     }
 
     /// Adds one displayed frame of `dt` seconds and the last simulation frame's cost, which
@@ -180,6 +200,12 @@ fn lines(game: &Game, timing: &Timing) -> Vec<(String, Color)> {
             TEXT,
         ));
     }
+    let sound = match (timing.sound.as_str(), game.progress.sound.muted) {
+        ("on", true) => "sound muted".to_string(),
+        ("on", false) => format!("sound on · {:.3} ms/frame", timing.sound_ms()),
+        (said, _) => format!("sound {said}"),
+    };
+    lines.push((sound, TEXT));
     lines.push((format!("{} · {key}", game.session.preset.name), TEXT));
     lines
 }

@@ -1,7 +1,8 @@
 //! The touch toolbar: buttons along the bottom of the window for a device without keys (a
 //! phone), shown once the screen has been touched, or on a narrow screen. One finger uses the
 //! tool in hand (macroquad turns a touch into the mouse); the buttons give the keys' commands:
-//! the tools, the next material, the next scene, the level menu, pause, reset and share.
+//! the tools, the next material, the next scene, the level menu, pause, reset, share and the
+//! sound on or off.
 
 use super::text::{DIM, TEXT};
 use crate::app::game::{Command, Game};
@@ -29,6 +30,8 @@ enum Action {
     Reset,
     /// Copy a link to the scene.
     Share,
+    /// Sound off or on.
+    Sound,
 }
 
 /// The buttons, in order, with their labels.
@@ -46,6 +49,7 @@ const BUTTONS: &[(&str, Action)] = &[
     ("pause", Action::Pause),
     ("reset", Action::Reset),
     ("share", Action::Share),
+    ("sound", Action::Sound),
 ];
 
 /// Height of a button, pixels (a fingertip).
@@ -99,10 +103,12 @@ impl Toolbar {
             Action::Pause => Command::TogglePause,
             Action::Reset => Command::Reset,
             Action::Share => Command::ShareLink,
+            Action::Sound => Command::ToggleMute,
         })
     }
 
-    /// Draws the toolbar (when it shows), the tool in hand and a pause marked.
+    /// Draws the toolbar (when it shows), the tool in hand, a pause and the sound (while on)
+    /// marked.
     pub fn draw(&self, game: &Game) {
         if !self.shown() {
             return;
@@ -111,6 +117,7 @@ impl Toolbar {
             let chosen = match action {
                 Action::Tool(tool) => game.tools.tool == tool,
                 Action::Pause => game.session.paused,
+                Action::Sound => !game.progress.sound.muted,
                 _ => false,
             };
             let fill = if chosen { CHOSEN } else { BACKGROUND };

@@ -9,13 +9,39 @@ use std::path::PathBuf;
 /// The key the stars are kept under in a page's local storage.
 const STORAGE_KEY: &str = "slosh-progress";
 
-/// The stars earned in each level, best first kept.
+/// The stars earned in each level, best first kept, and the sound's settings, which are kept
+/// with them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Progress {
     stars: BTreeMap<String, u8>,
+    /// The sound's volume and mute.
+    pub sound: SoundSettings,
     /// Where it is kept natively (`None`: nowhere, as in tests or a page).
     file: Option<PathBuf>,
 }
+
+/// The sound's settings, as the player left them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoundSettings {
+    /// 0 to 1: the panel's slider (the samples are scaled by its square).
+    pub volume: f32,
+    /// Sound off (V), the volume kept.
+    pub muted: bool,
+}
+
+impl Default for SoundSettings {
+    fn default() -> Self {
+        Self {
+            volume: 0.8,
+            muted: false,
+        }
+    }
+}
+
+/// The lines of the progress's text that hold the sound's settings (`volume 0.80`, `muted
+/// yes`). A level's line is `NAME STARS` with whole stars, so an older reader skips them.
+const VOLUME: &str = "volume";
+const MUTED: &str = "muted";
 
 impl Progress {
     /// The progress kept on this machine (or in this browser); none yet is no progress.
@@ -32,26 +58,47 @@ impl Progress {
         Self::from_text(&text, file)
     }
 
-    /// Progress read from its text (`NAME STARS` a line; anything else is skipped), kept in
-    /// `file` when it changes.
+    /// Progress read from its text (`NAME STARS` a line, then `volume V` and `muted yes|no`;
+    /// anything else is skipped, and what is missing has its default: a file from before the
+    /// sound reads as it did), kept in `file` when it changes.
     pub fn from_text(text: &str, file: Option<PathBuf>) -> Self {
-        let stars = text
-            .lines()
-            .filter_map(|line| {
-                let (name, stars) = line.split_once(' ')?;
-                let stars: u8 = stars.trim().parse().ok()?;
-                Some((name.to_string(), stars.min(3)))
-            })
-            .collect();
-        Self { stars, file }
+        let mut sound = SoundSettings::default();
+        let mut stars = BTreeMap::new();
+        for line in text.lines() {
+            let Some((name, value)) = line.split_once(' ') else {
+                continue;
+            };
+            let value = value.trim();
+            match name {
+                VOLUME => {
+                    if let Some(volume) = value.parse::<f32>().ok().filter(|v| v.is_finite()) {
+                        sound.volume = volume.clamp(0.0, 1.0);
+                    }
+                }
+                MUTED => sound.muted = value == "yes",
+                _ => {
+                    if let Ok(count) = value.parse::<u8>() {
+                        stars.insert(name.to_string(), count.min(3));
+                    }
+                }
+            }
+        }
+        Self { stars, sound, file }
     }
 
     /// Its text, as `from_text` reads it.
     pub fn to_text(&self) -> String {
-        self.stars
+        let mut text: String = self
+            .stars
             .iter()
             .map(|(name, stars)| format!("{name} {stars}\n"))
-            .collect()
+            .collect();
+        let muted = if self.sound.muted { "yes" } else { "no" };
+        text.push_str(&format!(
+            "{VOLUME} {:.2}\n{MUTED} {muted}\n",
+            self.sound.volume
+        ));
+        text
     }
 
     /// Stars earned in level `name` (0: not met yet).
@@ -77,7 +124,9 @@ impl Progress {
             .all(|(name, _)| self.stars(name) > 0)
     }
 
-    fn keep(&self) -> Result<(), String> {
+    /// Keeps the progress where it lives (natively its file, in a page the browser's local
+    /// storage); what went wrong, if anything.
+    pub fn keep(&self) -> Result<(), String> {
         if cfg!(target_arch = "wasm32") {
             crate::app::game::page::store(STORAGE_KEY, &self.to_text());
             return Ok(());
@@ -87,11 +136,11 @@ impl Progress {
         };
         if let Some(folder) = file.parent() {
             std::fs::create_dir_all(folder).map_err(|error| {
-                format!("cannot keep the stars in {}: {error}", folder.display())
+                format!("cannot keep the progress in {}: {error}", folder.display())
             })?;
         }
         std::fs::write(file, self.to_text())
-            .map_err(|error| format!("cannot keep the stars in {}: {error}", file.display()))
+            .map_err(|error| format!("cannot keep the progress in {}: {error}", file.display()))
     }
 }
 
@@ -185,5 +234,33 @@ mod tests {
         assert_eq!(odd.stars("first-pour"), 3);
         assert_eq!(odd.stars("wake-up"), 0);
         std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn the_sound_settings_are_kept_with_the_stars_and_old_files_still_load() {
+        // A file from before the sound: its stars, the sound's defaults.
+        let old = Progress::from_text("first-pour 2\nwake-up 1\n", None);
+        assert_eq!(old.stars("first-pour"), 2);
+        assert_eq!(old.sound, SoundSettings::default());
+        // Settings changed round-trip, and the stars with them.
+        let mut progress = old.clone();
+        progress.sound = SoundSettings {
+            volume: 0.35,
+            muted: true,
+        };
+        let text = progress.to_text();
+        assert!(text.starts_with("first-pour 2\nwake-up 1\n"), "{text}");
+        let back = Progress::from_text(&text, None);
+        assert_eq!(back, progress);
+        // An older reader (NAME and whole stars a line) finds no level in the sound's lines.
+        for line in text.lines().skip(2) {
+            let stars = line.split_once(' ').unwrap().1;
+            assert!(stars.parse::<u8>().is_err(), "{line}");
+        }
+        // Nonsense keeps the defaults; a volume out of range is held to 0..1.
+        let odd = Progress::from_text("volume loud\nmuted maybe\n", None);
+        assert_eq!(odd.sound, SoundSettings::default());
+        assert_eq!(Progress::from_text("volume 7\n", None).sound.volume, 1.0);
+        assert_eq!(Progress::from_text("volume NaN\n", None).sound.volume, 0.8);
     }
 }

@@ -3,6 +3,7 @@
 //! window shows (`Display`), which turns each command and mouse frame into calls on those parts.
 
 pub(crate) mod display;
+pub(crate) mod hearing;
 pub(crate) mod levels;
 pub(crate) mod page;
 pub(crate) mod recording;
@@ -16,6 +17,7 @@ use crate::replay::{Feed, Input, Recorder};
 use crate::sim::{EditError, Material, Tunable, World};
 use display::Display;
 use glam::Vec2;
+use hearing::Hearing;
 use levels::{Menu, Progress, TOOLS};
 use recording::Recording;
 use session::{checkout_differs, key_label, PresetSource, Resolution, Scale, Session, PRESET_KEYS};
@@ -47,6 +49,8 @@ pub enum Command {
     ToggleStats,
     /// The next view: shaded by pressure, by speed, or coloured by temperature.
     NextView,
+    /// Sound off or on again (the volume is kept).
+    ToggleMute,
     /// Show or hide the smoke (in scenes with air).
     ToggleSmoke,
     /// Read the preset file again.
@@ -103,6 +107,8 @@ pub struct Game {
     pub progress: Progress,
     /// The level menu.
     pub menu: Menu,
+    /// The sound events of the frames run, while the window plays them (`hear`).
+    hearing: Option<Hearing>,
     /// Whether the current go at a level has been counted in `progress` (once it is won).
     counted: bool,
     quit: bool,
@@ -144,6 +150,7 @@ impl Game {
             display: Display::default(),
             progress: Progress::default(),
             menu: Menu::default(),
+            hearing: None,
             counted: false,
             quit: false,
             screenshot_requested: false,
@@ -220,6 +227,12 @@ impl Game {
                 self.display.toggle_smoke(has_air);
             }
             Command::NextView => self.display.next_view(),
+            Command::ToggleMute => {
+                let muted = !self.progress.sound.muted;
+                self.progress.sound.muted = muted;
+                self.say(if muted { "sound off (V)" } else { "sound on" });
+                self.keep_progress();
+            }
             Command::Reload => {
                 if self.reload() {
                     self.say(format!("{}: reloaded", self.session.preset.name));
@@ -307,7 +320,13 @@ impl Game {
             }
         }
         self.display.remember(&self.session.world);
+        if let Some(hearing) = &mut self.hearing {
+            hearing.before_frame(&self.session.world);
+        }
         self.session.run_frame();
+        if let Some(hearing) = &mut self.hearing {
+            hearing.after_frame(&self.session.world);
+        }
         self.recording.frame_done(&self.session.world);
         self.count_a_win();
         self.play_due();
@@ -336,6 +355,39 @@ impl Game {
                 ));
             }
             Err(error) => self.say(error),
+        }
+    }
+
+    /// Listens to the world after each frame (`on`), for the window to play the events
+    /// (`take_sounds`), or stops listening.
+    pub fn hear(&mut self, on: bool) {
+        match (on, self.hearing.is_some()) {
+            (true, false) => self.hearing = Some(Hearing::default()),
+            (false, true) => self.hearing = None,
+            _ => {}
+        }
+    }
+
+    /// Hands each frame's sound events heard since the last call to `each`; returns how many
+    /// frames there were and the main thread's milliseconds spent listening to them.
+    pub fn take_sounds(&mut self, each: impl FnMut(crate::sound::FrameEvents)) -> (usize, f64) {
+        self.hearing
+            .as_mut()
+            .map_or((0, 0.0), |hearing| hearing.take(each))
+    }
+
+    /// The sound's volume, 0 to 1 (kept with the progress by `keep_progress`); moving it turns
+    /// the sound on.
+    pub fn set_volume(&mut self, volume: f32) {
+        self.progress.sound.volume = volume.clamp(0.0, 1.0);
+        self.progress.sound.muted = false;
+    }
+
+    /// Keeps the progress (the stars and the sound's settings) where it lives; says what went
+    /// wrong, if anything.
+    pub fn keep_progress(&mut self) {
+        if let Err(error) = self.progress.keep() {
+            self.say(error);
         }
     }
 

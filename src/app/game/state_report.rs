@@ -43,12 +43,17 @@ pub struct WindowState {
     pub saved: usize,
     /// The message shown on the status line, if any.
     pub message: Option<String>,
+    /// Where the sound stands: `on`, `waiting for a click` (a page before its first click or
+    /// touch), `starting`, or `off: why`.
+    pub sound: String,
+    /// The sound is muted (V).
+    pub muted: bool,
 }
 
 impl WindowState {
-    /// The state of `game`, with the mouse's left button `held` and the touch toolbar
-    /// `toolbar` shown or not.
-    pub fn of(game: &Game, held: bool, toolbar: bool) -> Self {
+    /// The state of `game`, with the mouse's left button `held`, the touch toolbar `toolbar`
+    /// shown or not, and the sound as `sound` says (`audio::Status::describe`).
+    pub fn of(game: &Game, held: bool, toolbar: bool, sound: &str) -> Self {
         let (undo, redo) = game.recording.history.steps();
         Self {
             preset: game.session.preset.name.clone(),
@@ -66,6 +71,8 @@ impl WindowState {
             redo,
             saved: game.display.saved,
             message: game.message().map(str::to_owned),
+            sound: sound.to_owned(),
+            muted: game.progress.sound.muted,
         }
     }
 }
