@@ -613,7 +613,6 @@ pub fn play_to(
             Some(path) => Some(Recording::create(path, &player.world, seed)?),
             None => None,
         };
-        let mut timed_ms = Vec::new();
         while !player.finished() {
             let start = Instant::now();
             player.step_then(|world| {

@@ -246,7 +246,7 @@ impl Listener {
             ..FrameEvents::default()
         };
         let elapsed = world.time() - self.time;
-        let (_, max) = id_range(world);
+        let (min, max) = id_range(world);
         let bodies = world.bodies().map_or(0, |b| b.len());
         if !(elapsed > 0.0 && elapsed <= MAX_GAP_FRAMES * f64::from(frame))
             || max >= MAX_IDS
@@ -258,7 +258,7 @@ impl Listener {
             return events;
         }
         let dt = elapsed as f32;
-        self.particles(world, dt, &mut events);
+        self.particles(world, (min, max), dt, &mut events);
         self.knocks(world, dt, &mut events);
         let reactions = reactions(world);
         let reacted = reactions.saturating_sub(self.reactions) as f32;
@@ -285,18 +285,21 @@ impl Listener {
     }
 
     /// The particles' events: impacts, births, deaths, phase changes, the sizzle.
-    fn particles(&mut self, world: &World, dt: f32, events: &mut FrameEvents) {
+    fn particles(
+        &mut self,
+        world: &World,
+        (min, max): (usize, usize),
+        dt: f32,
+        events: &mut FrameEvents,
+    ) {
         let p = world.particles();
-        let (_, max) = id_range(world);
         let end = max.max(self.seen.len());
         self.seen.resize(end, Seen::default());
         self.index.resize(end, u32::MAX);
         for (i, &id) in p.id.iter().enumerate() {
             self.index[id as usize] = i as u32;
         }
-        let first = self
-            .first
-            .min(p.id.iter().min().map_or(end, |&id| id as usize));
+        let first = self.first.min(if p.is_empty() { end } else { min });
         let place = Place::new(world);
         let materials = world.materials();
         let gravity = world.params().gravity * dt;
@@ -469,9 +472,11 @@ impl Place {
 /// The lowest id and one past the highest id of `world`'s particles (0, 0 without any).
 fn id_range(world: &World) -> (usize, usize) {
     let ids = &world.particles().id;
-    let min = ids.iter().min().map_or(0, |&id| id as usize);
-    let max = ids.iter().max().map_or(0, |&id| id as usize + 1);
-    (min, max)
+    if ids.is_empty() {
+        return (0, 0);
+    }
+    let (min, max) = (ids.iter()).fold((u32::MAX, 0), |(min, max), &id| (min.min(id), max.max(id)));
+    (min as usize, max as usize + 1)
 }
 
 /// The scene's reactions so far, all kinds together.

@@ -44,11 +44,8 @@ impl Limiter {
                 }
             }
             let peak = frame[0].abs().at_least(frame[1].abs());
-            self.envelope = if peak > self.envelope {
-                peak
-            } else {
-                self.envelope * self.release
-            };
+            // Decays, but never below this sample's peak.
+            self.envelope = (self.envelope * self.release).at_least(peak);
             if self.envelope < 1e-20 {
                 self.envelope = 0.0;
             }

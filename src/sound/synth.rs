@@ -22,7 +22,7 @@ use super::CHANNELS;
 use crate::sim::numerics::portable::{powf, Ordered};
 
 /// The most voices that sound at once; a new voice louder than the quietest takes its place.
-pub const MAX_VOICES: usize = 40;
+pub const MAX_VOICES: usize = 24;
 
 /// The Minnaert resonance of an air bubble in water, f0 = (1 / 2πr) √(3γ p0 / ρ): about
 /// 3.26 m/s / r at sea level (γ = 1.4, p0 = 101 kPa, ρ = 1000 kg/m³). Minnaert 1933; Zheng and
