@@ -21,7 +21,7 @@
 //!   water.
 
 use crate::sim::numerics::portable::Ordered;
-use crate::sim::{BodyState, Material, World};
+use crate::sim::{BodyState, Material, Particles, World};
 use glam::Vec2;
 
 /// Strips across the box that impacts are gathered in: a frame has at most this many splashes.
@@ -136,6 +136,19 @@ struct Seen {
     here: bool,
 }
 
+impl Seen {
+    /// Particle `i` of `p` as it is now.
+    fn of(p: &Particles, i: usize, place: &Place) -> Self {
+        Self {
+            velocity: p.velocity[i],
+            temperature: p.temperature[i],
+            x: place.x(p.position[i]),
+            material: p.material[i],
+            here: true,
+        }
+    }
+}
+
 /// A sum of amounts and of amount × x, for a `Flow`'s rate and place.
 #[derive(Clone, Copy, Debug, Default)]
 struct Tally {
@@ -207,13 +220,7 @@ impl Listener {
             let p = world.particles();
             let place = Place::new(world);
             for i in 0..p.len() {
-                self.seen[p.id[i] as usize] = Seen {
-                    velocity: p.velocity[i],
-                    temperature: p.temperature[i],
-                    x: place.x(p.position[i]),
-                    material: p.material[i],
-                    here: true,
-                };
+                self.seen[p.id[i] as usize] = Seen::of(p, i, &place);
             }
             self.first = self.seen.iter().position(|s| s.here).unwrap_or(max);
         }
@@ -335,13 +342,7 @@ impl Listener {
             let i = i as usize;
             self.index[id] = u32::MAX;
             next_first = next_first.min(id);
-            let now = Seen {
-                velocity: p.velocity[i],
-                temperature: p.temperature[i],
-                x: place.x(p.position[i]),
-                material: p.material[i],
-                here: true,
-            };
+            let now = Seen::of(p, i, &place);
             self.seen[id] = now;
             let mass = p.mass[i];
             if !last.here {
