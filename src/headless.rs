@@ -233,6 +233,8 @@ pub struct MaterialReport {
     pub top: f32,
     /// Their mean temperature, in °C.
     pub temperature: f32,
+    /// Their mass, summed (a material that burns or boils loses it).
+    pub mass: f32,
 }
 
 /// The particles' heat at the end of a run, in scenes with heat.
@@ -532,6 +534,7 @@ fn report(
                 centroid: stats.centroid.to_array(),
                 top: stats.top,
                 temperature: stats.temperature,
+                mass: stats.mass,
             })
             .collect(),
         heat: world.heat().map(|heat| HeatReport {

@@ -331,6 +331,8 @@ pub struct MaterialStats {
     pub top: f32,
     /// Their mean temperature (zero without particles).
     pub temperature: f32,
+    /// Their mass, summed: what is left of a material that burns, dissolves or boils away.
+    pub mass: f32,
 }
 
 impl Particles {
@@ -371,19 +373,22 @@ impl Particles {
         let mut heights = vec![Vec::new(); materials];
         let mut sums = vec![glam::DVec2::ZERO; materials];
         let mut temperatures = vec![0.0_f64; materials];
+        let mut masses = vec![0.0_f64; materials];
         for i in 0..self.len() {
             let (material, position) = (self.material[i] as usize, self.position[i]);
             if material < materials && position.is_finite() {
                 heights[material].push(position.y);
                 sums[material] += position.as_dvec2();
                 temperatures[material] += f64::from(self.temperature[i]);
+                masses[material] += f64::from(self.mass[i]);
             }
         }
         heights
             .iter_mut()
             .zip(sums)
             .zip(temperatures)
-            .map(|((heights, sum), temperature)| {
+            .zip(masses)
+            .map(|(((heights, sum), temperature), mass)| {
                 let count = heights.len();
                 if count == 0 {
                     return MaterialStats::default();
@@ -395,6 +400,7 @@ impl Particles {
                     centroid: (sum / count as f64).as_vec2(),
                     top: heights[rank],
                     temperature: (temperature / count as f64) as f32,
+                    mass: mass as f32,
                 }
             })
             .collect()
