@@ -27,9 +27,9 @@ use serde::{Deserialize, Serialize};
 
 /// A particle has open air above it when its neighbours lie below it: the mean of the unit
 /// vectors toward them, weighted by the kernel's 1 − r/h, points down (along gravity) by more
-/// than this. Inside the liquid the vectors cancel (about 0.1 in a settled pool, from the
-/// packing); under a flat open surface, with neighbours over a half disc only, the mean is
-/// 2/π ≈ 0.64; beside a wall it points sideways, not down.
+/// than this. Inside the liquid the vectors nearly cancel; under a flat open surface, with
+/// neighbours over a half disc only, the mean is about 2/π ≈ 0.64; beside a wall it points
+/// sideways, not down.
 pub(crate) const OPEN_ABOVE: f32 = 0.3;
 
 /// A particle whose neighbours' weights sum to less than this (a drop in flight, a lone
