@@ -63,6 +63,7 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("volcano", include_str!("../../assets/presets/volcano.toml")),
     ("ice", include_str!("../../assets/presets/ice.toml")),
     ("kettle", include_str!("../../assets/presets/kettle.toml")),
+    ("fire", include_str!("../../assets/presets/fire.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 

@@ -66,6 +66,22 @@ impl PresetFile {
                 ));
             }
         }
+        if let Some(burning) = materials
+            .iter()
+            .position(|m| m.ignition_temperature.is_some())
+        {
+            if air.is_none() {
+                return Err(invalid(
+                    &[
+                        Key("materials"),
+                        Index(burning),
+                        Key("ignition_temperature"),
+                    ],
+                    "burning needs `[air]`: it burns where it touches the air, and its smoke \
+                     goes into the air",
+                ));
+            }
+        }
         let reference = Scene {
             params,
             materials,

@@ -252,7 +252,7 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
     assert!(
         names.ends_with(&[
             "jelly", "pachinko", "slime", "flood", "smoke", "lava", "bath", "mill", "collapse",
-            "volcano", "ice", "kettle", "tank"
+            "volcano", "ice", "kettle", "fire", "tank"
         ]),
         "{stdout}"
     );

@@ -13,6 +13,7 @@ mod collapse;
 mod docs_links;
 mod edits;
 mod elastic;
+mod fire;
 mod heat;
 mod jets;
 mod materials;

@@ -1058,3 +1058,15 @@ fn bad_material_behaviour_fields_are_refused_with_their_lines() {
         );
     }
 }
+
+/// A material that burns in a scene without `[air]` is refused at its ignition temperature: it
+/// burns where it touches the air, and its smoke goes into the air.
+#[test]
+fn burning_without_air_is_refused_at_the_ignition_temperature() {
+    assert_refused_at_new_line(
+        "mass = 0.8\n",
+        "mass = 0.8\nignition_temperature = 150.0\n",
+        "materials[1].ignition_temperature",
+        &["burning needs `[air]`"],
+    );
+}

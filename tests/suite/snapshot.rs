@@ -497,3 +497,17 @@ fn a_report_after_load_counts_only_the_run_s_own_substeps() {
         report.ms_per_substep_median
     );
 }
+
+/// `fire` after 60 frames (3 s) has oil part burned; a snapshot carries each particle's burnt
+/// fraction and the count burned away, and the reloaded world burns on bit for bit.
+#[test]
+fn fire_keeps_what_has_burned() {
+    let preset = Preset::load("fire").unwrap();
+    let mut world = preset.build_world(1);
+    step_frames(&mut world, 60);
+    let p = world.particles();
+    let burning = (0..p.len()).filter(|&i| world.burnt(p.id[i]) > 0.0).count();
+    assert!(burning > 0, "the oil burns by 3 s");
+    let loaded = round_trip("fire", &preset, &mut world);
+    assert_eq!(loaded.reaction_counts(), world.reaction_counts());
+}

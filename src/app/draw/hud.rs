@@ -80,7 +80,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ),
     (
         "1-9, 0",
-        "switch preset (Shift+1 to Shift+8: the eleventh to the eighteenth)",
+        "switch preset (Shift+1 to Shift+9: the eleventh to the nineteenth)",
     ),
     (
         "M",

@@ -765,10 +765,13 @@ mod tests {
         game.apply(Command::SwitchPreset(18));
         assert_eq!(game.session.preset.name, "kettle");
         assert_eq!(game.message(), Some("Shift+8: kettle"));
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(19));
-        assert_eq!(game.session.preset.name, "kettle");
-        assert!(game.message().unwrap().contains("no preset on key Shift+9"));
+        assert_eq!(game.session.preset.name, "fire");
+        assert_eq!(game.message(), Some("Shift+9: fire"));
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(20));
+        assert_eq!(game.session.preset.name, "fire");
+        assert!(game.message().unwrap().contains("no preset on key Shift+0"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.session.preset.name, "dam");
         assert_eq!(game.session.key(), Some(2));

@@ -22,8 +22,8 @@ const MAX_ELAPSED: f64 = 0.25;
 const WATCH_INTERVAL: f64 = 0.5;
 
 /// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
-/// (`Command::SwitchPreset(10)`), then Shift with 1 to 8 for the eleventh to the eighteenth.
-pub const PRESET_KEYS: usize = 18;
+/// (`Command::SwitchPreset(10)`), then Shift with 1 to 9 for the eleventh to the nineteenth.
+pub const PRESET_KEYS: usize = 19;
 
 /// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`, 11 is
 /// `Shift+1`, 12 is `Shift+2` (and so on, were there more).

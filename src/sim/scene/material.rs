@@ -529,6 +529,26 @@ material_fields! {
     boiling_heat: f32 = 0.0,
         BOILING_HEAT = "materials[i].boiling_heat" in "degrees of water",
             Range(N(0.0), N(10000.0)), "0", law Same;
+    /// The temperature in °C past which it burns where it touches the air: a particle at the
+    /// surface hotter than this loses its mass at `burn_rate`, takes up the heat of what burned
+    /// (`heat_of_combustion`), and the burned mass goes up as hot smoke on the air grid
+    /// (`sim::subsystems::heat`'s combustion). `None` (the default): it never burns. Needs `[air]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ignition_temperature: Option<f32> = None,
+        IGNITION_TEMPERATURE = "materials[i].ignition_temperature" in "°C, with `[air]`",
+            Range(N(-1000.0), N(1000.0)), "none: never burns", law Same;
+    /// The heat that burning releases, per unit mass burned, in degrees of water (like the
+    /// latent heats: the heat that would warm the same mass of water by that many degrees).
+    #[serde(default)]
+    heat_of_combustion: f32 = 0.0,
+        HEAT_OF_COMBUSTION = "materials[i].heat_of_combustion" in "degrees of water",
+            Range(N(0.0), N(10000.0)), "0", law Same;
+    /// How fast a burning particle's mass burns away at the surface, as a fraction of its mass
+    /// per second (the last hundredth of it burns at once, and the particle goes).
+    #[serde(default = "defaults::half")]
+    burn_rate: f32 = 0.5,
+        BURN_RATE = "materials[i].burn_rate" in "of its mass per second",
+            Above(N(0.0), N(100.0)), "0.5", law Same;
     /// How it looks in the window (`Style`): `clear` water, `sheen` for oil and syrup,
     /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava.
     #[serde(default, skip_serializing_if = "is_clear")]

@@ -213,6 +213,22 @@ pub struct AfterFrame<'a> {
     pub(crate) births: &'a mut Births,
     /// The world's seeded generator (reactions draw from it, in a fixed order).
     pub rng: &'a mut Pcg32,
+    /// What burned in this frame, left by the heat for the air that comes after it: each
+    /// burning particle's burned mass and flame, which the air takes as hot smoke (empty in
+    /// scenes where nothing burns).
+    pub fumes: Vec<Fume>,
+}
+
+/// Mass that burned in a frame, at a burning particle: the air takes it as smoke as hot as the
+/// flame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fume {
+    /// Where it burned: the particle's position.
+    pub position: Vec2,
+    /// The mass that burned.
+    pub mass: f32,
+    /// The flame's temperature: the burning particle's, in °C.
+    pub temperature: f32,
 }
 
 impl AfterFrame<'_> {
@@ -407,6 +423,7 @@ mod tests {
             dt: 0.05,
             births: &mut births,
             rng: &mut rng,
+            fumes: Vec::new(),
         };
         assert!(frame.spawn(0, Vec2::new(1.0, 1.0), Vec2::ZERO));
         assert!(frame.spawn(0, Vec2::new(2.0, 1.0), Vec2::ZERO));

@@ -315,6 +315,7 @@ impl World {
             dt: frame_time,
             births: &mut self.births,
             rng: &mut self.rng,
+            fumes: Vec::new(),
         });
     }
 
@@ -564,6 +565,15 @@ impl World {
             .heat
             .as_ref()
             .map(|_| heat::totals(&self.particles, &self.materials))
+    }
+
+    /// The fraction of particle `id`'s fuel that has burned: 0 for one that never burned, or in
+    /// a scene where nothing burns.
+    pub fn burnt(&self, id: u32) -> f32 {
+        self.subsystems
+            .heat
+            .as_ref()
+            .map_or(0.0, |heat| heat.burnt(id))
     }
 
     /// How many times each of the scene's reactions has happened, by name, in the scene's order

@@ -14,6 +14,7 @@ use crate::sim::particles::Particles;
 use crate::sim::scene::air::AirSettings;
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::Material;
+use crate::sim::subsystems::Fume;
 use glam::Vec2;
 use rayon::prelude::*;
 
@@ -132,6 +133,31 @@ fn heat_and_fumes(
                 grid.temperature[c] += (temperature - grid.temperature[c]) * approach;
             }
             grid.smoke[c] += smoke;
+        }
+    }
+}
+
+/// Smoke a unit of burned mass makes, per m² of the cells it is shared among.
+const SMOKE_PER_BURNED_MASS: f32 = 0.05;
+
+/// The mass that burned in this frame (`fumes`, from the heat's combustion) goes up as smoke
+/// into the open cells around where it burned, shared evenly, and those cells become as hot as
+/// the flame (the air holds a temperature, not heat: the heat released stays in the particles'
+/// books). A flame with no open cell around it makes none.
+pub fn take_fumes(grid: &mut MacGrid, fumes: &[Fume]) {
+    let cell_area = grid.dx * grid.dx;
+    for fume in fumes {
+        let Some((ci, cj)) = grid.cell_at(fume.position) else {
+            continue;
+        };
+        let (open, count) = open_around(grid, ci, cj);
+        if count == 0 {
+            continue;
+        }
+        let smoke = SMOKE_PER_BURNED_MASS * fume.mass / (cell_area * count as f32);
+        for &c in &open[..count] {
+            grid.smoke[c] += smoke;
+            grid.temperature[c] = grid.temperature[c].at_least(fume.temperature);
         }
     }
 }

@@ -6,7 +6,8 @@
 //! One air step per frame (after the liquid's substeps), in this order:
 //!
 //! 1. **couple**: cells filled with liquid become moving solids with the liquid's velocity; hot
-//!    or fuming materials heat the air and give off smoke at their surface (`coupling.rs`);
+//!    or fuming materials heat the air and give off smoke at their surface, and what burned in
+//!    the frame goes up as hot smoke (`coupling.rs`);
 //! 2. **sources**: the scene's smoke and heat sources;
 //! 3. **advect velocity** (semi-Lagrangian, `advect.rs`);
 //! 4. **forces**: buoyancy and vorticity confinement (`forces.rs`);
@@ -556,6 +557,7 @@ impl Subsystem for Air {
             &self.settings,
             frame.dt,
         );
+        coupling::take_fumes(&mut self.grid, &frame.fumes);
         if self.exchanges {
             coupling::exchange_at_surface(
                 &self.grid,

@@ -24,6 +24,7 @@
 //! Deterministic: every pair sum is taken by the neighbour stages' bands in a fixed order, and
 //! the liquid's mean volume in chunks of a fixed size, so any thread count gives the same bits.
 
+mod combustion;
 mod conduction;
 mod phase;
 mod reactions;
@@ -40,6 +41,7 @@ use crate::sim::scene::{Material, Obstacle, Product, Scene};
 use crate::sim::stages::pairs::Contact;
 use crate::sim::subsystems::{from_state, to_state, AfterFrame, Diffusion, FromScene, Frozen};
 use crate::sim::subsystems::{Restoring, SavedState, StateError, Subsystem};
+use combustion::{Combustion, SavedBurning};
 use conduction::{Conduction, Thermal};
 use glam::Vec2;
 use phase::Phases;
@@ -58,6 +60,8 @@ pub struct Heat {
     conduction: Conduction,
     phases: Phases,
     reactions: Reactions,
+    /// The burning materials and what has burned (`combustion.rs`).
+    combustion: Combustion,
     plates: Vec<Plate>,
     /// The interaction radius h, for the plates' reach.
     h: f32,
@@ -103,11 +107,15 @@ impl Heat {
             conduction: Conduction::default(),
             phases: Phases::new(&scene.materials),
             reactions: Reactions::new(scene.reactions.clone()),
+            combustion: Combustion::new(&scene.materials),
             plates,
             h: scene.params.interaction_radius,
         };
-        let needed =
-            heat.conducts || heat.phases.any() || heat.reactions.any() || !heat.plates.is_empty();
+        let needed = heat.conducts
+            || heat.phases.any()
+            || heat.reactions.any()
+            || heat.combustion.any()
+            || !heat.plates.is_empty();
         needed.then_some(heat)
     }
 
@@ -120,10 +128,11 @@ impl Heat {
             conduction: Conduction::default(),
             phases: Phases::new(materials),
             reactions: Reactions::default(),
+            combustion: Combustion::new(materials),
             plates: Vec::new(),
             h: params.interaction_radius,
         };
-        (heat.conducts || heat.phases.any()).then_some(heat)
+        (heat.conducts || heat.phases.any() || heat.combustion.any()).then_some(heat)
     }
 
     /// Takes the thermal constants and phase changes of `materials` (changed at run time).
@@ -131,12 +140,41 @@ impl Heat {
         self.materials = thermal(materials);
         self.conducts = materials.iter().any(|m| m.conductivity > 0.0);
         self.phases = Phases::new(materials);
+        self.combustion.set_materials(materials);
     }
 
-    /// How many times each of the scene's reactions has happened, by name, in the scene's order.
+    /// How many times each of the scene's reactions has happened, by name, in the scene's order;
+    /// then, in a scene where something burns, `burning`: how many particles have burned away.
     pub fn reaction_counts(&self) -> impl Iterator<Item = (&str, u64)> {
         let names = self.reactions.list.iter().map(|r| r.name.as_str());
-        names.zip(self.reactions.counts.iter().copied())
+        let burning = self
+            .combustion
+            .any()
+            .then_some(("burning", self.combustion.burned_out));
+        names
+            .zip(self.reactions.counts.iter().copied())
+            .chain(burning)
+    }
+
+    /// The fraction of the particle `id`'s fuel that has burned (0 for what never burned).
+    pub fn burnt(&self, id: u32) -> f32 {
+        self.combustion.burnt(id)
+    }
+
+    /// Once a frame: the burning particles burn (`combustion.rs`); their fumes go to the air,
+    /// and what burned out is returned, to remove.
+    fn burn(&mut self, frame: &mut AfterFrame) -> Vec<usize> {
+        if !self.combustion.any() {
+            return Vec::new();
+        }
+        let capacity: Vec<f32> = self.materials.iter().map(|m| m.heat_capacity).collect();
+        let offsets = self.phases.offsets();
+        let down = frame.params.gravity.normalize_or_zero();
+        let burned = self
+            .combustion
+            .burn(frame.particles, &capacity, &offsets, down, frame.dt);
+        frame.fumes.extend(burned.fumes);
+        burned.gone
     }
 
     /// True when a particle of `material` holding `latent` has taken up all its boiling heat:
@@ -171,10 +209,10 @@ impl Heat {
             });
     }
 
-    /// Once a frame: this frame's reactions, then every particle's phase changes.
-    fn react_and_change(&mut self, frame: &mut AfterFrame) {
+    /// Once a frame: this frame's reactions, then every particle's phase changes; then the
+    /// particles `gone` (burned out) and those reactions turned into nothing go.
+    fn react_and_change(&mut self, frame: &mut AfterFrame, mut gone: Vec<usize>) {
         let reacted = self.reactions.react(frame.particles, frame.dt, frame.rng);
-        let mut gone = Vec::new();
         for Reacted {
             index,
             product,
@@ -235,6 +273,14 @@ impl Heat {
             frame.remove(&keep);
         }
     }
+}
+
+/// What snapshots keep of the heat in a scene where something burns: the reactions' counts and
+/// the burning.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SavedBurningHeat {
+    reactions: Vec<u64>,
+    burning: SavedBurning,
 }
 
 /// The thermal constants of `materials`, in their order.
@@ -313,26 +359,42 @@ impl Subsystem for Heat {
     }
 
     fn wants_contacts(&self) -> bool {
-        self.reactions.any()
+        self.reactions.any() || self.combustion.any()
     }
 
     fn contacts(&mut self, frozen: &Frozen, contacts: &[Contact]) {
         self.reactions.note(frozen.particles, contacts);
+        if self.combustion.any() {
+            self.combustion.note(frozen.particles, contacts);
+        }
     }
 
     fn after_frame(&mut self, frame: &mut AfterFrame) {
         self.plates(frame.particles, frame.dt);
-        self.react_and_change(frame);
+        let burned_out = self.burn(frame);
+        self.react_and_change(frame, burned_out);
     }
 
     fn save(&self, _particles: &Particles) -> Option<SavedState> {
+        if self.combustion.any() {
+            return Some(to_state(&SavedBurningHeat {
+                reactions: self.reactions.counts.clone(),
+                burning: self.combustion.saved(),
+            }));
+        }
         self.reactions
             .any()
             .then(|| to_state(&self.reactions.counts))
     }
 
     fn restore(&mut self, state: SavedState, _restoring: &Restoring) -> Result<(), StateError> {
-        let counts: Vec<u64> = from_state(&state)?;
+        let counts: Vec<u64> = if self.combustion.any() {
+            let saved: SavedBurningHeat = from_state(&state)?;
+            self.combustion.restore(saved.burning);
+            saved.reactions
+        } else {
+            from_state(&state)?
+        };
         if counts.len() != self.reactions.list.len() {
             return Err(StateError::at(
                 &[],
@@ -352,9 +414,14 @@ impl Subsystem for Heat {
         let mut by_id: Vec<usize> = (0..particles.len()).collect();
         by_id.sort_unstable_by_key(|&i| particles.id[i]);
         let mut hash = Fnv::new();
+        let burns = self.combustion.any();
         for i in by_id {
             hash.f32(particles.temperature[i]);
             hash.f32(particles.latent[i]);
+            // Only scenes where something burns (the others keep their checksums).
+            if burns {
+                hash.f32(self.combustion.burnt(particles.id[i]));
+            }
         }
         Some(hash.finish())
     }
