@@ -207,17 +207,16 @@ fn play(name: &str, frame: u64, game: &mut Game) -> FrameInput {
                 }
             }
         }
-        // Light the dam's top and follow the flame down as it burns, until the spring starts.
+        // Light the dam's top for two seconds: it burns down by itself before the spring starts.
         "wood-dam" => {
             if frame == 0 {
                 game.apply(Command::SelectTool(Tool::Heat));
             }
-            if seconds >= 6.5 {
+            if seconds >= 2.0 {
                 return none;
             }
-            let y = (1.5 - 0.2 * seconds).at_least(0.3);
             FrameInput {
-                heat: Some((Vec2::new(3.25, y), slosh::app::HEAT_RATE)),
+                heat: Some((Vec2::new(3.25, 1.4), slosh::app::HEAT_RATE)),
                 ..none
             }
         }
