@@ -207,6 +207,19 @@ fn play(name: &str, frame: u64, game: &mut Game) -> FrameInput {
                 }
             }
         }
+        // Light the dam's top for two seconds: it burns down by itself before the spring starts.
+        "wood-dam" => {
+            if frame == 0 {
+                game.apply(Command::SelectTool(Tool::Heat));
+            }
+            if seconds >= 2.0 {
+                return none;
+            }
+            FrameInput {
+                heat: Some((Vec2::new(3.25, 1.4), slosh::app::HEAT_RATE)),
+                ..none
+            }
+        }
         _ => none,
     }
 }

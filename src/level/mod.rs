@@ -93,4 +93,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../assets/levels/rain-barrel.toml"),
     ),
     ("thaw", include_str!("../../assets/levels/thaw.toml")),
+    (
+        "wood-dam",
+        include_str!("../../assets/levels/wood-dam.toml"),
+    ),
 ];
