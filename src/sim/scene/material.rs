@@ -541,6 +541,14 @@ material_fields! {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     fixed: bool = false,
         FIXED = "materials[i].fixed", Rule("true or false"), "false", law Same;
+    /// The angle of repose in degrees: above 0 its particles are grains of sand, held by
+    /// Coulomb friction μ = tan(angle) to each other and to the walls
+    /// (`sim::subsystems::granular`), with no cohesion (its pressure never pulls, and it has no
+    /// surface tension); a pile of it stands at this angle. 0 (the default): a liquid.
+    #[serde(default)]
+    friction_angle: f32 = 0.0,
+        FRICTION_ANGLE = "materials[i].friction_angle" in "degrees",
+            Range(N(0.0), N(60.0)), "0: a liquid", law Same;
 }
 
 #[cfg(test)]

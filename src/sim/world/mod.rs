@@ -472,6 +472,7 @@ impl World {
             grid,
             h: self.params.interaction_radius,
             dt: self.dt,
+            gravity: self.params.gravity,
         };
         self.subsystems.displace(&frozen, displacement);
     }
