@@ -152,6 +152,8 @@ pub struct Frozen<'a> {
     pub dt: f32,
     /// Gravity now.
     pub gravity: Vec2,
+    /// Each material's constants of the pair law (its stiffnesses).
+    pub liquid: &'a crate::sim::stages::liquid::Liquid,
 }
 
 /// The pair loops' diffusion, lent to the subsystem that spreads a value along the pairs (the
