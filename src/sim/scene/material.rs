@@ -274,17 +274,21 @@ pub enum Style {
     Matte,
     /// Lava: it gives off light, which blooms into what is around it.
     Emissive,
+    /// Sand: matte, each grain a shade lighter or darker than the next (a speckle from its
+    /// particle's id), so it reads as grains and not as a smooth liquid.
+    Grain,
 }
 
 impl Style {
     /// Every style, in the reference's order.
-    pub const ALL: [Style; 6] = [
+    pub const ALL: [Style; 7] = [
         Style::Clear,
         Style::Sheen,
         Style::Opaque,
         Style::Translucent,
         Style::Matte,
         Style::Emissive,
+        Style::Grain,
     ];
 }
 
@@ -530,11 +534,12 @@ material_fields! {
         BOILING_HEAT = "materials[i].boiling_heat" in "degrees of water",
             Range(N(0.0), N(10000.0)), "0", law Same;
     /// How it looks in the window (`Style`): `clear` water, `sheen` for oil and syrup,
-    /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava.
+    /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava, `grain` sand.
     #[serde(default, skip_serializing_if = "is_clear")]
     style: Style = Style::Clear,
         STYLE = "materials[i].style",
-            Rule("`clear`, `sheen`, `opaque`, `translucent`, `matte` or `emissive`"), "`clear`",
+            Rule("`clear`, `sheen`, `opaque`, `translucent`, `matte`, `emissive` or `grain`"),
+            "`clear`",
             law Same;
     /// Its particles hold still where they are (a solid formed in place: rock); the liquid
     /// rests on them and flows around them.
