@@ -108,9 +108,9 @@ fn a_poured_pile_stands_at_its_friction_angle_at_one_and_four_times_the_particle
 /// Sand poured into a pool of water sinks to the floor and stays there: after 12 s every grain
 /// lies below the water's surface, and the grains' mean height is in the lowest third of the
 /// pool. It fails today on the first: after 12 s the grains' mean is at 0.50, in the lowest
-/// third (the surface is at 1.87), but a raft of 16 grains floats on the surface (the highest at
-/// 1.97) and 4 grains stay on the right-hand wall above the bed; `docs/PHYSICS.md`, "Sand",
-/// known gaps.
+/// third (the surface is at 1.87), but a hanging chain of 16 grains at the surface (the highest
+/// at 1.97), held by their anchors in the world, and 4 grains on the right-hand wall above the
+/// bed stay where they are to 40 s; `docs/PHYSICS.md`, "Sand", known gaps.
 #[test]
 #[ignore = "a few grains still float on the water's surface and stay on a wall"]
 fn sand_poured_into_a_pool_sinks_and_stays_under_the_water() {
