@@ -33,7 +33,7 @@ use glam::Vec2;
 use validate::obstacle_gap_problem;
 
 /// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`, Shift+1 for
-/// `smoke`, Shift+2 for `lava`, on to Shift+5 for `collapse`; `tank`, the benchmarks' widened
+/// `smoke`, Shift+2 for `lava`, on to Shift+9 for `fire` and Shift+0 for `hourglass`; `tank`, the benchmarks' widened
 /// dam, has no key): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
@@ -64,6 +64,10 @@ pub const BUILTIN: &[(&str, &str)] = &[
     ("ice", include_str!("../../assets/presets/ice.toml")),
     ("kettle", include_str!("../../assets/presets/kettle.toml")),
     ("fire", include_str!("../../assets/presets/fire.toml")),
+    (
+        "hourglass",
+        include_str!("../../assets/presets/hourglass.toml"),
+    ),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
 

@@ -251,8 +251,21 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
     );
     assert!(
         names.ends_with(&[
-            "jelly", "pachinko", "slime", "flood", "smoke", "lava", "bath", "mill", "collapse",
-            "volcano", "ice", "kettle", "fire", "tank"
+            "jelly",
+            "pachinko",
+            "slime",
+            "flood",
+            "smoke",
+            "lava",
+            "bath",
+            "mill",
+            "collapse",
+            "volcano",
+            "ice",
+            "kettle",
+            "fire",
+            "hourglass",
+            "tank"
         ]),
         "{stdout}"
     );

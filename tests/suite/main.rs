@@ -23,6 +23,7 @@ mod presets;
 mod properties;
 mod ranges_sweep;
 mod resolution;
+mod sand;
 mod sound;
 mod stability;
 #[cfg(feature = "bodies")]

@@ -49,6 +49,17 @@ fn seed_mid_pour_continues_bit_for_bit() {
     round_trip("seed", &preset, &mut world);
 }
 
+/// Sand keeps where each grain is held (its friction's anchors): the hourglass, 40 frames in,
+/// its funnel pouring out and a pile growing below, continues bit for bit.
+#[test]
+fn the_hourglass_keeps_its_grains_anchors() {
+    let preset = Preset::load("hourglass").unwrap();
+    let mut world = preset.build_world(2);
+    step_frames(&mut world, 40);
+    assert!(world.particles().len() > 400);
+    round_trip("hourglass", &preset, &mut world);
+}
+
 /// The jelly holds 3,674 to 3,694 springs after 15 frames and 3,767 to 3,797 after 30 more over
 /// world seeds 1 to 5 and 7 (the bound, more than 1,000: margin 73%); the rest is exact.
 #[test]

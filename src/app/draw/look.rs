@@ -48,7 +48,21 @@ impl Look {
             Style::Translucent => look(0.5, 0.4, 0.0, 0.55),
             Style::Matte => look(0.0, 0.0, 0.0, 1.0),
             Style::Emissive => look(0.0, 0.2, 0.8, 0.25),
+            Style::Grain => look(0.0, 0.0, 0.0, 1.0),
         }
+    }
+
+    /// The brightness factor of the grain of particle `id` in the `grain` style: 0.7 to 1.3,
+    /// from a hash of the id (the same grain keeps its shade from frame to frame).
+    pub fn speckle(id: u32) -> f32 {
+        // A 32-bit integer hash (Wellons' lowbias32): neighbouring ids get unrelated shades.
+        let mut x = id;
+        x ^= x >> 16;
+        x = x.wrapping_mul(0x7feb_352d);
+        x ^= x >> 15;
+        x = x.wrapping_mul(0x846c_a68b);
+        x ^= x >> 16;
+        0.7 + 0.6 * ((x >> 8) as f32 / (1u32 << 24) as f32)
     }
 
     /// The temperature view's look: opaque and plainly lit, so that the colour is the
@@ -276,6 +290,23 @@ mod tests {
         assert!(white.iter().zip(water).all(|(f, w)| *f >= w) && white[0] > 0.7);
         let look = Look::of(Style::Clear).foamed(FOAM_MOST);
         assert!(look.clarity < 0.2 * Look::of(Style::Clear).clarity);
+    }
+
+    #[test]
+    fn grains_are_matte_and_each_a_shade_of_its_own() {
+        let look = Look::of(Style::Grain);
+        assert_eq!((look.clarity, look.gloss, look.glow), (0.0, 0.0, 0.0));
+        let shades: Vec<f32> = (0..1000).map(Look::speckle).collect();
+        assert!(shades.iter().all(|s| (0.7..=1.3).contains(s)));
+        // Spread over the range, and neighbours unlike each other.
+        let mean = shades.iter().sum::<f32>() / 1000.0;
+        assert!((mean - 1.0).abs() < 0.03, "{mean}");
+        let darker = shades.iter().filter(|&&s| s < 0.85).count();
+        let lighter = shades.iter().filter(|&&s| s > 1.15).count();
+        assert!(darker > 150 && lighter > 150, "{darker} {lighter}");
+        let steps = shades.windows(2).map(|w| (w[1] - w[0]).abs()).sum::<f32>() / 999.0;
+        assert!(steps > 0.15, "{steps}");
+        assert_eq!(Look::speckle(7), Look::speckle(7));
     }
 
     #[test]

@@ -543,6 +543,7 @@ impl Renderer {
                 pressure_bias: material.pressure_bias,
                 pressure_scale: material.pressure_scale,
                 look: Look::of(material.style),
+                speckle: material.style == MaterialStyle::Grain,
             }));
         let tints = &self.tints[..];
         // The particle view shows each material's own colour, or in the temperature view each
@@ -567,6 +568,8 @@ impl Renderer {
                     tints,
                     first: range.start,
                     materials: &p.material[range.clone()],
+                    speckled: matches!(shading, None | Some(Shading::Natural))
+                        .then(|| &p.id[range.clone()]),
                 };
                 // Hot particles glow in every view but the temperature view.
                 let temperature = &p.temperature[range.clone()];
@@ -580,7 +583,12 @@ impl Renderer {
                         let (velocity, density) = (&p.velocity[range.clone()], &p.density[range]);
                         chunk.fill(instances, |tint, k| {
                             let ratio = density[k] / (mass[k] * rest_density);
-                            let foam = foam_weight(ratio, velocity[k].length() / reference_speed);
+                            // Grains do not foam.
+                            let foam = if tint.speckle {
+                                0.0
+                            } else {
+                                foam_weight(ratio, velocity[k].length() / reference_speed)
+                            };
                             let colour = glowing(foamy(tint.colour, foam), temperature[k]);
                             (colour, hot(tint.look.foamed(foam), k))
                         })
@@ -692,6 +700,8 @@ struct Tint {
     pressure_bias: f32,
     pressure_scale: f32,
     look: Look,
+    /// Each particle a shade of its own (`Look::speckle`): the `grain` style.
+    speckle: bool,
 }
 
 /// What filling one chunk of instances reads.
@@ -703,6 +713,9 @@ struct Chunk<'a> {
     first: usize,
     /// The chunk's particles' materials.
     materials: &'a [u16],
+    /// The chunk's particles' ids, where grains are speckled (not in the pressure and
+    /// temperature views, whose colours are numbers).
+    speckled: Option<&'a [u32]>,
 }
 
 impl Chunk<'_> {
@@ -718,7 +731,12 @@ impl Chunk<'_> {
         let to_byte = |c: f32| (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
         let mut glowing = false;
         for (k, (instance, &material)) in instances.iter_mut().zip(self.materials).enumerate() {
-            let (rgb, look) = shade(&self.tints[usize::from(material).min(last)], k);
+            let tint = &self.tints[usize::from(material).min(last)];
+            let (mut rgb, look) = shade(tint, k);
+            if let (true, Some(ids)) = (tint.speckle, self.speckled) {
+                let shade = Look::speckle(ids[k]);
+                rgb = rgb.map(|c| c * shade);
+            }
             glowing |= look.glow > 0.0;
             *instance = Instance {
                 centre: self

@@ -107,6 +107,12 @@ pub fn angle_of(vector: Vec2) -> f32 {
     libm::atan2f(vector.y, vector.x)
 }
 
+/// The tangent of `x` radians.
+#[inline]
+pub fn tan(x: f32) -> f32 {
+    libm::tanf(x)
+}
+
 /// (sin x, cos x) in f64.
 #[inline]
 pub fn sin_cos_f64(x: f64) -> (f64, f64) {

@@ -274,17 +274,21 @@ pub enum Style {
     Matte,
     /// Lava: it gives off light, which blooms into what is around it.
     Emissive,
+    /// Sand: matte, each grain a shade lighter or darker than the next (a speckle from its
+    /// particle's id), so it reads as grains and not as a smooth liquid.
+    Grain,
 }
 
 impl Style {
     /// Every style, in the reference's order.
-    pub const ALL: [Style; 6] = [
+    pub const ALL: [Style; 7] = [
         Style::Clear,
         Style::Sheen,
         Style::Opaque,
         Style::Translucent,
         Style::Matte,
         Style::Emissive,
+        Style::Grain,
     ];
 }
 
@@ -550,17 +554,26 @@ material_fields! {
         BURN_RATE = "materials[i].burn_rate" in "of its mass per second",
             Above(N(0.0), N(100.0)), "0.5", law Same;
     /// How it looks in the window (`Style`): `clear` water, `sheen` for oil and syrup,
-    /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava.
+    /// `opaque` slime, `translucent` ice and jelly, `matte` rock, `emissive` lava, `grain` sand.
     #[serde(default, skip_serializing_if = "is_clear")]
     style: Style = Style::Clear,
         STYLE = "materials[i].style",
-            Rule("`clear`, `sheen`, `opaque`, `translucent`, `matte` or `emissive`"), "`clear`",
+            Rule("`clear`, `sheen`, `opaque`, `translucent`, `matte`, `emissive` or `grain`"),
+            "`clear`",
             law Same;
     /// Its particles hold still where they are (a solid formed in place: rock); the liquid
     /// rests on them and flows around them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     fixed: bool = false,
         FIXED = "materials[i].fixed", Rule("true or false"), "false", law Same;
+    /// The angle of repose in degrees: above 0 its particles are grains of sand, held by
+    /// Coulomb friction μ = tan(angle) to each other and to the walls
+    /// (`sim::subsystems::granular`), with no cohesion (its pressure never pulls, and it has no
+    /// surface tension); a pile of it stands at this angle. 0 (the default): a liquid.
+    #[serde(default)]
+    friction_angle: f32 = 0.0,
+        FRICTION_ANGLE = "materials[i].friction_angle" in "degrees",
+            Range(N(0.0), N(60.0)), "0: a liquid", law Same;
 }
 
 #[cfg(test)]

@@ -21,22 +21,34 @@ pub struct MaterialConstants {
     pub quadratic_viscosity: f32,
     /// The walls carry this material's density, pressure and viscosity (`wall_density`): true
     /// for a liquid; false for a material with springs or stickiness, which holds on to the walls
-    /// by contact and friction (jelly, goo, slime).
+    /// by contact and friction (jelly, goo, slime), and for grains, which rest on the walls and
+    /// feel their friction (sand).
     pub walls_carry: bool,
+    /// A granular material (a `friction_angle` above 0, sand): its pressure never pulls
+    /// (clamped at 0, no cohesion) and it has no surface tension.
+    pub granular: bool,
 }
 
 impl MaterialConstants {
     /// `material`'s constants: each override, or `params`' value where it has none.
     pub fn resolve(material: &Material, params: &SimParams) -> Self {
+        let granular = material.friction_angle > 0.0;
         Self {
             stiffness: material.stiffness.unwrap_or(params.stiffness),
             near_stiffness: material.near_stiffness.unwrap_or(params.near_stiffness),
-            surface_tension: material.surface_tension.unwrap_or(params.surface_tension),
+            surface_tension: if granular {
+                0.0
+            } else {
+                material.surface_tension.unwrap_or(params.surface_tension)
+            },
             linear_viscosity: material.linear_viscosity.unwrap_or(params.linear_viscosity),
             quadratic_viscosity: material
                 .quadratic_viscosity
                 .unwrap_or(params.quadratic_viscosity),
-            walls_carry: material.spring_stiffness == 0.0 && material.stickiness == 0.0,
+            walls_carry: material.spring_stiffness == 0.0
+                && material.stickiness == 0.0
+                && !granular,
+            granular,
         }
     }
 }

@@ -61,6 +61,8 @@ pub struct Moving {
     pub velocity: Vec2,
     /// Index into the world's materials.
     pub material: usize,
+    /// The particle's index in this substep's (sorted) order.
+    pub index: usize,
 }
 
 /// What keeps particles out of solids other than the walls, called for each particle in the
@@ -108,7 +110,8 @@ pub fn move_and_collide(
     )
         .into_par_iter()
         .with_min_len(CHUNK)
-        .map(|(position, velocity, (&dx, &dy), &material)| {
+        .enumerate()
+        .map(|(index, (position, velocity, (&dx, &dy), &material))| {
             // This substep's travel: the advance's v Δt, then the relaxation's displacement.
             let advanced = *velocity * dt;
             let relaxation = Vec2::new(dx, dy);
@@ -131,6 +134,7 @@ pub fn move_and_collide(
                 start,
                 velocity: travel * inverse_dt,
                 material: material as usize,
+                index,
             };
             if let Some(touching) = &touching {
                 touching.push_out(&mut moving);

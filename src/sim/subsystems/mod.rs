@@ -1,5 +1,6 @@
 //! Optional subsystems: parts of the simulation that only some scenes need (viscoelastic
-//! springs, obstacles and stickiness, the fixed material, heat, air, rigid bodies). Each lives in
+//! springs, the grains' friction, obstacles and stickiness, the fixed material, heat, air, rigid
+//! bodies). Each lives in
 //! its own module, owns its state, and
 //! joins the substep only at the points of the [`Subsystem`] interface; a scene that does not
 //! need one skips it at no cost.
@@ -18,6 +19,7 @@ pub mod bodies;
 #[path = "no_bodies.rs"]
 pub mod bodies;
 pub mod fixed;
+pub mod granular;
 pub mod heat;
 pub mod obstacles;
 pub(crate) mod registry;
@@ -148,6 +150,10 @@ pub struct Frozen<'a> {
     pub h: f32,
     /// This substep's length.
     pub dt: f32,
+    /// Gravity now.
+    pub gravity: Vec2,
+    /// Each material's constants of the pair law (its stiffnesses).
+    pub liquid: &'a crate::sim::stages::liquid::Liquid,
 }
 
 /// The pair loops' diffusion, lent to the subsystem that spreads a value along the pairs (the

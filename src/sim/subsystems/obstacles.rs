@@ -270,6 +270,7 @@ mod tests {
                 start,
                 velocity,
                 material: 0,
+                index: 0,
             };
             contacts.push_out_of_obstacles(&mut particle);
             (particle.position, particle.velocity)

@@ -3,6 +3,7 @@
 use super::air::Air;
 use super::bodies::Bodies;
 use super::fixed::Fixed;
+use super::granular::Granular;
 use super::heat::Heat;
 use super::obstacles::Contacts;
 use super::springs::Springs;
@@ -74,6 +75,9 @@ macro_rules! register {
 register! {
     /// Viscoelastic springs between particles of a material (Clavet et al. section 5).
     springs: Springs,
+    /// Coulomb friction between grains of sand and on the walls (`None` in scenes without a
+    /// granular material).
+    granular: Option<Granular>,
     /// Static obstacles and the stickiness of materials (Clavet et al. section 6).
     contacts: Contacts,
     /// Materials that hold still (rock): put back where they started every move.

@@ -223,6 +223,7 @@ impl Springs {
             grid,
             h,
             dt,
+            ..
         } = *frozen;
         let ids = particles.id.len();
         let mut slots_needed = self.index_of.len();

@@ -14,6 +14,7 @@ use crate::sim::scene::{Material, Obstacle};
 use crate::sim::stages::contact::collide;
 use crate::sim::stages::liquid::Liquid;
 use crate::sim::stages::stability;
+use crate::sim::subsystems::granular::Granular;
 use crate::sim::subsystems::heat::Heat;
 use crate::sim::subsystems::obstacles::{gap_problem, way_out};
 use glam::Vec2;
@@ -529,6 +530,12 @@ impl World {
             .springs
             .set_materials(&self.materials, &self.params);
         self.subsystems.contacts.set_materials(&self.materials, h);
+        match &mut self.subsystems.granular {
+            Some(granular) => granular.set_materials(&self.materials),
+            None => {
+                self.subsystems.granular = Granular::for_materials(&self.materials, &self.domain)
+            }
+        }
         // Conduction starts and stops with the materials' conductivities; the temperatures are
         // the particles' and stay.
         if let Some(air) = self.subsystems.air.as_mut() {

@@ -473,6 +473,8 @@ impl World {
             grid,
             h: self.params.interaction_radius,
             dt: self.dt,
+            gravity: self.params.gravity,
+            liquid: &self.liquid,
         };
         self.subsystems.displace(&frozen, displacement);
     }

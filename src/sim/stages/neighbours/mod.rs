@@ -38,6 +38,7 @@ pub fn lanes_name() -> &'static str {
 use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
 use super::wall_density::{NearWall, WallDensity, WallSums};
+use crate::sim::numerics::portable::Ordered;
 use crate::sim::numerics::LIGHT_CHUNK;
 use crate::sim::particles::{Particles, Reordered};
 use crate::sim::physics::{near_pressure, pressure};
@@ -272,7 +273,11 @@ impl Neighbours {
                 // Pajarola 2008): liquids of very different mass meet without a gap.
                 let density = (sums.0[local] + wall.sum) * (norm * mass[i]);
                 let near_density = (sums.1[local] + wall.near_sum) * (near_norm * mass[i]);
-                let pressure = pressure(constants.stiffness, density, mass[i], rest_density);
+                let mut pressure = pressure(constants.stiffness, density, mass[i], rest_density);
+                if constants.granular {
+                    // Grains push apart but never pull together: no cohesion.
+                    pressure = pressure.at_least(0.0);
+                }
                 let near_pressure = near_pressure(constants.near_stiffness, near_density);
                 (sums.0[local], sums.1[local]) = (density, near_density);
                 (pressures.0[local], pressures.1[local]) = (pressure, near_pressure);
