@@ -1,6 +1,7 @@
 //! Sand (`friction_angle`, `sim::subsystems::granular`): a pile poured from a point stands at its
 //! friction angle at its own count and at four times the particles; sand poured into a pool
-//! should sink and stay under the water (ignored: it does not yet, see the test).
+//! should sink and stay under the water, and an hourglass of it empty at a steady rate (both
+//! ignored: they do not yet, see the tests); it holds on a gentle ramp and runs down a steep one.
 //! `docs/PHYSICS.md` ("Sand") has the figures.
 
 use crate::common::world_from;
@@ -152,4 +153,130 @@ fn sand_poured_into_a_pool_sinks_and_stays_under_the_water() {
         mean_grain < surface / 3.0,
         "the grains' mean height {mean_grain} is not in the pool's lowest third ({surface})"
     );
+}
+
+/// An hourglass's upper bulb: a silo 4 wide, its sides the walls, over a funnel of two capsules
+/// down to a neck 0.5 wide (as the `hourglass` preset's), filled by a block of `material`
+/// (`friction_angle` of `angle` degrees, 0 for water) at particle radius `radius`: how many
+/// particles it held at the start and the times at which 80%, 60%, 40% and 20% of them were
+/// still above the neck. `None` for a time not reached in 30 s.
+fn empty_the_funnel(angle: f32, mass: f32, radius: f32) -> (usize, Vec<Option<f32>>) {
+    let text = format!(
+        "name = \"hourglass\"\ndescription = \"a funnel emptying\"\n\
+         [params]\nframe_rate = 20\nsubsteps = 7\nmax_particles = 8000\n{walls}\
+         [[materials]]\nname = \"grains\"\ncolour = [0.8, 0.7, 0.4]\nmass = {mass:?}\n\
+         friction_angle = {angle:?}\n\
+         [[obstacles]]\nkind = \"capsule\"\na = [0.18, 6.0]\nb = [1.67, 4.0]\nradius = 0.08\n\
+         [[obstacles]]\nkind = \"capsule\"\na = [3.82, 6.0]\nb = [2.33, 4.0]\nradius = 0.08\n\
+         [[blocks]]\nmaterial = \"grains\"\nmin = [0.1, 6.2]\nmax = [3.9, 9.6]\nspacing = 0.1\n",
+        walls = crate::common::box_walls(4.0, 10.0),
+    );
+    let preset = Preset::parse("hourglass.toml", &text).unwrap();
+    let mut world = preset.at_radius(radius).unwrap().build_world(1);
+    let above = |world: &slosh::sim::World| {
+        world
+            .particles()
+            .position
+            .iter()
+            .filter(|p| p.y > 3.9)
+            .count()
+    };
+    let full = above(&world);
+    let marks = [0.8, 0.6, 0.4, 0.2];
+    let mut times = vec![None; marks.len()];
+    for frame in 1..=600 {
+        world.step_frame();
+        let left = above(&world) as f32 / full as f32;
+        for (time, &mark) in times.iter_mut().zip(&marks) {
+            if time.is_none() && left <= mark {
+                *time = Some(frame as f32 / 20.0);
+            }
+        }
+        if times.iter().all(Option::is_some) {
+            break;
+        }
+    }
+    (full, times)
+}
+
+/// An hourglass of sand empties at a steady rate whatever its fill (Beverloo et al. 1961): the
+/// rate in each fifth of its content from 80% to 20% full lies within 15% of their mean. The same
+/// funnel of water slows as its head falls (Torricelli): its rate over the last of those fifths
+/// is at most 0.7 of its rate over the first (1,292 particles, at the file's radius).
+///
+/// It fails today on the sand, which slows as the water does. Measured, particles a second over
+/// the three fifths: sand 199, 152, 126; water 345, 323, 215 (at 0.7 times the radius, 2,592
+/// particles: sand 415, 324, 253; water 610, 864, 494, where the water's sloshing spoils the
+/// measure). A grain's friction is held against the world, by μ times the net push
+/// of the grains under it, which is its own weight: no grain carries another's, so the pressure
+/// at the neck grows with the head as in a liquid. `docs/PHYSICS.md`, "Sand", known gaps.
+#[test]
+#[ignore = "the sand's discharge slows with its head as the water's does"]
+fn an_hourglass_of_sand_empties_steadily_where_water_slows() {
+    let rates = |times: &[Option<f32>], full: usize| -> Vec<f32> {
+        let times: Vec<f32> = times
+            .iter()
+            .map(|t| t.expect("the funnel emptied to 20% in 30 s"))
+            .collect();
+        times
+            .windows(2)
+            .map(|pair| 0.2 * full as f32 / (pair[1] - pair[0]))
+            .collect()
+    };
+    let (sand_full, sand_times) = empty_the_funnel(30.0, 2.0, 0.05);
+    let (water_full, water_times) = empty_the_funnel(0.0, 1.0, 0.05);
+    let sand = rates(&sand_times, sand_full);
+    let water = rates(&water_times, water_full);
+    println!("sand: {sand:?} of {sand_full} a second; water: {water:?} of {water_full}");
+    let mean = sand.iter().sum::<f32>() / sand.len() as f32;
+    assert!(
+        sand.iter().all(|rate| (rate - mean).abs() <= 0.15 * mean),
+        "the sand's rate strays more than 15% from its mean {mean}: {sand:?}"
+    );
+    assert!(
+        water[2] <= 0.7 * water[0],
+        "the water does not slow by 30%: {water:?}"
+    );
+}
+
+/// How many of 150 grains of 30° sand poured onto the high end of a drawn wall (a capsule 0.1
+/// thick) that falls `drop` over 5 to the right still lie on it after 10 s.
+fn left_on_a_ramp(drop: f32) -> usize {
+    let top = 1.0 + drop;
+    let text = format!(
+        "name = \"ramp\"\ndescription = \"sand on a ramp\"\n\
+         [params]\nframe_rate = 20\nsubsteps = 7\nmax_particles = 2000\n{walls}\
+         [[materials]]\nname = \"sand\"\ncolour = [0.8, 0.7, 0.4]\nmass = 2.0\n\
+         friction_angle = 30.0\n\
+         [[obstacles]]\nkind = \"capsule\"\na = [0.3, {top:?}]\nb = [5.3, 1.0]\nradius = 0.1\n\
+         [[emitters]]\nmaterial = \"sand\"\nposition = [1.0, {pour:?}]\n\
+         direction = [0.0, -1.0]\nwidth = 0.3\nspeed = 0.5\ndelay = 0.0\nrate = 20.0\n\
+         budget = 150\n",
+        walls = crate::common::box_walls(8.0, 8.0),
+        pour = top + 0.3,
+    );
+    let mut world = world_from(&text);
+    crate::common::step_frames(&mut world, 200);
+    let above_the_ramp = |p: &&Vec2| p.x <= 5.3 && p.y > 1.0 + drop * (5.3 - p.x) / 5.0;
+    world
+        .particles()
+        .position
+        .iter()
+        .filter(above_the_ramp)
+        .count()
+}
+
+/// Sand holds on a drawn wall by its own friction: poured onto a ramp gentler than its angle of
+/// repose (30°) most of it stays there, and down a steeper one it all runs off. Measured: 112 of
+/// 150 grains stay on a ramp of 16.7° (the others fall off its high end), none on one of 45°.
+#[test]
+fn sand_stays_on_a_gentle_ramp_and_runs_down_a_steep_one() {
+    let gentle = left_on_a_ramp(1.5);
+    let steep = left_on_a_ramp(5.0);
+    println!("left on the ramp: {gentle} of 150 at 16.7°, {steep} of 150 at 45°");
+    assert!(
+        gentle >= 90,
+        "only {gentle} of 150 grains stayed on a 16.7° ramp"
+    );
+    assert!(steep <= 8, "{steep} of 150 grains stayed on a 45° ramp");
 }

@@ -24,7 +24,9 @@
 //! Sand has no cohesion: its pressure is clamped at zero (the density stage, for a `granular`
 //! material), and it has no surface tension (`stages::liquid`). The walls do not carry its density
 //! (it rests on them by contact, as jelly does) and hold it with Coulomb friction μ
-//! (`contact::collide`), applied in the move stage before the walls' own.
+//! (`contact::collide`), applied in the move stage before the walls' own. The obstacles (and the
+//! walls a person draws) hold it with μ where that is more than their own friction
+//! (`obstacles::Contacts`), so it stays on a ramp gentler than its angle.
 //!
 //! μ is tan(friction angle): a pile of 400 grains poured from a point stands within 2.8° of the
 //! friction angle at 25° and 35°, and within 1.9° at four times the particles (measured in
@@ -38,9 +40,10 @@
 //!
 //! Known gaps: the anchors hold a grain against motion in every direction, not only along its
 //! contacts; in water a few grains still float on the surface and stay on a wall after 12 s
-//! (the bed sinks to the pool's lowest third); and the discharge of an hourglass
-//! slows as it empties (by 40% from 80% to 20% full, as water's does), where real sand's stays
-//! steady.
+//! (the bed sinks to the pool's lowest third); and the discharge of an hourglass slows as it
+//! empties, as water's does, where real sand's stays steady: a grain is held by μ times its net
+//! push, its own weight at rest, so no grain carries another's and the pressure at the neck
+//! grows with the head (`docs/PHYSICS.md`, "Sand", has what was tried).
 //!
 //! Every grain is computed from the frozen particles and the relaxation's displacements, and
 //! writes only its own push and anchor, so any thread count gives the same bits. The anchors are

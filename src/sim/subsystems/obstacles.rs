@@ -32,6 +32,9 @@ pub struct Contacts {
     obstacles: Vec<Obstacle>,
     /// Per material; empty when no material is sticky.
     stickiness: Vec<Stickiness>,
+    /// Per material: the Coulomb coefficient of a granular one (sand holds on an obstacle by
+    /// its own friction where that is more than the obstacle's); empty when none is granular.
+    grain_friction: Vec<f32>,
     particle_radius: f32,
 }
 
@@ -121,9 +124,17 @@ impl Contacts {
         {
             stickiness.clear();
         }
+        let mut grain_friction: Vec<f32> = materials
+            .iter()
+            .map(|m| crate::sim::subsystems::granular::friction_coefficient(m.friction_angle))
+            .collect();
+        if grain_friction.iter().all(|&mu| mu <= 0.0) {
+            grain_friction.clear();
+        }
         Self {
             obstacles,
             stickiness,
+            grain_friction,
             particle_radius,
         }
     }
@@ -164,10 +175,15 @@ impl Contacts {
     /// particle exactly on the core.
     fn push_out_of_obstacles(&self, particle: &mut Moving) {
         let (mut x, mut v, previous) = (particle.position, particle.velocity, particle.start);
+        let grain = self
+            .grain_friction
+            .get(particle.material)
+            .copied()
+            .unwrap_or(0.0);
         for obstacle in &self.obstacles {
             if let Some((out, normal)) = way_out(obstacle, self.particle_radius, x, previous) {
                 x = out;
-                v = collide(v, normal, obstacle.friction);
+                v = collide(v, normal, obstacle.friction.at_least(grain));
             }
         }
         (particle.position, particle.velocity) = (x, v);
