@@ -193,6 +193,17 @@ impl Granular {
                 if friction[material[i] as usize] <= 0.0 {
                     return;
                 }
+                if pore_bands.is_empty() {
+                    // No liquid in the scene: dry, the grain's own pressures (the same bits as
+                    // the walk below would give, with nothing wet around it).
+                    *effective = (
+                        pressure[i].at_least(0.0),
+                        near_pressure[i].at_least(0.0),
+                        false,
+                        Vec2::ZERO,
+                    );
+                    return;
+                }
                 let xi = position[i];
                 let (mut wet, mut near_wet) = (0.0_f32, 0.0_f32);
                 // What the liquid's tension pulled the grain by (a pair's pressures summing
