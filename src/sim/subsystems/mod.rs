@@ -323,9 +323,10 @@ pub trait Subsystem: Send + Sync {
     /// (with this substep's densities), so that what one particle gains another loses.
     fn diffused(&mut self, _particles: &mut Particles, _diffusion: &mut Diffusion) {}
 
-    /// The springs stage, before `displace`: every pair of particles closer than h, once, in a
-    /// fixed order (`pairs::Contact`, sorted indices into `frozen.particles`), to note (the
-    /// heat's reactions); a value spread along the pairs goes through `diffusion` instead.
+    /// The springs stage of a frame's last substep, before `displace`: every pair of particles
+    /// closer than h, once, in a fixed order (`pairs::Contact`, sorted indices into
+    /// `frozen.particles`), to note for `after_frame` (the heat's reactions and burning); a
+    /// value spread along the pairs in every substep goes through `diffusion` instead.
     fn contacts(&mut self, _frozen: &Frozen, _contacts: &[Contact]) {}
 
     /// The springs stage, after the relaxation: adds this subsystem's displacement of every

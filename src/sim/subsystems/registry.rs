@@ -194,10 +194,16 @@ impl Subsystems {
         }
     }
 
-    /// The springs stage: every active subsystem's notes of the pairs in contact, then its
-    /// displacement.
-    pub fn displace(&mut self, frozen: &Frozen, displacement: (&mut [f32], &mut [f32])) {
-        if self.all().any(|s| s.is_active() && s.wants_contacts()) {
+    /// The springs stage: every active subsystem's displacement, after (in the frame's last
+    /// substep, `last_of_frame`) its notes of the pairs in contact, which are read at the
+    /// frame's end (`Subsystem::contacts`).
+    pub fn displace(
+        &mut self,
+        frozen: &Frozen,
+        displacement: (&mut [f32], &mut [f32]),
+        last_of_frame: bool,
+    ) {
+        if last_of_frame && self.all().any(|s| s.is_active() && s.wants_contacts()) {
             let contacts = pairs::gather(&frozen.particles.position, frozen.grid, frozen.h);
             for (subsystem, time) in self.active_timed() {
                 if subsystem.wants_contacts() {

@@ -306,7 +306,7 @@ impl World {
         let fuse = !self.subsystems.moves_after_the_move();
         let mut advanced = None;
         for step in 1..=substeps {
-            advanced = self.run_substep(advanced, fuse && step < substeps);
+            advanced = self.run_substep(advanced, fuse && step < substeps, step == substeps);
         }
         self.subsystems.after_frame(&mut AfterFrame {
             particles: &mut self.particles,
@@ -321,14 +321,19 @@ impl World {
 
     /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
     pub fn substep(&mut self) {
-        self.run_substep(None, false);
+        self.run_substep(None, false, true);
     }
 
     /// One substep, as the list of its stages. `advanced`: the particles already had this
     /// substep's advance (from the last substep's move), and these are their bounds. With
     /// `advance_next` the move also does the next substep's advance and returns the bounds for
     /// it. The arithmetic is the same either way, so fused or not, the results are identical.
-    fn run_substep(&mut self, advanced: Option<Bounds>, advance_next: bool) -> Option<Bounds> {
+    fn run_substep(
+        &mut self,
+        advanced: Option<Bounds>,
+        advance_next: bool,
+        last_of_frame: bool,
+    ) -> Option<Bounds> {
         let mut clock = Instant::now();
         let mut lap = |slot: &mut Duration| {
             let now = Instant::now();
@@ -358,7 +363,7 @@ impl World {
         lap(&mut hooks);
         self.relax();
         lap(&mut self.times.relax);
-        self.displace_by_subsystems();
+        self.displace_by_subsystems(last_of_frame);
         lap(&mut hooks);
         let next_bounds = self.move_and_collide(advance_next);
         lap(&mut self.times.walls);
@@ -465,8 +470,9 @@ impl World {
             .diffused(&mut self.particles, &mut diffusion);
     }
 
-    /// The springs stage: the active subsystems add their displacements to the relaxation's.
-    fn displace_by_subsystems(&mut self) {
+    /// The springs stage: the active subsystems add their displacements to the relaxation's
+    /// (and, in the frame's last substep, note its pairs for the frame's end).
+    fn displace_by_subsystems(&mut self, last_of_frame: bool) {
         let (grid, displacement) = self.neighbours.grid_and_displacement();
         let frozen = Frozen {
             particles: &self.particles,
@@ -476,7 +482,8 @@ impl World {
             gravity: self.params.gravity,
             liquid: &self.liquid,
         };
-        self.subsystems.displace(&frozen, displacement);
+        self.subsystems
+            .displace(&frozen, displacement, last_of_frame);
     }
 
     /// The move stage (see `motion::move_and_collide`); returns the bounds of the positions.
