@@ -220,6 +220,14 @@ fn play(name: &str, frame: u64, game: &mut Game) -> FrameInput {
                 ..none
             }
         }
+        // A chute from under the hopper to over the bin's wall, 40° steep (5.2 down over 6.25).
+        "sand-bin" => {
+            if frame == 0 {
+                game.apply(Command::SelectTool(Tool::Draw));
+                game.draw(Vec2::new(0.45, 7.2), Vec2::new(6.7, 2.0));
+            }
+            none
+        }
         _ => none,
     }
 }

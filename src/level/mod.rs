@@ -97,4 +97,8 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "wood-dam",
         include_str!("../../assets/levels/wood-dam.toml"),
     ),
+    (
+        "sand-bin",
+        include_str!("../../assets/levels/sand-bin.toml"),
+    ),
 ];
