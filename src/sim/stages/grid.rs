@@ -279,6 +279,15 @@ impl Grid {
         self.rows_from::<{ 2 * REACH + 1 }>(position, 0)
     }
 
+    /// The sorted indices in `neighbour_rows(position)`, row after row: every candidate
+    /// neighbour of the particle at `position`, itself included.
+    #[inline(always)]
+    pub fn candidates(&self, position: Vec2) -> impl Iterator<Item = usize> {
+        self.neighbour_rows(position)
+            .into_iter()
+            .flat_map(|row| row.start as usize..row.end as usize)
+    }
+
     /// The candidates of the particle at sorted `index` and `position` that come after it
     /// (`ForwardRows`): the upper half of `neighbour_rows`.
     #[inline(always)]

@@ -72,6 +72,14 @@ pub fn friction_coefficient(angle: f32) -> f32 {
     portable::tan(angle * (std::f32::consts::PI / 180.0))
 }
 
+/// Each of `materials`' Coulomb coefficient μ (0 for a material that is not granular).
+pub fn friction_coefficients(materials: &[Material]) -> Vec<f32> {
+    materials
+        .iter()
+        .map(|m| friction_coefficient(m.friction_angle))
+        .collect()
+}
+
 /// The grains' friction: each material's coefficient, where each grain is held, and the scratch
 /// of the springs stage.
 #[derive(Clone, Debug)]
@@ -103,7 +111,7 @@ impl Granular {
             .iter()
             .any(|m| m.friction_angle > 0.0)
             .then(|| Self {
-                friction: Self::coefficients(materials),
+                friction: friction_coefficients(materials),
                 domain: domain.clone(),
                 anchor: Vec::new(),
                 moved: Vec::new(),
@@ -114,17 +122,10 @@ impl Granular {
             })
     }
 
-    fn coefficients(materials: &[Material]) -> Vec<f32> {
-        materials
-            .iter()
-            .map(|m| friction_coefficient(m.friction_angle))
-            .collect()
-    }
-
     /// Takes the friction angles of `materials` (changed at run time); the grains stay held
     /// where they are.
     pub fn set_materials(&mut self, materials: &[Material]) {
-        self.friction = Self::coefficients(materials);
+        self.friction = friction_coefficients(materials);
     }
 
     /// Adds the friction displacement of every grain to `displacement` and moves the anchors
@@ -209,11 +210,7 @@ impl Granular {
                 // What the liquid's tension pulled the grain by (a pair's pressures summing
                 // below zero, at the liquid's surface), to be given back: no cohesion.
                 let mut pulled = Vec2::ZERO;
-                let candidates = grid
-                    .neighbour_rows(xi)
-                    .into_iter()
-                    .flat_map(|row| row.start as usize..row.end as usize);
-                for j in candidates {
+                for j in grid.candidates(xi) {
                     let offset = xi - position[j];
                     let r = offset.length();
                     if j == i || !(r < h && r >= 0.0) || friction[material[j] as usize] > 0.0 {
@@ -268,11 +265,7 @@ impl Granular {
                 let mut pressed = Vec2::ZERO;
                 // How the grains that bear it moved in the last substep, weighted by their push.
                 let (mut support, mut carried) = (0.0_f32, Vec2::ZERO);
-                let candidates = grid
-                    .neighbour_rows(xi)
-                    .into_iter()
-                    .flat_map(|row| row.start as usize..row.end as usize);
-                for j in candidates {
+                for j in grid.candidates(xi) {
                     let offset = xi - position[j];
                     let r = offset.length();
                     if j == i || !(r < h && r > 0.0) || friction[material[j] as usize] <= 0.0 {

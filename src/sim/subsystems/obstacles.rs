@@ -124,10 +124,7 @@ impl Contacts {
         {
             stickiness.clear();
         }
-        let mut grain_friction: Vec<f32> = materials
-            .iter()
-            .map(|m| crate::sim::subsystems::granular::friction_coefficient(m.friction_angle))
-            .collect();
+        let mut grain_friction = crate::sim::subsystems::granular::friction_coefficients(materials);
         if grain_friction.iter().all(|&mu| mu <= 0.0) {
             grain_friction.clear();
         }

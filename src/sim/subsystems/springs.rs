@@ -312,10 +312,7 @@ impl Springs {
                     let mut best = [(0.0_f32, 0_u32, 0_u32); MAX_SPRINGS];
                     let mut found = 0;
                     let min_weight = 1.0 - constants.radius / h;
-                    let candidates = grid
-                        .neighbour_rows(xi)
-                        .into_iter()
-                        .flat_map(|row| row.start as usize..row.end as usize);
+                    let candidates = grid.candidates(xi);
                     for j in candidates.filter(|&j| j != i && material[j] == material[i]) {
                         let r = (position[j] - xi).length();
                         let weight = 1.0 - r / h;
