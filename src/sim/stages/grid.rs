@@ -34,6 +34,8 @@ pub struct Grid {
     cell_start: Vec<u32>,
     /// Cell of each particle, in the order the positions were given to `build`.
     particle_cell: Vec<u32>,
+    /// Part of its cell each particle lies in (`row_spans`), in the same order.
+    particle_part: Vec<u8>,
     /// Sorted position → index of that particle in the positions given to `build`.
     order: Vec<u32>,
     /// Per-cell write position while sorting.
@@ -69,6 +71,21 @@ fn cell_of(local: Vec2, width: usize, height: usize) -> (usize, usize) {
         unsafe { clamped.to_int_unchecked::<u32>() as usize }
     };
     (index(local.x, width), index(local.y, height))
+}
+
+/// Which of its cell's `PARTS` × `PARTS` parts (row by row) a point at `local` lies in, its
+/// cell being (`column`, `row`): the index into `Grid::row_spans`.
+#[inline(always)]
+fn part_of(local: Vec2, column: usize, row: usize) -> usize {
+    let part = |fraction: f32| {
+        // Clamped as a float first, so the truncation needs no checks.
+        let clamped = (fraction * PARTS as f32)
+            .at_least(0.0)
+            .at_most((PARTS - 1) as f32);
+        // SAFETY: `clamped` is finite and within 0..PARTS.
+        unsafe { clamped.to_int_unchecked::<u32>() as usize }
+    };
+    part(local.y - row as f32) * PARTS + part(local.x - column as f32)
 }
 
 /// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
@@ -209,13 +226,15 @@ impl Grid {
         let (origin, width, height) = (self.origin, self.width, self.height);
         let transposed = self.transposed;
         self.particle_cell.resize(count, 0);
-        self.particle_cell
-            .par_iter_mut()
+        self.particle_part.resize(count, 0);
+        (&mut self.particle_cell, &mut self.particle_part, positions)
+            .into_par_iter()
             .with_min_len(LIGHT_CHUNK)
-            .zip(positions.par_iter())
-            .for_each(|(cell, &p)| {
-                let (cx, cy) = cell_of(local(p, origin, cell_size, transposed), width, height);
+            .for_each(|(cell, part, &p)| {
+                let local = local(p, origin, cell_size, transposed);
+                let (cx, cy) = cell_of(local, width, height);
                 *cell = (cy * width + cx) as u32;
+                *part = part_of(local, cx, cy) as u8;
             });
 
         // Counting sort: histogram, exclusive prefix sum, stable scatter.
@@ -299,22 +318,33 @@ impl Grid {
         forward
     }
 
+    /// `forward_rows` of the particle that was `built`-th in the positions given to `build`
+    /// (`order` maps back to it), now at sorted `index`: the same ranges, from the cell and
+    /// part `build` found for it rather than from its position again.
+    #[inline(always)]
+    pub fn forward_rows_of_built(&self, built: usize, index: usize) -> ForwardRows {
+        let cell = self.particle_cell[built] as usize;
+        let spans = &self.row_spans[self.particle_part[built] as usize];
+        let mut forward: ForwardRows = std::array::from_fn(|k| {
+            let start = cell + k * self.width - REACH;
+            let (low, high) = spans[REACH + k];
+            let begin = self.cell_start[start + low as usize];
+            let end = self.cell_start[start + high as usize];
+            begin..end.max(begin)
+        });
+        let own_row = &mut forward[0];
+        own_row.start = own_row.start.max(index as u32 + 1);
+        own_row.end = own_row.end.max(own_row.start);
+        forward
+    }
+
     /// `ROWS` of `neighbour_rows`' ranges, from its row `first` on.
     #[inline(always)]
     fn rows_from<const ROWS: usize>(&self, position: Vec2, first: usize) -> [Range<u32>; ROWS] {
         let local = local(position, self.origin, self.cell_size, self.transposed);
         // The particle's cell, exactly as `build` computed it.
         let (column, row) = cell_of(local, self.width, self.height);
-        let part = |fraction: f32| {
-            // Clamped as a float first, so the truncation needs no checks.
-            let clamped = (fraction * PARTS as f32)
-                .at_least(0.0)
-                .at_most((PARTS - 1) as f32);
-            // SAFETY: `clamped` is finite and within 0..PARTS.
-            unsafe { clamped.to_int_unchecked::<u32>() as usize }
-        };
-        let spans =
-            &self.row_spans[part(local.y - row as f32) * PARTS + part(local.x - column as f32)];
+        let spans = &self.row_spans[part_of(local, column, row)];
         std::array::from_fn(|k| {
             let k = first + k;
             let start = (row + k - REACH) * self.width + column - REACH;
@@ -464,6 +494,25 @@ mod tests {
             pairs_through_grid(&positions, 0.3),
             pairs_brute_force(&positions, 0.3)
         );
+    }
+
+    /// The rows found from the cell and part `build` kept are the rows found from the position.
+    #[test]
+    fn forward_rows_of_built_match_forward_rows() {
+        let mut rng = Pcg32::seed_from_u64(5);
+        let positions: Vec<Vec2> = (0..3000)
+            .map(|_| Vec2::new(rng.random_range(0.0..6.0), rng.random_range(0.0..2.0)))
+            .collect();
+        let mut grid = Grid::default();
+        grid.build(&positions, 0.3);
+        for (index, &built) in grid.order().iter().enumerate() {
+            let built = built as usize;
+            assert_eq!(
+                grid.forward_rows_of_built(built, index),
+                grid.forward_rows(positions[built], index),
+                "particle {built}, sorted {index}"
+            );
+        }
     }
 
     #[test]

@@ -204,7 +204,7 @@ impl Neighbours {
                     velocity_y[k] = moving.y;
                     tension[k] = tension_per_mass[kind as usize] * m;
                     lane_material[k] = kind as f32;
-                    rows[k] = grid.forward_rows(at, chunk * LIGHT_CHUNK + k);
+                    rows[k] = grid.forward_rows_of_built(old as usize, chunk * LIGHT_CHUNK + k);
                 }
             });
         self.grid.bands(BAND, &mut self.bands);
