@@ -88,6 +88,15 @@ fn part_of(local: Vec2, column: usize, row: usize) -> usize {
     part(local.y - row as f32) * PARTS + part(local.x - column as f32)
 }
 
+/// `forward`, the upper rows of a particle at sorted `index`, with its own row starting after it.
+#[inline(always)]
+fn after_itself(mut forward: ForwardRows, index: usize) -> ForwardRows {
+    let own_row = &mut forward[0];
+    own_row.start = own_row.start.max(index as u32 + 1);
+    own_row.end = own_row.end.max(own_row.start);
+    forward
+}
+
 /// The index ranges, one per row of cells, that hold a particle's neighbour candidates.
 pub type CandidateRows = [Range<u32>; 2 * REACH + 1];
 
@@ -311,11 +320,7 @@ impl Grid {
     /// (`ForwardRows`): the upper half of `neighbour_rows`.
     #[inline(always)]
     pub fn forward_rows(&self, position: Vec2, index: usize) -> ForwardRows {
-        let mut forward = self.rows_from::<{ REACH + 1 }>(position, REACH);
-        let own_row = &mut forward[0];
-        own_row.start = own_row.start.max(index as u32 + 1);
-        own_row.end = own_row.end.max(own_row.start);
-        forward
+        after_itself(self.rows_from::<{ REACH + 1 }>(position, REACH), index)
     }
 
     /// `forward_rows` of the particle that was `built`-th in the positions given to `build`
@@ -323,19 +328,11 @@ impl Grid {
     /// part `build` found for it rather than from its position again.
     #[inline(always)]
     pub fn forward_rows_of_built(&self, built: usize, index: usize) -> ForwardRows {
-        let cell = self.particle_cell[built] as usize;
-        let spans = &self.row_spans[self.particle_part[built] as usize];
-        let mut forward: ForwardRows = std::array::from_fn(|k| {
-            let start = cell + k * self.width - REACH;
-            let (low, high) = spans[REACH + k];
-            let begin = self.cell_start[start + low as usize];
-            let end = self.cell_start[start + high as usize];
-            begin..end.max(begin)
-        });
-        let own_row = &mut forward[0];
-        own_row.start = own_row.start.max(index as u32 + 1);
-        own_row.end = own_row.end.max(own_row.start);
-        forward
+        let (cell, part) = (self.particle_cell[built], self.particle_part[built]);
+        after_itself(
+            self.rows_around::<{ REACH + 1 }>(cell as usize, part as usize, REACH),
+            index,
+        )
     }
 
     /// `ROWS` of `neighbour_rows`' ranges, from its row `first` on.
@@ -344,10 +341,25 @@ impl Grid {
         let local = local(position, self.origin, self.cell_size, self.transposed);
         // The particle's cell, exactly as `build` computed it.
         let (column, row) = cell_of(local, self.width, self.height);
-        let spans = &self.row_spans[part_of(local, column, row)];
+        let cell = row * self.width + column;
+        self.rows_around(cell, part_of(local, column, row), first)
+    }
+
+    /// `ROWS` of the ranges of a particle in `cell` and `part` of it (`row_spans`), from its
+    /// row `first` on (of `neighbour_rows`' `2 REACH + 1`).
+    #[inline(always)]
+    fn rows_around<const ROWS: usize>(
+        &self,
+        cell: usize,
+        part: usize,
+        first: usize,
+    ) -> [Range<u32>; ROWS] {
+        let spans = &self.row_spans[part];
+        // The cell `REACH` rows down and `REACH` columns left (cells are off the padding).
+        let corner = cell - REACH * self.width - REACH;
         std::array::from_fn(|k| {
             let k = first + k;
-            let start = (row + k - REACH) * self.width + column - REACH;
+            let start = corner + k * self.width;
             let (low, high) = spans[k];
             let begin = self.cell_start[start + low as usize];
             let end = self.cell_start[start + high as usize];
