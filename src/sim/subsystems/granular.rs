@@ -34,13 +34,13 @@
 //!
 //! In a liquid (Terzaghi's effective stress): the pressures in p are less each grain's pore
 //! pressure (what the liquid within h adds to its density, or the liquid's pressure at its
-//! height where larger); the liquid's tension at its surface is given back to the grain; a wet
-//! grain is held against the grains that bear it (its anchor moves as theirs did in the last
-//! substep), not the world, and slides on walls. Dry grains are unchanged to the bit.
+//! height where larger); the liquid bears a grain by its pressure alone (Archimedes), so what
+//! its tension pulls and its near pressure pushes a grain by is given back; a wet grain is held
+//! against the grains that bear it (its anchor moves as theirs did in the last substep), not the
+//! world, and slides on walls. Dry grains are unchanged to the bit.
 //!
 //! Known gaps: the anchors hold a grain against motion in every direction, not only along its
-//! contacts; in water a few grains still float on the surface and stay on a wall after 12 s
-//! (the bed sinks to the pool's lowest third); and the discharge of an hourglass slows as it
+//! contacts; and the discharge of an hourglass slows as it
 //! empties, as water's does, where real sand's stays steady: a grain is held by μ times its net
 //! push, its own weight at rest, so no grain carries another's and the pressure at the neck
 //! grows with the head (`docs/PHYSICS.md`, "Sand", has what was tried).
@@ -97,7 +97,9 @@ pub struct Granular {
     /// Where each particle is held after this substep (sorted order; NaN: not a grain).
     held: Vec<Vec2>,
     /// Each particle's effective pressure and near pressure this substep (sorted order): its
-    /// own less what the liquid in its pores gives it (zero for a particle that is no grain).
+    /// own less what the liquid in its pores gives it (zero for a particle that is no grain);
+    /// whether liquid is within h; and what the liquid moved it by other than by its pressure's
+    /// push (its tension's pull and its near pressure's push, given back).
     effective: Vec<(f32, f32, bool, Vec2)>,
     /// The liquid's pressure per unit of stiffness and mass in bands of height h from the
     /// lowest particle: (sum, count) of the liquid particles in each.
@@ -207,9 +209,12 @@ impl Granular {
                 }
                 let xi = position[i];
                 let (mut wet, mut near_wet) = (0.0_f32, 0.0_f32);
-                // What the liquid's tension pulled the grain by (a pair's pressures summing
-                // below zero, at the liquid's surface), to be given back: no cohesion.
-                let mut pulled = Vec2::ZERO;
+                // What the liquid moved the grain by other than by its pressure's push, to be
+                // given back: the pull of its tension (a pair's pressures summing below zero,
+                // at the liquid's surface: no cohesion) and the push of the near pressure, which
+                // keeps a liquid's own particles apart but would make its surface a floor for a
+                // grain twice as heavy. A liquid bears a grain by its pressure alone.
+                let mut given_back = Vec2::ZERO;
                 for j in grid.candidates(xi) {
                     let offset = xi - position[j];
                     let r = offset.length();
@@ -226,8 +231,11 @@ impl Granular {
                         pressure[i] + pressure[j],
                         near_pressure[i] + near_pressure[j],
                     );
-                    if d < 0.0 && r > 0.0 {
-                        pulled += offset * (d / (r * mass[i]));
+                    let near =
+                        pressure_displacement(dt, h, a, 0.0, near_pressure[i] + near_pressure[j]);
+                    let kept = (d - near).at_least(0.0);
+                    if r > 0.0 {
+                        given_back += offset * ((d - kept) / (r * mass[i]));
                     }
                 }
                 let constants = &liquid.materials[material[i] as usize];
@@ -242,7 +250,7 @@ impl Granular {
                     (pressure[i] - pore).at_least(0.0),
                     (near_pressure[i] - near_pore).at_least(0.0),
                     wet > 0.0,
-                    pulled,
+                    given_back,
                 );
             });
         let effective = &self.effective;
@@ -287,7 +295,8 @@ impl Granular {
                 } else {
                     0.0
                 };
-                // Not held by the liquid's tension: the pull is undone first.
+                // Not held by the liquid's tension nor by its near pressure: both are undone
+                // first.
                 let unpull = -effective[i].3;
                 let there = xi + Vec2::new(dx[i], dy[i]) + unpull;
                 let anchored = anchor[id[i] as usize];
