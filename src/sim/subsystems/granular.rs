@@ -297,11 +297,11 @@ impl Granular {
                 };
                 // Not held by the liquid's tension nor by its near pressure: both are undone
                 // first.
-                let unpull = -effective[i].3;
-                let there = xi + Vec2::new(dx[i], dy[i]) + unpull;
+                let undone = -effective[i].3;
+                let there = xi + Vec2::new(dx[i], dy[i]) + undone;
                 let anchored = anchor[id[i] as usize];
                 if !anchored.is_finite() {
-                    *push = unpull;
+                    *push = undone;
                     *held = there;
                     return;
                 }
@@ -317,12 +317,12 @@ impl Granular {
                 let distance = back.length();
                 if distance <= hold {
                     // Static: it stays where it is held.
-                    *push = back + unpull;
+                    *push = back + undone;
                     *held = anchored;
                 } else {
                     // Kinetic: it slides, held back by μ |p|, and is held where it ends.
                     let slid = back * (hold / distance);
-                    *push = slid + unpull;
+                    *push = slid + undone;
                     *held = there + slid;
                 }
             });
