@@ -28,9 +28,9 @@
 //! walls a person draws) hold it with μ where that is more than their own friction
 //! (`obstacles::Contacts`), so it stays on a ramp gentler than its angle.
 //!
-//! μ is tan(friction angle): a pile of 400 grains poured from a point stands within 2.8° of the
-//! friction angle at 25° and 35°, and within 1.9° at four times the particles (measured in
-//! `docs/PHYSICS.md`, "Sand"); no one correction of the map brings both counts closer.
+//! μ is tan(friction angle): piles of 400 grains poured from a point stand, as a mean over four
+//! pour points, within 2.7° of the friction angle at 25° and 35°, and within 1.4° at four times
+//! the particles; one such pile scatters more than that (measured in `docs/PHYSICS.md`, "Sand").
 //!
 //! In a liquid (Terzaghi's effective stress): the pressures in p are less each grain's pore
 //! pressure (what the liquid within h adds to its density, or the liquid's pressure at its
