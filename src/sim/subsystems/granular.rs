@@ -28,8 +28,8 @@
 //! walls a person draws) hold it with μ where that is more than their own friction
 //! (`obstacles::Contacts`), so it stays on a ramp gentler than its angle.
 //!
-//! μ is tan(friction angle): piles of 400 grains poured from a point stand, as a mean over four
-//! pour points, within 2.7° of the friction angle at 25° and 35°, and within 1.4° at four times
+//! μ is tan(friction angle): piles of 400 grains poured from a point stand, as a mean over eight
+//! pour points, within 3.5° of the friction angle at 25° and 35°, and within 1.4° at four times
 //! the particles; one such pile scatters more than that (measured in `docs/PHYSICS.md`, "Sand").
 //!
 //! In a liquid (Terzaghi's effective stress): the pressures in p are less each grain's pore
@@ -40,7 +40,7 @@
 //! world, and slides on walls. Dry grains are unchanged to the bit.
 //!
 //! Known gaps: the anchors hold a grain against motion in every direction, not only along its
-//! contacts; and the discharge of an hourglass slows as it empties, as water's does, where real
+//! contacts (sand thrown at a wall can stand on it in a column one grain wide); and the discharge of an hourglass slows as it empties, as water's does, where real
 //! sand's stays steady: a grain is held by μ times its net push, its own weight at rest, so no
 //! grain carries another's and the pressure at the neck grows with the head (`docs/PHYSICS.md`,
 //! "Sand", has what was tried).
