@@ -40,10 +40,11 @@
 //! world, and slides on walls. Dry grains are unchanged to the bit.
 //!
 //! Known gaps: the anchors hold a grain against motion in every direction, not only along its
-//! contacts (sand thrown at a wall can stand on it in a column one grain wide); and the discharge of an hourglass slows as it empties, as water's does, where real
-//! sand's stays steady: a grain is held by μ times its net push, its own weight at rest, so no
-//! grain carries another's and the pressure at the neck grows with the head (`docs/PHYSICS.md`,
-//! "Sand", has what was tried).
+//! contacts (sand thrown at a wall can stand on it in a column one grain wide); and the
+//! discharge of an hourglass slows as it empties, as water's does, where real sand's stays
+//! steady: a grain is held by μ times its net push, its own weight at rest, so no grain carries
+//! another's and the pressure at the neck grows with the head (`docs/PHYSICS.md`, "Sand", has
+//! what was tried).
 //!
 //! Every grain is computed from the frozen particles and the relaxation's displacements, and
 //! writes only its own push and anchor, so any thread count gives the same bits. The anchors are
