@@ -141,17 +141,26 @@ async function waitForLine(page, errors, url, fragment, prefix, seconds) {
 }
 
 /**
+ * Adds to `errors`, each after `label`, what goes wrong in `page`: a console error, an uncaught
+ * error (a Rust panic is one), a crash, a failed request.
+ */
+function gatherErrors(page, errors, label) {
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(`${label}${message.text()}`);
+  });
+  page.on("pageerror", (error) => errors.push(`${label}uncaught: ${error.message}`));
+  page.on("crash", () => errors.push(`${label}the page crashed`));
+  page.on("requestfailed", (request) => errors.push(`${label}request failed: ${request.url()}`));
+}
+
+/**
  * As `waitForLine`, on a page of its own opened now in `browser`: the golden checksums run
  * there beside the rest of the test (a single-threaded case at a time, where the interactive
  * part keeps both cores busy drawing). Its errors fail the test like the main page's.
  */
 async function lineOnOwnPage(browser, errors, url, fragment, prefix, seconds) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
-  page.on("console", (message) => {
-    if (message.type() === "error") errors.push(`#${fragment}: ${message.text()}`);
-  });
-  page.on("pageerror", (error) => errors.push(`#${fragment}: uncaught: ${error.message}`));
-  page.on("crash", () => errors.push(`#${fragment}: the page crashed`));
+  gatherErrors(page, errors, `#${fragment}: `);
   const found = await waitForLine(page, errors, url, fragment, prefix, seconds);
   await page.close();
   return found;
@@ -190,19 +199,16 @@ const reports = [];
 let state = null;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  gatherErrors(page, errors, "");
   page.on("console", (message) => {
     const text = message.text();
-    if (message.type() === "error") errors.push(text);
     const match = /slosh: (\S+) with (\d+) particles: ([\d.]+) ms per substep/.exec(text);
     if (match) reports.push({ preset: match[1], particles: +match[2], ms: +match[3], text });
     const said = /^slosh: state (\{.*\})$/.exec(text);
     if (said) state = JSON.parse(said[1]);
   });
-  page.on("pageerror", (error) => errors.push(`uncaught: ${error.message}`));
-  page.on("crash", () => errors.push("the page crashed"));
   page.on("close", () => errors.push("the page closed"));
   if (process.env.SLOSH_WEB_LOG) page.on("console", (message) => console.log(`  page: ${message.text()}`));
-  page.on("requestfailed", (request) => errors.push(`request failed: ${request.url()}`));
 
   /** Waits until the page has drawn `count` more frames (its loop runs on animation frames). */
   const frames = (count) => page.evaluate((count) => new Promise((resolve) => {
@@ -256,9 +262,9 @@ try {
   // The seed preset fills its box with 3,000 particles in about 11 simulated seconds; half full is
   // liquid enough for the picture's checks (about 8% of it); then two more reports, for the figure.
   await waitUntil("the seed's box half full", () => reports.length && reports.at(-1).particles >= 1500);
-  const full = reports.length;
-  await waitUntil("two more reports", () => reports.length >= full + 2);
-  const figure = reports.slice(full - 1, full + 2);
+  const halfFull = reports.length;
+  await waitUntil("two more reports", () => reports.length >= halfFull + 2);
+  const figure = reports.slice(halfFull - 1, halfFull + 2);
   // The golden checksums in the page's wasm, on a page of their own from now on (after the
   // figure, which they would slow).
   const goldenLine = lineOnOwnPage(browser, errors, url, "golden", "slosh: golden {", PATIENCE);
