@@ -63,8 +63,8 @@ fn pile_angles(points: &[Vec2], radius: f32) -> [f32; 2] {
 }
 
 /// The pile of sand of `angle` degrees at `scale` times the file's particles, poured `off` to
-/// the side of the floor's middle, after 20 s: the angle of each side and the particles it has.
-fn pour_pile(angle: f32, scale: f32, off: f32) -> ([f32; 2], usize) {
+/// the side of the floor's middle, after 20 s: the angle of each side.
+fn pour_pile(angle: f32, scale: f32, off: f32) -> [f32; 2] {
     let preset = Preset::parse("pile.toml", &pile_scene(angle, off)).unwrap();
     let preset = preset.at_radius(0.05 / scale.sqrt()).unwrap();
     let mut world = preset.build_world(1);
@@ -73,7 +73,7 @@ fn pour_pile(angle: f32, scale: f32, off: f32) -> ([f32; 2], usize) {
     }
     let radius = world.params().particle_radius;
     let particles = world.particles();
-    (pile_angles(&particles.position, radius), particles.len())
+    pile_angles(&particles.position, radius)
 }
 
 /// A pile poured from a point stands at its friction angle: the mean of its sides within 4° of
@@ -106,7 +106,7 @@ fn a_poured_pile_stands_at_its_friction_angle_at_one_and_four_times_the_particle
             .iter()
             .map(|&(angle, scale, off)| scope.spawn(move || pour_pile(angle, scale, off)))
             .collect();
-        handles.into_iter().map(|h| h.join().unwrap().0).collect()
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let mut problems = Vec::new();
     for angle in [25.0, 35.0] {
