@@ -567,7 +567,7 @@ material_fields! {
     fixed: bool = false,
         FIXED = "materials[i].fixed", Rule("true or false"), "false", law Same;
     /// The angle of repose in degrees: above 0 its particles are grains of sand, held by
-    /// Coulomb friction μ = tan(angle) to each other and to the walls
+    /// Coulomb friction to the walls (μ = tan(angle)) and to each other (μ = tan(angle + 4°))
     /// (`sim::subsystems::granular`), with no cohesion (its pressure never pulls, and it has no
     /// surface tension); a pile of it stands at this angle. 0 (the default): a liquid.
     #[serde(default)]

@@ -28,9 +28,23 @@
 //! walls a person draws) hold it with μ where that is more than their own friction
 //! (`obstacles::Contacts`), so it stays on a ramp gentler than its angle.
 //!
-//! μ is tan(friction angle): piles of 400 grains poured from a point stand, as a mean over eight
-//! pour points, within 3.5° of the friction angle at 25° and 35°, and within 1.4° at four times
-//! the particles; one such pile scatters more than that (measured in `docs/PHYSICS.md`, "Sand").
+//! Confinement: a grain deep in a heap is pressed from every side, and a slide across its
+//! contacts has to shear them all. So it is also held by c μ Σ d (1 − (n·t)²) over its mass, the
+//! part of each contact's push d across the slide's direction t (n the contact's unit offset),
+//! with c = [`CONFINEMENT`]; it is held by the larger of the two. A grain at the surface, borne
+//! from below alone, is held by about μ times its weight, as before.
+//!
+//! Hand-down: what holds a grain pushes the grains under it the other way (Newton's third law).
+//! Each grain hands its friction push, reversed, to its supports in proportion to their push on
+//! it, the part across each contact; they take it in the next substep. So a grain low in a heap
+//! carries the shear of the grains above it, as the grains of a silo do (Janssen): the pressure
+//! at an hourglass's neck stops growing with the head, and its discharge stays steady.
+//!
+//! μ between grains is tan(friction angle + [`GRAIN_ANGLE_MARGIN`]); on walls and obstacles it is
+//! tan(friction angle), Coulomb's own for a grain sliding on a surface. Piles of 400 grains
+//! poured from a point stand, as a mean over eight pour points, within 3° of the friction angle
+//! at 25° and 35°, and within 3° over four at four times the particles; one such pile scatters
+//! more than that (measured in `docs/PHYSICS.md`, "Sand").
 //!
 //! In a liquid (Terzaghi's effective stress): the pressures in p are less each grain's pore
 //! pressure (what the liquid within h adds to its density, or the liquid's pressure at its
@@ -39,16 +53,14 @@
 //! against the grains that bear it (its anchor moves as theirs did in the last substep), not the
 //! world, and slides on walls. Dry grains are unchanged to the bit.
 //!
-//! Known gaps: the anchors hold a grain against motion in every direction, not only along its
-//! contacts (sand thrown at a wall can stand on it in a column one grain wide); and the
-//! discharge of an hourglass slows as it empties, as water's does, where real sand's stays
-//! steady: a grain is held by μ times its net push, its own weight at rest, so no grain carries
-//! another's and the pressure at the neck grows with the head (`docs/PHYSICS.md`, "Sand", has
-//! what was tried).
+//! Known gap: the anchors hold a grain against motion in every direction, not only along its
+//! contacts (sand thrown at a wall can stand on it in a column one grain wide;
+//! `docs/PHYSICS.md`, "Sand", has what was tried).
 //!
-//! Every grain is computed from the frozen particles and the relaxation's displacements, and
-//! writes only its own push and anchor, so any thread count gives the same bits. The anchors are
-//! held in the world frame: a grain resting on a moving body is not carried by its friction.
+//! Every grain is computed from the frozen particles, the relaxation's displacements and the
+//! last substep's hand-downs, and writes only its own push, anchor and hand-down, so any thread
+//! count gives the same bits. The anchors are held in the world frame: a grain resting on a
+//! moving body is not carried by its friction.
 //! A scene without a granular material has no `Granular` and pays nothing.
 
 use crate::sim::numerics::portable;
@@ -64,8 +76,18 @@ use crate::sim::subsystems::{
 use glam::Vec2;
 use rayon::prelude::*;
 
+/// The share of the pushes confining a grain across a slide that holds it against the slide
+/// (see the module documentation, "confinement"), the same at every particle count: the load
+/// of the grains above is handed down, so no grain holds more than its own share.
+pub const CONFINEMENT: f32 = 0.45;
+
+/// How many degrees steeper than the material's angle of repose the grains' coefficient between
+/// each other is: round grains of one size, with nothing interlocking, stand below atan μ (every
+/// hold consistent with Newton's third law stood piles 5° to 8° low with μ = tan θ).
+pub const GRAIN_ANGLE_MARGIN: f32 = 4.0;
+
 /// The Coulomb coefficient μ of a material whose pile stands at `angle` degrees: tan of it (0
-/// for a liquid's 0).
+/// for a liquid's 0). A grain slides on a wall or an obstacle with it.
 pub fn friction_coefficient(angle: f32) -> f32 {
     if angle <= 0.0 {
         return 0.0;
@@ -81,18 +103,37 @@ pub fn friction_coefficients(materials: &[Material]) -> Vec<f32> {
         .collect()
 }
 
+/// Each of `materials`' coefficient between its grains: tan(angle + [`GRAIN_ANGLE_MARGIN`]) (0
+/// for a material that is not granular).
+pub fn grain_coefficients(materials: &[Material]) -> Vec<f32> {
+    materials
+        .iter()
+        .map(|m| match m.friction_angle {
+            angle if angle > 0.0 => friction_coefficient(angle + GRAIN_ANGLE_MARGIN),
+            _ => 0.0,
+        })
+        .collect()
+}
+
 /// The grains' friction: each material's coefficient, where each grain is held, and the scratch
 /// of the springs stage.
 #[derive(Clone, Debug)]
 pub struct Granular {
-    /// Each material's Coulomb coefficient μ (0: not granular).
+    /// Each material's Coulomb coefficient μ on walls and obstacles (0: not granular).
     friction: Vec<f32>,
+    /// Each material's coefficient between its grains (0: not granular).
+    between_grains: Vec<f32>,
     /// The walls.
     domain: Domain,
     /// Where each grain is held, by id (NaN: not held, or no grain).
     anchor: Vec<Vec2>,
     /// How far each grain's anchor moved in the last substep, by id (zero: not held).
     moved: Vec<Vec2>,
+    /// The friction reaction each grain hands down, by id: what it was pushed by to hold it in
+    /// the last substep, reversed, per unit of its supports' push (zero: none).
+    handed: Vec<Vec2>,
+    /// This substep's hand-down of each particle (sorted order).
+    handing: Vec<Vec2>,
     /// This substep's friction displacement of each particle (sorted order).
     push: Vec<Vec2>,
     /// Where each particle is held after this substep (sorted order; NaN: not a grain).
@@ -115,9 +156,12 @@ impl Granular {
             .any(|m| m.friction_angle > 0.0)
             .then(|| Self {
                 friction: friction_coefficients(materials),
+                between_grains: grain_coefficients(materials),
                 domain: domain.clone(),
                 anchor: Vec::new(),
                 moved: Vec::new(),
+                handed: Vec::new(),
+                handing: Vec::new(),
                 push: Vec::new(),
                 held: Vec::new(),
                 effective: Vec::new(),
@@ -129,6 +173,7 @@ impl Granular {
     /// where they are.
     pub fn set_materials(&mut self, materials: &[Material]) {
         self.friction = friction_coefficients(materials);
+        self.between_grains = grain_coefficients(materials);
     }
 
     /// Adds the friction displacement of every grain to `displacement` and moves the anchors
@@ -156,11 +201,14 @@ impl Granular {
         if self.anchor.len() < ids {
             self.anchor.resize(ids, Vec2::NAN);
             self.moved.resize(ids, Vec2::ZERO);
+            self.handed.resize(ids, Vec2::ZERO);
         }
         let (dx, dy) = displacement;
         self.push.resize(count, Vec2::ZERO);
         self.held.resize(count, Vec2::NAN);
+        self.handing.resize(count, Vec2::ZERO);
         let (friction, anchor, moved) = (&self.friction, &self.anchor, &self.moved);
+        let (between_grains, handed) = (&self.between_grains, &self.handed);
         let inverse_h = 1.0 / h;
         let (norm, near_norm) = (density_norm(h), near_density_norm(h));
         // Terzaghi's effective stress: a grain's pressure less the part of its density that the
@@ -257,14 +305,15 @@ impl Granular {
         let effective = &self.effective;
         // Up: against gravity (none without gravity, and then nothing holds).
         let up = -gravity.normalize_or_zero();
-        (&mut self.push, &mut self.held)
+        (&mut self.push, &mut self.held, &mut self.handing)
             .into_par_iter()
             .with_min_len(256)
             .enumerate()
-            .for_each(|(i, (push, held))| {
+            .for_each(|(i, (push, held, handing))| {
                 *push = Vec2::ZERO;
                 *held = Vec2::NAN;
-                let mu = friction[material[i] as usize];
+                *handing = Vec2::ZERO;
+                let mu = between_grains[material[i] as usize];
                 if mu <= 0.0 {
                     return;
                 }
@@ -274,6 +323,11 @@ impl Granular {
                 let mut pressed = Vec2::ZERO;
                 // How the grains that bear it moved in the last substep, weighted by their push.
                 let (mut support, mut carried) = (0.0_f32, Vec2::ZERO);
+                // Its contacts' pushes, summed as magnitudes and as the tensor Σ d n nᵀ (n the
+                // unit offset), for the hold of its confinement.
+                let (mut confined, mut nxx, mut nxy, mut nyy) = (0.0_f32, 0.0, 0.0, 0.0);
+                // The friction reactions the grains resting on it hand it, across their contacts.
+                let mut received = Vec2::ZERO;
                 for j in grid.candidates(xi) {
                     let offset = xi - position[j];
                     let r = offset.length();
@@ -285,9 +339,22 @@ impl Granular {
                     let near_pressures = effective[i].1 + effective[j].1;
                     let d = pressure_displacement(dt, h, a, pressures, near_pressures);
                     pressed += offset * (d / r);
-                    if offset.dot(up) > 0.0 && d > 0.0 {
+                    if d <= 0.0 {
+                        continue;
+                    }
+                    let n = offset / r;
+                    confined += d;
+                    nxx += d * n.x * n.x;
+                    nxy += d * n.x * n.y;
+                    nyy += d * n.y * n.y;
+                    if offset.dot(up) > 0.0 {
                         support += d;
                         carried += moved[id[j] as usize] * d;
+                    } else if offset.dot(up) < 0.0 {
+                        // j rests on it: its share of j's reaction, the part across the contact
+                        // (the part along it is the push itself).
+                        let reaction = handed[id[j] as usize] * d;
+                        received += reaction - n * reaction.dot(n);
                     }
                 }
                 // Only grains that bear it up hold it: pressed down, it is not held.
@@ -298,7 +365,7 @@ impl Granular {
                 };
                 // Not held by the liquid's tension nor by its near pressure: both are undone
                 // first.
-                let undone = -effective[i].3;
+                let undone = -effective[i].3 + received / mass[i];
                 let there = xi + Vec2::new(dx[i], dy[i]) + undone;
                 let anchored = anchor[id[i] as usize];
                 if !anchored.is_finite() {
@@ -316,19 +383,36 @@ impl Granular {
                 };
                 let back = anchored - there;
                 let distance = back.length();
-                if distance <= hold {
-                    // Static: it stays where it is held.
-                    *push = back + undone;
-                    *held = anchored;
+                // Held by its confinement too: each contact's push d resists a slide along t by
+                // c μ d (1 − (n·t)²), the part of it across the contact; summed, c μ (Σ d less
+                // tᵀ (Σ d n nᵀ) t).
+                let hold = if distance > 0.0 {
+                    let t = back / distance;
+                    let along = t.x * t.x * nxx + 2.0 * t.x * t.y * nxy + t.y * t.y * nyy;
+                    let across = (confined - along).at_least(0.0);
+                    hold.at_least(CONFINEMENT * mu * across / mass[i])
                 } else {
-                    // Kinetic: it slides, held back by μ |p|, and is held where it ends.
+                    hold
+                };
+                let friction_push = if distance <= hold {
+                    // Static: it stays where it is held.
+                    *held = anchored;
+                    back
+                } else {
+                    // Kinetic: it slides, held back by its hold, and is held where it ends.
                     let slid = back * (hold / distance);
-                    *push = slid + undone;
                     *held = there + slid;
+                    slid
+                };
+                *push = friction_push + undone;
+                // What held it pushed its supports the other way: handed down, next substep.
+                if support > 0.0 {
+                    *handing = -friction_push * (mass[i] / support);
                 }
             });
-        for (&own, &held) in id.iter().zip(&self.held) {
+        for ((&own, &held), &handing) in id.iter().zip(&self.held).zip(&self.handing) {
             let own = own as usize;
+            self.handed[own] = handing;
             let before = self.anchor[own];
             self.moved[own] = if before.is_finite() && held.is_finite() {
                 held - before
@@ -388,26 +472,40 @@ impl Subsystem for Granular {
         }
     }
 
-    /// Where each living grain is held, by increasing id, as `[id, x bits, y bits]`.
+    /// Where each living grain is held, by increasing id, as `[id, anchor, moved, handed]`, each
+    /// vector as its two coordinates' bits.
     fn save(&self, particles: &Particles) -> Option<SavedState> {
         let mut ids = particles.id.clone();
         ids.sort_unstable();
-        let held: Vec<(u32, Vec2, Vec2)> = ids
+        let at = |field: &[Vec2], id: u32| field.get(id as usize).copied().unwrap_or(Vec2::ZERO);
+        let held: Vec<(u32, Vec2, Vec2, Vec2)> = ids
             .iter()
             .filter_map(|&id| {
                 let anchor = *self.anchor.get(id as usize)?;
-                let moved = self.moved.get(id as usize).copied().unwrap_or(Vec2::ZERO);
-                anchor.is_finite().then_some((id, anchor, moved))
+                let (moved, handed) = (at(&self.moved, id), at(&self.handed, id));
+                anchor.is_finite().then_some((id, anchor, moved, handed))
             })
             .collect();
         Some(to_state(&held))
     }
 
+    /// Takes what [`Granular::save`] wrote; a state without the hand-down (saved before it
+    /// was kept) hands down nothing in its first substep.
     fn restore(&mut self, state: SavedState, restoring: &Restoring) -> Result<(), StateError> {
-        let held: Vec<(u32, Vec2, Vec2)> = from_state(&state)?;
+        let held: Vec<(u32, Vec2, Vec2, Vec2)> = match from_state(&state) {
+            Ok(held) => held,
+            Err(error) => match from_state::<Vec<(u32, Vec2, Vec2)>>(&state) {
+                Ok(older) => older
+                    .into_iter()
+                    .map(|(id, anchor, moved)| (id, anchor, moved, Vec2::ZERO))
+                    .collect(),
+                Err(_) => return Err(error),
+            },
+        };
         let mut anchor = Vec::new();
         let mut moved = Vec::new();
-        for (index, &(id, point, motion)) in held.iter().enumerate() {
+        let mut handed = Vec::new();
+        for (index, &(id, point, motion, hand_down)) in held.iter().enumerate() {
             let path = [crate::sim::scene::ranges::Step::Index(index)];
             if restoring.ids.binary_search(&id).is_err() {
                 return Err(StateError::at(
@@ -415,20 +513,23 @@ impl Subsystem for Granular {
                     format!("an anchor of particle {id}, which does not exist"),
                 ));
             }
-            if !point.is_finite() || !motion.is_finite() {
+            if !point.is_finite() || !motion.is_finite() || !hand_down.is_finite() {
                 return Err(StateError::at(
                     &path,
-                    "an anchor and its motion must be finite",
+                    "an anchor, its motion and its hand-down must be finite",
                 ));
             }
             let id = id as usize;
             if anchor.len() <= id {
                 anchor.resize(id + 1, Vec2::NAN);
                 moved.resize(id + 1, Vec2::ZERO);
+                handed.resize(id + 1, Vec2::ZERO);
             }
             anchor[id] = point;
             moved[id] = motion;
+            handed[id] = hand_down;
         }
+        self.handed = handed;
         self.anchor = anchor;
         self.moved = moved;
         Ok(())
