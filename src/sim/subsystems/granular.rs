@@ -36,14 +36,15 @@
 //!
 //! Hand-down: what holds a grain pushes the grains under it the other way (Newton's third law).
 //! Each grain hands its friction push, reversed, to its supports in proportion to their push on
-//! it, the part across each contact; they take it in the next substep. So a grain low in a heap
+//! it, the part across each contact, at most μ times that contact's push (what Coulomb lets a
+//! contact carry); they take it in the next substep. So a grain low in a heap
 //! carries the shear of the grains above it, as the grains of a silo do (Janssen): the pressure
 //! at an hourglass's neck stops growing with the head, and its discharge stays steady.
 //!
 //! μ between grains is tan(friction angle + [`GRAIN_ANGLE_MARGIN`]); on walls and obstacles it is
 //! tan(friction angle), Coulomb's own for a grain sliding on a surface. Piles of 400 grains
-//! poured from a point stand, as a mean over eight pour points, within 3° of the friction angle
-//! at 25° and 35°, and within 3° over four at four times the particles; one such pile scatters
+//! poured from a point stand, as a mean over eight pour points, within 2° of the friction angle
+//! at 25° and 35°, and within 1° over two at four times the particles; one such pile scatters
 //! more than that (measured in `docs/PHYSICS.md`, "Sand").
 //!
 //! In a liquid (Terzaghi's effective stress): the pressures in p are less each grain's pore
@@ -352,9 +353,17 @@ impl Granular {
                         carried += moved[id[j] as usize] * d;
                     } else if offset.dot(up) < 0.0 {
                         // j rests on it: its share of j's reaction, the part across the contact
-                        // (the part along it is the push itself).
-                        let reaction = handed[id[j] as usize] * d;
-                        received += reaction - n * reaction.dot(n);
+                        // (the part along it is the push itself), at most μ times the contact's
+                        // push, as Coulomb allows a contact to carry.
+                        let per_push = handed[id[j] as usize];
+                        let across = per_push - n * per_push.dot(n);
+                        let across_length = across.length();
+                        let across = if across_length > mu {
+                            across * (mu / across_length)
+                        } else {
+                            across
+                        };
+                        received += across * d;
                     }
                 }
                 // Only grains that bear it up hold it: pressed down, it is not held.
