@@ -201,7 +201,8 @@ fn every_preset_takes_any_particle_count_within_ten_percent() {
 ///
 /// A nearly inviscid pool in a 10 m box still sloshes at 40 s, by how much depends on the seed
 /// (0.52 to 1.23 m/s over seeds 1 to 8), so the test asserts what holds for every seed, with
-/// margin, over several (figures for seeds 1 to 8 at this build):
+/// margin, on seeds 1 and 2 (figures for seeds 1 to 8 at this build; four seeds took two
+/// minutes of CI's two cores):
 /// - no boiling: no capped move after 20 s (none at all on these seeds; one at 11.7 s for seed 7,
 ///   while the heavy jet landed, before the emitters placed each row where it had travelled), and
 ///   the fastest particle from 40 s to 60 s under 3 m/s (0.69 to 1.47: margin 104%);
@@ -215,7 +216,7 @@ fn every_preset_takes_any_particle_count_within_ten_percent() {
 fn liquids_of_mass_ratio_thirty_settle_into_layers_without_a_gap() {
     let text = include_str!("../../assets/presets/seed.toml").replace("mass = 1.4", "mass = 30.0");
     let preset = Preset::parse("seed30.toml", &text).unwrap();
-    for seed in 1..=4 {
+    for seed in 1..=2 {
         let mut world = preset.build_world(seed);
         let frame_rate = world.params().frame_rate;
         let frames = (60.0 * frame_rate) as u32;
