@@ -37,9 +37,9 @@
 //! Hand-down: what holds a grain pushes the grains under it the other way (Newton's third law).
 //! Each grain hands its friction push, reversed, to its supports in proportion to their push on
 //! it, the part across each contact, at most μ times that contact's push (what Coulomb lets a
-//! contact carry); they take it in the next substep. So a grain low in a heap
-//! carries the shear of the grains above it, as the grains of a silo do (Janssen): the pressure
-//! at an hourglass's neck stops growing with the head, and its discharge stays steady.
+//! contact carry); they take it in the next substep. So a grain low in a heap carries the shear
+//! of the grains above it, as the grains of a silo do (Janssen): the pressure at an hourglass's
+//! neck stops growing with the head, and its discharge stays steady.
 //!
 //! μ between grains is tan(friction angle + [`GRAIN_ANGLE_MARGIN`]); on walls and obstacles it is
 //! tan(friction angle), Coulomb's own for a grain sliding on a surface. Piles of 400 grains
