@@ -78,8 +78,8 @@ fn pour_pile(angle: f32, scale: f32, off: f32) -> [f32; 2] {
 
 /// A pile poured from a point stands at its friction angle: the mean of its sides within 4° of
 /// it, at 25° and 35°, with 400 and with 1,600 particles. One pile of 400 grains is a dozen
-/// grains high: its two sides differ by up to 15°, and moving the pour by a few centimetres
-/// moves their mean by up to 10°. So the angle at each count is the mean over piles poured at
+/// grains high: its two sides differ by up to 9°, and moving the pour by a few centimetres
+/// moves their mean by up to 8°. So the angle at each count is the mean over piles poured at
 /// eight points near the middle (two at 1,600, whose sides agree within 3°). Twenty piles, on
 /// both cores.
 ///
