@@ -348,10 +348,11 @@ impl Granular {
                     nxx += d * n.x * n.x;
                     nxy += d * n.x * n.y;
                     nyy += d * n.y * n.y;
-                    if offset.dot(up) > 0.0 {
+                    let above = offset.dot(up);
+                    if above > 0.0 {
                         support += d;
                         carried += moved[id[j] as usize] * d;
-                    } else if offset.dot(up) < 0.0 {
+                    } else if above < 0.0 {
                         // j rests on it: its share of j's reaction, the part across the contact
                         // (the part along it is the push itself), at most μ times the contact's
                         // push, as Coulomb allows a contact to carry.
