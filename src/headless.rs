@@ -128,6 +128,8 @@ pub struct Report {
     pub capped_moves: u64,
     /// Where each material ended up, in material order.
     pub materials: Vec<MaterialReport>,
+    /// How full the pair loops' lanes were in the last substep (`World::lane_use`).
+    pub lane_use: crate::sim::LaneUse,
     /// Mean milliseconds per substep of each stage over the whole run, in substep order.
     #[serde(rename = "stage_ms_per_substep", serialize_with = "ordered_map")]
     pub stage_ms: Vec<(&'static str, f64)>,
@@ -524,6 +526,7 @@ fn report(
         cap_reached: world.cap_reached(),
         adapted_frames,
         capped_moves,
+        lane_use: world.lane_use(),
         materials: world
             .materials()
             .iter()

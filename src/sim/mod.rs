@@ -33,7 +33,7 @@ pub use scene::shape::{BodyShape, Part};
 pub use scene::{
     Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape, Style, Tunable,
 };
-pub use stages::neighbours::{lanes_name, LANES_VARIABLE};
+pub use stages::neighbours::{lanes_name, LaneUse, LANES_VARIABLE};
 pub use subsystems::air::AirState;
 pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;

@@ -26,7 +26,7 @@ use crate::sim::stages::emission::Emission;
 use crate::sim::stages::grid::Bounds;
 use crate::sim::stages::liquid::{contrast_substep_factor, Liquid};
 use crate::sim::stages::motion::{advance_from, move_and_collide, MoveConstants};
-use crate::sim::stages::neighbours::{Folding, Neighbours};
+use crate::sim::stages::neighbours::{Folding, LaneUse, Neighbours};
 use crate::sim::stages::stability;
 use crate::sim::stages::wall_density::WallDensity;
 use crate::sim::subsystems::air::Air;
@@ -561,6 +561,12 @@ impl World {
     /// Counts, extremes and energy of the current state.
     pub fn stats(&self) -> WorldStats {
         self.particles.stats(&self.domain)
+    }
+
+    /// How full the pair loops' lanes were in the last substep: candidates, groups of eight and
+    /// pairs within h per particle (a walk over every candidate: for reports).
+    pub fn lane_use(&self) -> LaneUse {
+        self.neighbours.lane_use(self.params.interaction_radius)
     }
 
     /// Count, centroid and top of each material's particles, in material order.

@@ -20,12 +20,14 @@
 mod bands;
 mod density;
 mod diffusion;
+mod lane_use;
 mod lanes;
 mod relax;
 #[cfg(test)]
 mod test_scene;
 mod width;
 
+pub use lane_use::LaneUse;
 pub use lanes::Folding;
 pub use width::LANES_VARIABLE;
 
@@ -108,6 +110,12 @@ impl Neighbours {
     /// The grid of the last sort (its numbering carries over to the next: `Grid::is_transposed`).
     pub fn grid(&self) -> &Grid {
         &self.grid
+    }
+
+    /// How full the pair loops' lanes were in the last sort, for particles of interaction
+    /// radius `h` (`lane_use`: a walk over every candidate, for reports, not for each substep).
+    pub fn lane_use(&self, h: f32) -> LaneUse {
+        lane_use::lane_use(&self.rows, &self.lanes.x, &self.lanes.y, h)
     }
 
     /// Sets the numbering the next sort starts from (a world restored from a snapshot).
