@@ -2,7 +2,8 @@
 # Headless scaling table, real-time particle count and peak memory of slosh (release build).
 #
 #   benches/scaling.sh            table at 6,000 / 24,000 / 48,000 / 96,000 particles with 1 and
-#                                 2 threads, the seed preset, the real-time count, peak memory
+#                                 2 threads, the seed preset, the real-time count on 1 and 2
+#                                 threads, peak memory
 #   benches/scaling.sh --soak     also the stability soak: 100,000 frames of `tank --particles
 #                                 20000 --stir random` (about an hour on 2 cores)
 #
@@ -46,17 +47,19 @@ for particles in 6000 24000 48000 96000; do
   done
 done
 
-# Real-time count: the most particles for which one simulated second of `tank` (20 frames of 7
-# substeps) takes at most one wall second, i.e. 140 × ms per substep ≤ 1000. Bisection over
-# medians of RUNS runs.
-low=1000 high=400000
-while (( high - low > low / 50 )); do
-  middle=$(( (low + high) / 2 ))
-  ms=$(median_ms --preset tank --particles "$middle" --frames 40 --threads 2)
-  if awk -v ms="$ms" 'BEGIN { exit !(ms * 140 <= 1000) }'; then low=$middle; else high=$middle; fi
-done
+# Real-time count on 1 and on 2 threads: the most particles for which one simulated second of
+# `tank` (20 frames of 7 substeps) takes at most one wall second, i.e. 140 × ms per substep ≤
+# 1000. Bisection over medians of RUNS runs.
 echo
-echo "real-time particle count (tank, 140 substeps per simulated second, 2 threads): about $low"
+for threads in 1 2; do
+  low=1000 high=400000
+  while (( high - low > low / 50 )); do
+    middle=$(( (low + high) / 2 ))
+    ms=$(median_ms --preset tank --particles "$middle" --frames 40 --threads "$threads")
+    if awk -v ms="$ms" 'BEGIN { exit !(ms * 140 <= 1000) }'; then low=$middle; else high=$middle; fi
+  done
+  echo "real-time particle count (tank, 140 substeps per simulated second, $threads thread(s)): about $low"
+done
 
 peak_kb=$( { /usr/bin/time -f "%M" "$bin" --headless --preset tank --particles 96000 --frames 10 >/dev/null; } 2>&1 | tail -n 1)
 echo "peak memory at 96,000 particles: $(( peak_kb / 1024 )) MB"
