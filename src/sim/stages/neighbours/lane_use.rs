@@ -25,7 +25,6 @@ pub struct LaneUse {
 /// forward candidates `rows` and interaction radius `h`. A pair counts where the loops give it a
 /// weight above zero (`lanes::weights`).
 pub fn lane_use(rows: &[ForwardRows], x: &[f32], y: &[f32], h: f32) -> LaneUse {
-    let minus_inverse_h = -1.0 / h;
     let (mut candidates, mut groups, mut pairs) = (0u64, 0u64, 0u64);
     for (i, rows) in rows.iter().enumerate() {
         for range in rows {
@@ -33,10 +32,7 @@ pub fn lane_use(rows: &[ForwardRows], x: &[f32], y: &[f32], h: f32) -> LaneUse {
             candidates += (end - start) as u64;
             groups += (end - start).div_ceil(WIDTH) as u64;
             pairs += (start..end)
-                .filter(|&j| {
-                    let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
-                    (dx * dx + dy * dy).sqrt() * minus_inverse_h + 1.0 > 0.0
-                })
+                .filter(|&j| weighed(x[j] - x[i], y[j] - y[i], h))
                 .count() as u64;
         }
     }
@@ -47,6 +43,12 @@ pub fn lane_use(rows: &[ForwardRows], x: &[f32], y: &[f32], h: f32) -> LaneUse {
         pairs: per_particle(pairs),
         share: pairs as f64 / (WIDTH as u64 * groups).max(1) as f64,
     }
+}
+
+/// Whether the pair loops give a pair at offset (`dx`, `dy`) a weight above zero: 1 − r/h
+/// computed as they compute it (`lanes::weights`).
+fn weighed(dx: f32, dy: f32, h: f32) -> bool {
+    (dx * dx + dy * dy).sqrt() * (-1.0 / h) + 1.0 > 0.0
 }
 
 #[cfg(test)]
@@ -66,12 +68,9 @@ mod tests {
             let (x, y) = (&scene.lanes.x, &scene.lanes.y);
             let mut within = 0u64;
             for i in 0..count {
-                for j in i + 1..count {
-                    let (dx, dy) = (x[j] - x[i], y[j] - y[i]);
-                    if (dx * dx + dy * dy).sqrt() * (-1.0 / h) + 1.0 > 0.0 {
-                        within += 1;
-                    }
-                }
+                within += (i + 1..count)
+                    .filter(|&j| weighed(x[j] - x[i], y[j] - y[i], h))
+                    .count() as u64;
             }
             assert!(within > 0, "the scene has pairs");
             let lanes = lane_use(&scene.rows, x, y, h);
