@@ -29,6 +29,21 @@ use wide::f32x4;
 /// Candidates per group, on every CPU.
 pub const WIDTH: usize = 8;
 
+/// What one value of lanes reads: a part of a group (four lanes), a group (eight), or two
+/// groups side by side (sixteen), each group being `WIDTH` consecutive candidates from its base.
+/// Lanes past a group's `valid` candidates lie past the end of its range and must add nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// First candidate of each group (of a part, for four lanes); the second only for
+    /// sixteen lanes.
+    pub base: [usize; 2],
+    /// Candidates from each base on still inside its range (0 for a second group that is
+    /// absent: then its lanes add nothing).
+    pub valid: [usize; 2],
+    /// Which part of its group a value of four lanes is (0 otherwise).
+    pub part: usize,
+}
+
 /// Lanes of f32 (`LANES` of them, a group or a part of one). Comparisons give masks (all bits
 /// set or clear per lane) of the same type, to be combined with `&`.
 pub trait Lanes:
@@ -40,10 +55,15 @@ pub trait Lanes:
     + BitAnd<Output = Self>
     + AddAssign
 {
-    /// Lanes in one value: 8 (a whole group) or 4.
+    /// Lanes in one value: 16 (two groups side by side), 8 (a whole group) or 4.
     const LANES: usize;
     /// Values a group of [`WIDTH`] candidates takes, one after the other: 1 or 2.
     const PARTS: usize = WIDTH / Self::LANES;
+    /// Groups one value holds side by side: 1, or 2 for sixteen lanes (`Chunk`).
+    const GROUPS: usize = 1;
+    /// One group's lanes (or one part's) as a value of their own: `Self`, or eight lanes for
+    /// sixteen.
+    type Group: Lanes;
     /// Every lane `value`.
     fn splat(value: f32) -> Self;
     /// `LANES` values of `field` from `base` on.
@@ -71,6 +91,30 @@ pub trait Lanes:
     /// Sum of a group's eight lanes, given as its `PARTS` values (the rest of `parts` unused),
     /// in a fixed order: s_k = lane k + lane k + 4 for k < 4, then (s₀ + s₁) + (s₂ + s₃).
     fn total(parts: [Self; 2]) -> f32;
+    /// The values of `field` the lanes of `chunk` read (`Chunk`).
+    ///
+    /// # Safety
+    /// `chunk.base[k] + WIDTH <= field.len()` for each of the `GROUPS` groups.
+    #[inline(always)]
+    unsafe fn load_chunk(field: &[f32], chunk: &Chunk) -> Self {
+        // SAFETY: as the caller guarantees, and `LANES <= WIDTH` here.
+        unsafe { Self::load(field, chunk.base[0]) }
+    }
+    /// Mask of the lanes of `chunk` that hold a candidate inside its range.
+    #[inline(always)]
+    fn valid_lanes(chunk: &Chunk) -> Self {
+        Self::first_lanes(chunk.valid[0])
+    }
+    /// Adds a chunk's value to the running sums of its lanes (`sums[part]`, as `total` reads
+    /// them), group after group, so that lane k of every group adds into one sum in the groups'
+    /// order whatever the width.
+    #[inline(always)]
+    fn accumulate(sums: &mut [Self; 2], value: Self, chunk: &Chunk) {
+        sums[chunk.part] += value;
+    }
+    /// The value's groups, as `GROUPS` values of eight lanes (or the one part; the rest
+    /// unused).
+    fn groups(self) -> [Self::Group; 2];
     /// The first lane.
     fn first(self) -> f32;
     /// Whether any lane of a mask is set.
@@ -97,6 +141,12 @@ const FIRST_OF_FOUR: [f32x4; 5] = {
 
 impl Lanes for f32x4 {
     const LANES: usize = 4;
+    type Group = f32x4;
+
+    #[inline(always)]
+    fn groups(self) -> [Self; 2] {
+        [self, self]
+    }
 
     #[inline(always)]
     fn splat(value: f32) -> Self {
@@ -173,6 +223,8 @@ impl Lanes for f32x4 {
 
 #[cfg(target_arch = "x86_64")]
 pub use avx::Avx;
+#[cfg(target_arch = "x86_64")]
+pub use avx512::Avx512;
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
@@ -186,7 +238,7 @@ mod avx {
 
     /// Eight f32 lanes in one AVX register.
     #[derive(Clone, Copy, Debug)]
-    pub struct Avx(__m256);
+    pub struct Avx(pub(super) __m256);
 
     /// Eight set masks then eight clear ones: eight lanes from `8 - k` on are the mask of the
     /// first k lanes.
@@ -220,6 +272,12 @@ mod avx {
     // SAFETY (every block below): only compiled into callers that enable AVX.
     impl Lanes for Avx {
         const LANES: usize = WIDTH;
+        type Group = Avx;
+
+        #[inline(always)]
+        fn groups(self) -> [Self; 2] {
+            [self, self]
+        }
 
         #[inline(always)]
         fn splat(value: f32) -> Self {
@@ -295,6 +353,177 @@ mod avx {
         #[inline(always)]
         fn any(self) -> bool {
             unsafe { _mm256_movemask_ps(self.0) != 0 }
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx512 {
+    //! Two groups of eight lanes side by side in one AVX-512 register. Every lane sees the
+    //! operations it sees in a group of eight (`Avx`), and the sums still add group after group
+    //! (`accumulate`), so the bits are those of eight lanes; only the work per instruction
+    //! doubles. Every method is `inline(always)` so that it is compiled inside a caller that
+    //! enables AVX-512 F and DQ (`#[target_feature(enable = "avx512f,avx512dq")]`); only call
+    //! them there, after checking that the CPU has both.
+
+    use super::avx::Avx;
+    use super::{Chunk, Lanes, WIDTH};
+    use std::arch::x86_64::*;
+    use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
+
+    /// Sixteen f32 lanes in one AVX-512 register: two groups of eight.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Avx512(__m512);
+
+    macro_rules! binary {
+        ($trait:ident, $method:ident, $intrinsic:ident) => {
+            impl $trait for Avx512 {
+                type Output = Avx512;
+                #[inline(always)]
+                fn $method(self, other: Avx512) -> Avx512 {
+                    // SAFETY: only compiled into callers that enable AVX-512 (see the module doc).
+                    Avx512(unsafe { $intrinsic(self.0, other.0) })
+                }
+            }
+        };
+    }
+    binary!(Add, add, _mm512_add_ps);
+    binary!(Sub, sub, _mm512_sub_ps);
+    binary!(Mul, mul, _mm512_mul_ps);
+    binary!(Div, div, _mm512_div_ps);
+    binary!(BitAnd, bitand, _mm512_and_ps);
+
+    impl AddAssign for Avx512 {
+        #[inline(always)]
+        fn add_assign(&mut self, other: Avx512) {
+            *self = *self + other;
+        }
+    }
+
+    /// A lane mask as a vector: all bits set in the lanes `mask` has.
+    #[inline(always)]
+    fn spread(mask: __mmask16) -> Avx512 {
+        // SAFETY: only compiled into callers that enable AVX-512 (see the module doc).
+        Avx512(unsafe { _mm512_castsi512_ps(_mm512_movm_epi32(mask)) })
+    }
+
+    /// The mask of the first `count` of eight lanes.
+    #[inline(always)]
+    fn first_of_eight(count: usize) -> __mmask16 {
+        0xff_u16 >> (WIDTH - count.min(WIDTH))
+    }
+
+    // SAFETY (every block below): only compiled into callers that enable AVX-512 F and DQ.
+    impl Lanes for Avx512 {
+        const LANES: usize = 2 * WIDTH;
+        const PARTS: usize = 1;
+        const GROUPS: usize = 2;
+        type Group = Avx;
+
+        #[inline(always)]
+        fn splat(value: f32) -> Self {
+            Avx512(unsafe { _mm512_set1_ps(value) })
+        }
+
+        #[inline(always)]
+        unsafe fn load(field: &[f32], base: usize) -> Self {
+            debug_assert!(base + 2 * WIDTH <= field.len());
+            // SAFETY: in bounds by the caller's guarantee; loadu needs no alignment.
+            Avx512(unsafe { _mm512_loadu_ps(field.as_ptr().add(base)) })
+        }
+
+        #[inline(always)]
+        unsafe fn store(self, field: &mut [f32], base: usize) {
+            debug_assert!(base + 2 * WIDTH <= field.len());
+            // SAFETY: in bounds by the caller's guarantee; storeu needs no alignment.
+            unsafe { _mm512_storeu_ps(field.as_mut_ptr().add(base), self.0) }
+        }
+
+        #[inline(always)]
+        unsafe fn load_chunk(field: &[f32], chunk: &Chunk) -> Self {
+            let [first, second] = chunk.base;
+            debug_assert!(first.max(second) + WIDTH <= field.len());
+            // SAFETY: each group's eight values are in bounds by the caller's guarantee.
+            unsafe {
+                let low = _mm256_loadu_ps(field.as_ptr().add(first));
+                let high = _mm256_loadu_ps(field.as_ptr().add(second));
+                Avx512(_mm512_insertf32x8::<1>(_mm512_castps256_ps512(low), high))
+            }
+        }
+
+        #[inline(always)]
+        fn valid_lanes(chunk: &Chunk) -> Self {
+            spread(first_of_eight(chunk.valid[0]) | first_of_eight(chunk.valid[1]) << WIDTH)
+        }
+
+        #[inline(always)]
+        fn accumulate(sums: &mut [Self; 2], value: Self, _chunk: &Chunk) {
+            // The low eight lanes hold the sums: the first group, then the second. (An absent
+            // second group adds +0, which changes no sum: a sum that starts at +0 never becomes
+            // −0.) The high lanes are left unused.
+            let high = unsafe { _mm512_shuffle_f32x4::<0b11_10_11_10>(value.0, value.0) };
+            sums[0] = (sums[0] + value) + Avx512(high);
+        }
+
+        #[inline(always)]
+        fn groups(self) -> [Avx; 2] {
+            unsafe {
+                [
+                    Avx(_mm512_castps512_ps256(self.0)),
+                    Avx(_mm512_extractf32x8_ps::<1>(self.0)),
+                ]
+            }
+        }
+
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            Avx512(unsafe { _mm512_sqrt_ps(self.0) })
+        }
+
+        #[inline(always)]
+        fn positive_part(self) -> Self {
+            // vmaxps(a, b) is `a > b ? a : b`: +0 for −0 and NaN, as the trait says.
+            Avx512(unsafe { _mm512_max_ps(self.0, _mm512_setzero_ps()) })
+        }
+
+        #[inline(always)]
+        fn less(self, other: Self) -> Self {
+            spread(unsafe { _mm512_cmp_ps_mask::<_CMP_LT_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn greater(self, other: Self) -> Self {
+            spread(unsafe { _mm512_cmp_ps_mask::<_CMP_GT_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn equal(self, other: Self) -> Self {
+            spread(unsafe { _mm512_cmp_ps_mask::<_CMP_EQ_OQ>(self.0, other.0) })
+        }
+
+        #[inline(always)]
+        fn first_lanes(count: usize) -> Self {
+            let mask = if count >= 2 * WIDTH {
+                u16::MAX
+            } else {
+                (1_u16 << count) - 1
+            };
+            spread(mask)
+        }
+
+        #[inline(always)]
+        fn total(parts: [Self; 2]) -> f32 {
+            Avx::total([parts[0].groups()[0]; 2])
+        }
+
+        #[inline(always)]
+        fn first(self) -> f32 {
+            unsafe { _mm512_cvtss_f32(self.0) }
+        }
+
+        #[inline(always)]
+        fn any(self) -> bool {
+            unsafe { _mm512_movepi32_mask(_mm512_castps_si512(self.0)) != 0 }
         }
     }
 }
@@ -417,6 +646,91 @@ mod tests {
             let b: [f32; 8] = std::array::from_fn(|k| AWKWARD[(3 * k + shift + 5) % AWKWARD.len()]);
             // SAFETY: the CPU has AVX (checked above).
             unsafe { compare(a, b) };
+        }
+    }
+
+    /// Every operation of `Avx512` gives, lane by lane, the bits of `Avx` on each of its two
+    /// groups, on awkward values; its masks of valid lanes are each group's, and its sums add
+    /// the first group, then the second, as two groups of eight one after the other do.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_lanes_give_the_bits_of_two_groups_of_eight() {
+        if !(std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq"))
+        {
+            return;
+        }
+        /// Each operation's lanes, as bits, for the values of `chunk`, then the sums after
+        /// adding `x` of every chunk (as `accumulate` does), and whether any lane was less.
+        #[inline(always)]
+        fn all<S: Lanes>(a: &[f32; 24], b: &[f32; 24], chunks: &[Chunk]) -> (Vec<u32>, u32, bool) {
+            let (mut out, mut sums, mut any) = (Vec::new(), [S::splat(0.0); 2], false);
+            for chunk in chunks {
+                // SAFETY: every group of the chunks starts at most 16 before the end.
+                let (x, y) = unsafe { (S::load_chunk(a, chunk), S::load_chunk(b, chunk)) };
+                let results = [
+                    x + y,
+                    x - y,
+                    x * y,
+                    x / y,
+                    x & y.less(x),
+                    x.sqrt(),
+                    x.positive_part(),
+                    x.greater(y),
+                    x.equal(y),
+                    S::valid_lanes(chunk),
+                ];
+                // Group by group (a second group only when there is one), result by result.
+                for k in 0..S::GROUPS {
+                    if chunk.valid[k] == 0 {
+                        continue;
+                    }
+                    for result in results {
+                        let mut lanes = [0.0; 8];
+                        // SAFETY: 8 lanes into 8.
+                        unsafe { result.groups()[k].store(&mut lanes, 0) };
+                        out.extend(lanes.map(bits));
+                    }
+                }
+                S::accumulate(&mut sums, x, chunk);
+                any |= (x.less(y) & S::valid_lanes(chunk)).any();
+            }
+            (out, bits(S::total(sums)), any)
+        }
+        #[target_feature(enable = "avx512f,avx512dq")]
+        fn compare(a: &[f32; 24], b: &[f32; 24]) {
+            // Groups from 0, 11 and 16 (the last one group's end), as two chunks of sixteen
+            // lanes (the second without a second group) and as three of eight.
+            let (first, second, third) = ((0, 8), (11, 5), (16, 3));
+            let wide = [
+                Chunk {
+                    base: [first.0, second.0],
+                    valid: [first.1, second.1],
+                    part: 0,
+                },
+                Chunk {
+                    base: [third.0; 2],
+                    valid: [third.1, 0],
+                    part: 0,
+                },
+            ];
+            let eight = [first, second, third].map(|(base, valid)| Chunk {
+                base: [base; 2],
+                valid: [valid, 0],
+                part: 0,
+            });
+            assert_eq!(
+                all::<Avx512>(a, b, &wide),
+                all::<Avx>(a, b, &eight),
+                "{a:?}, {b:?}"
+            );
+        }
+        for shift in 0..AWKWARD.len() {
+            let a: [f32; 24] = std::array::from_fn(|k| AWKWARD[(k + shift) % AWKWARD.len()]);
+            let b: [f32; 24] =
+                std::array::from_fn(|k| AWKWARD[(3 * k + shift + 5) % AWKWARD.len()]);
+            // SAFETY: the CPU has AVX-512 F and DQ (checked above).
+            unsafe { compare(&a, &b) };
         }
     }
 }

@@ -6,7 +6,7 @@
 //! order whatever the thread count.
 
 use super::lanes::LANES;
-use crate::sim::numerics::simd::Lanes;
+use crate::sim::numerics::simd::{Chunk, Lanes};
 use std::ops::Range;
 
 /// Two running sums per particle over a window of particles (`start..start + first.len()`):
@@ -61,6 +61,18 @@ impl<'a> PairSums<'a> {
         }
     }
 
+    /// Adds the lanes of `first` and `second` to the candidates of `chunk`, group by group;
+    /// lanes past each group's valid candidates must be zero.
+    #[inline(always)]
+    pub(super) fn add_chunk<S: Lanes>(&mut self, chunk: &Chunk, first: S, second: S) {
+        let (firsts, seconds) = (first.groups(), second.groups());
+        for k in 0..S::GROUPS {
+            if chunk.valid[k] > 0 {
+                self.add::<S::Group>(chunk.base[k], chunk.valid[k], firsts[k], seconds[k]);
+            }
+        }
+    }
+
     /// Adds one value to each sum of particle `j`.
     #[inline(always)]
     pub(super) fn add_one(&mut self, j: usize, first: f32, second: f32) {
@@ -105,6 +117,17 @@ impl<'a> PairSum<'a> {
             let valid = valid.min(S::LANES);
             for (sum, value) in self.values[local..].iter_mut().zip(values).take(valid) {
                 *sum += value;
+            }
+        }
+    }
+
+    /// Adds the lanes of `value` to the candidates of `chunk`, as `PairSums::add_chunk`.
+    #[inline(always)]
+    pub(super) fn add_chunk<S: Lanes>(&mut self, chunk: &Chunk, value: S) {
+        let groups = chunk.base.iter().zip(chunk.valid).zip(value.groups());
+        for ((&base, valid), value) in groups.take(S::GROUPS) {
+            if valid > 0 {
+                self.add::<S::Group>(base, valid, value);
             }
         }
     }

@@ -5,9 +5,10 @@
 
 use super::super::grid::ForwardRows;
 use super::bands::{PairSum, PairSums};
+use super::chunks::Chunks;
 use super::diffusion::{self, exchange, Diffusing};
 use super::lanes::{weights, LaneData};
-use crate::sim::numerics::simd::{Lanes, WIDTH};
+use crate::sim::numerics::simd::Lanes;
 use std::ops::Range;
 
 /// What the density sums of every band read.
@@ -43,33 +44,30 @@ fn density_pairs<S: Lanes, const CONDUCTS: bool, const ONE_SHARE: bool>(
     let mut sum = [S::splat(0.0); 2];
     let mut near_sum = [S::splat(0.0); 2];
     let mut gained = [S::splat(0.0); 2];
-    for range in rows {
-        let (mut base, end) = (range.start as usize, range.end as usize);
-        assert!(end <= count);
-        while base < end {
-            // The group's parts, one after the other; a part past the range's end would add
-            // only zeros.
-            for part in 0..S::PARTS.min((end - base).div_ceil(S::LANES)) {
-                let at = base + part * S::LANES;
-                // SAFETY: at < range.end <= count, and x and y hold count + LANES values.
-                let (x, y) = unsafe { (S::load(&lanes.x, at), S::load(&lanes.y, at)) };
-                let (dx, dy) = (x - xi, y - yi);
-                let r = (dx * dx + dy * dy).sqrt();
-                let a = weights(r, minus_inverse_h, S::first_lanes(end - at));
-                let a3 = a * a * a;
-                let a4 = a3 * a;
-                sum[part] += a3;
-                near_sum[part] += a4;
-                sums.add(at, end - at, a3, a4);
-                if let Some(own_heat) = &own_heat {
-                    // SAFETY: at < end <= count, the diffusion's checked count too.
-                    let candidates = unsafe { Diffusing::<S>::load::<ONE_SHARE>(lanes, at) };
-                    let gain = exchange::<S, ONE_SHARE>(own_heat, &candidates, a3);
-                    gained[part] += gain;
-                    heat.add(at, end - at, S::splat(0.0) - gain);
-                }
-            }
-            base += WIDTH;
+    let mut chunks = Chunks::new(rows, count);
+    while let Some(chunk) = chunks.next::<S>() {
+        // SAFETY: every group of the chunk starts before count, and x and y hold count + LANES
+        // values.
+        let (x, y) = unsafe {
+            (
+                S::load_chunk(&lanes.x, &chunk),
+                S::load_chunk(&lanes.y, &chunk),
+            )
+        };
+        let (dx, dy) = (x - xi, y - yi);
+        let r = (dx * dx + dy * dy).sqrt();
+        let a = weights(r, minus_inverse_h, S::valid_lanes(&chunk));
+        let a3 = a * a * a;
+        let a4 = a3 * a;
+        S::accumulate(&mut sum, a3, &chunk);
+        S::accumulate(&mut near_sum, a4, &chunk);
+        sums.add_chunk(&chunk, a3, a4);
+        if let Some(own_heat) = &own_heat {
+            // SAFETY: as above, the diffusion's checked count too.
+            let candidates = unsafe { Diffusing::<S>::load::<ONE_SHARE>(lanes, &chunk) };
+            let gain = exchange::<S, ONE_SHARE>(own_heat, &candidates, a3);
+            S::accumulate(&mut gained, gain, &chunk);
+            heat.add_chunk(&chunk, S::splat(0.0) - gain);
         }
     }
     sums.add_one(i, S::total(sum), S::total(near_sum));

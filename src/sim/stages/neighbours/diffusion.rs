@@ -17,8 +17,9 @@
 
 use super::super::grid::ForwardRows;
 use super::bands::PairSum;
+use super::chunks::Chunks;
 use super::lanes::{weights, LaneData};
-use crate::sim::numerics::simd::{Lanes, WIDTH};
+use crate::sim::numerics::simd::{Chunk, Lanes};
 use std::ops::Range;
 
 /// Added to a pair's sum of shares, so that two particles that do not conduct (both 0)
@@ -41,20 +42,20 @@ impl<S: Lanes> Diffusing<S> {
         }
     }
 
-    /// The candidates from `base` on (their shares only when they may differ).
+    /// The candidates of `chunk` (their shares only when they may differ).
     ///
     /// # Safety
-    /// `base < checked_count(lanes)`.
+    /// Every group of `chunk` starts before `checked_count(lanes)`.
     #[inline(always)]
-    pub(super) unsafe fn load<const ONE_SHARE: bool>(lanes: &LaneData, base: usize) -> Self {
+    pub(super) unsafe fn load<const ONE_SHARE: bool>(lanes: &LaneData, chunk: &Chunk) -> Self {
         // SAFETY: both diffusion fields hold checked_count + LANES values (`checked_count`).
         unsafe {
             Self {
-                value: S::load(&lanes.diffused, base),
+                value: S::load_chunk(&lanes.diffused, chunk),
                 share: if ONE_SHARE {
                     S::splat(0.0)
                 } else {
-                    S::load(&lanes.diffusion_share, base)
+                    S::load_chunk(&lanes.diffusion_share, chunk)
                 },
             }
         }
@@ -108,30 +109,22 @@ fn diffusion_pairs<S: Lanes, const ONE_SHARE: bool>(
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own = Diffusing::<S>::own(lanes, i);
     let mut gained = [S::splat(0.0); 2];
-    for range in rows {
-        let (mut base, end) = (range.start as usize, range.end as usize);
-        assert!(end <= count);
-        while base < end {
-            let parts = S::PARTS.min((end - base).div_ceil(S::LANES));
-            for (part, gained) in gained.iter_mut().enumerate().take(parts) {
-                let at = base + part * S::LANES;
-                // SAFETY: at < range.end <= count (`checked_count`).
-                let (x, y, other) = unsafe {
-                    (
-                        S::load(&lanes.x, at),
-                        S::load(&lanes.y, at),
-                        Diffusing::load::<ONE_SHARE>(lanes, at),
-                    )
-                };
-                let (dx, dy) = (x - xi, y - yi);
-                let r = (dx * dx + dy * dy).sqrt();
-                let a = weights(r, minus_inverse_h, S::first_lanes(end - at));
-                let gain = exchange::<S, ONE_SHARE>(&own, &other, a * a * a);
-                *gained += gain;
-                sums.add(at, end - at, S::splat(0.0) - gain);
-            }
-            base += WIDTH;
-        }
+    let mut chunks = Chunks::new(rows, count);
+    while let Some(chunk) = chunks.next::<S>() {
+        // SAFETY: every group of the chunk starts before count (`checked_count`).
+        let (x, y, other) = unsafe {
+            (
+                S::load_chunk(&lanes.x, &chunk),
+                S::load_chunk(&lanes.y, &chunk),
+                Diffusing::load::<ONE_SHARE>(lanes, &chunk),
+            )
+        };
+        let (dx, dy) = (x - xi, y - yi);
+        let r = (dx * dx + dy * dy).sqrt();
+        let a = weights(r, minus_inverse_h, S::valid_lanes(&chunk));
+        let gain = exchange::<S, ONE_SHARE>(&own, &other, a * a * a);
+        S::accumulate(&mut gained, gain, &chunk);
+        sums.add_chunk(&chunk, S::splat(0.0) - gain);
     }
     sums.add_one(i, S::total(gained));
 }

@@ -18,6 +18,7 @@
 //! and `relax` are the pair loops; `width` picks what runs the lanes (AVX, or two parts of four).
 
 mod bands;
+mod chunks;
 mod density;
 mod diffusion;
 mod lane_use;

@@ -6,8 +6,9 @@
 use super::super::grid::ForwardRows;
 use super::super::liquid::Sameness;
 use super::bands::PairSums;
+use super::chunks::Chunks;
 use super::lanes::{weights, LaneData};
-use crate::sim::numerics::simd::{Lanes, WIDTH};
+use crate::sim::numerics::simd::{Chunk, Lanes};
 use crate::sim::physics::COINCIDENT2;
 use glam::Vec2;
 use std::ops::Range;
@@ -53,35 +54,26 @@ fn relaxation_pairs<
     let mut sum_y = [S::splat(0.0); 2];
     // Whether some candidate is at the particle's own spot.
     let mut at_same_spot = false;
-    for range in rows {
-        let (mut base, end) = (range.start as usize, range.end as usize);
-        assert!(end <= count);
-        while base < end {
-            // The group's parts, one after the other; a part past the range's end would add
-            // only zeros.
-            for part in 0..S::PARTS.min((end - base).div_ceil(S::LANES)) {
-                let at = base + part * S::LANES;
-                // SAFETY: at < end <= count.
-                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, at) };
-                let valid = S::first_lanes(end - at);
-                let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
-                let r2 = dx * dx + dy * dy;
-                // Lanes past the range's end count too: a false alarm only costs the exact
-                // check in `coincident_pairs`.
-                at_same_spot |= r2.less(own.coincident2).any();
-                // Coincident particles get a zero direction here (their pushes vanish).
-                let r = r2.sqrt();
-                let inverse_r = (S::splat(1.0) / r) & r2.greater(own.coincident2);
-                let a = weights(r, own.minus_inverse_h, valid);
-                let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
-                    &group, a, r, dx, dy, inverse_r,
-                );
-                sum_x[part] += dx * push;
-                sum_y[part] += dy * push;
-                sums.add(at, end - at, (dx * other) & valid, (dy * other) & valid);
-            }
-            base += WIDTH;
-        }
+    let mut chunks = Chunks::new(rows, count);
+    while let Some(chunk) = chunks.next::<S>() {
+        // SAFETY: every group of the chunk starts before count.
+        let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, &chunk) };
+        let valid = S::valid_lanes(&chunk);
+        let (dx, dy) = (group.x - own.values.x, group.y - own.values.y);
+        let r2 = dx * dx + dy * dy;
+        // Lanes past the range's end count too: a false alarm only costs the exact check in
+        // `coincident_pairs`.
+        at_same_spot |= r2.less(own.coincident2).any();
+        // Coincident particles get a zero direction here (their pushes vanish).
+        let r = r2.sqrt();
+        let inverse_r = (S::splat(1.0) / r) & r2.greater(own.coincident2);
+        let a = weights(r, own.minus_inverse_h, valid);
+        let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
+            &group, a, r, dx, dy, inverse_r,
+        );
+        S::accumulate(&mut sum_x, dx * push, &chunk);
+        S::accumulate(&mut sum_y, dy * push, &chunk);
+        sums.add_chunk(&chunk, (dx * other) & valid, (dy * other) & valid);
     }
     let mut displacement = Vec2::new(S::total(sum_x), S::total(sum_y));
     if at_same_spot {
@@ -129,34 +121,34 @@ impl<S: Lanes> Group<S> {
         lanes.checked_count(&fields[..used])
     }
 
-    /// The values of the candidates from `base` on.
+    /// The values of the candidates of `chunk`.
     ///
     /// # Safety
-    /// `base < Group::checked_count::<SAME_VISCOSITY>(lanes)`.
+    /// Every group of `chunk` starts before `Group::checked_count::<SAME_VISCOSITY>(lanes)`.
     #[inline(always)]
     unsafe fn load<const SAME_VISCOSITY: bool, const ONE_MATERIAL: bool>(
         lanes: &LaneData,
-        base: usize,
+        chunk: &Chunk,
     ) -> Self {
-        // SAFETY (every load): every field holds checked_count + LANES values, and LANES ≥
-        // S::LANES (the viscosities only when they are read).
+        // SAFETY (every load): every field holds checked_count + LANES values, and each group
+        // reads WIDTH = LANES (the viscosities only when they are read).
         let unless = |skip: bool, field: &[f32]| {
             if skip {
                 S::splat(0.0)
             } else {
-                unsafe { S::load(field, base) }
+                unsafe { S::load_chunk(field, chunk) }
             }
         };
         unsafe {
             Self {
-                x: S::load(&lanes.x, base),
-                y: S::load(&lanes.y, base),
-                mass: S::load(&lanes.mass, base),
-                inverse_mass: S::load(&lanes.inverse_mass, base),
-                velocity_x: S::load(&lanes.velocity_x, base),
-                velocity_y: S::load(&lanes.velocity_y, base),
-                pressure: S::load(&lanes.pressure, base),
-                near_pressure: S::load(&lanes.near_pressure, base),
+                x: S::load_chunk(&lanes.x, chunk),
+                y: S::load_chunk(&lanes.y, chunk),
+                mass: S::load_chunk(&lanes.mass, chunk),
+                inverse_mass: S::load_chunk(&lanes.inverse_mass, chunk),
+                velocity_x: S::load_chunk(&lanes.velocity_x, chunk),
+                velocity_y: S::load_chunk(&lanes.velocity_y, chunk),
+                pressure: S::load_chunk(&lanes.pressure, chunk),
+                near_pressure: S::load_chunk(&lanes.near_pressure, chunk),
                 // One material: every particle has the same tension, and no material is compared.
                 tension: unless(ONE_MATERIAL, &lanes.tension),
                 material: unless(ONE_MATERIAL, &lanes.material),
@@ -301,8 +293,14 @@ impl<S: Lanes> Own<S> {
                     continue;
                 }
                 // Evaluate the pair alone: lane 0 holds j, the others lie past the limit.
+                let alone = Chunk {
+                    base: [j; 2],
+                    valid: [1, 0],
+                    part: 0,
+                };
                 // SAFETY: j < end <= count.
-                let group = unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, j) };
+                let group =
+                    unsafe { Group::<S>::load::<SAME_VISCOSITY, ONE_MATERIAL>(lanes, &alone) };
                 let r = S::splat(r2.sqrt());
                 let a = weights(r, self.minus_inverse_h, S::first_lanes(1));
                 let direction = coincident(j);

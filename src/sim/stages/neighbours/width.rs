@@ -42,10 +42,11 @@ pub trait PairLoops: Sync {
 pub fn chosen() -> &'static dyn PairLoops {
     static CHOSEN: OnceLock<&'static dyn PairLoops> = OnceLock::new();
     *CHOSEN.get_or_init(|| {
-        let forced_four = std::env::var(LANES_VARIABLE).is_ok_and(|value| value.trim() == "4");
-        match avx() {
-            Some(avx) if !forced_four => avx,
-            _ => &FourByTwo,
+        let forced = std::env::var(LANES_VARIABLE).unwrap_or_default();
+        match forced.trim() {
+            "4" => &FourByTwo,
+            "8" => avx().unwrap_or(&FourByTwo),
+            _ => avx512().or_else(avx).unwrap_or(&FourByTwo),
         }
     })
 }
@@ -55,6 +56,7 @@ pub fn chosen() -> &'static dyn PairLoops {
 pub fn every_implementation() -> Vec<&'static dyn PairLoops> {
     let mut all: Vec<&'static dyn PairLoops> = vec![&FourByTwo];
     all.extend(avx());
+    all.extend(avx512());
     all
 }
 
@@ -63,6 +65,17 @@ fn avx() -> Option<&'static dyn PairLoops> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx") {
         return Some(&AvxLoops);
+    }
+    None
+}
+
+/// The AVX-512 loops, when this CPU has AVX-512 F and DQ.
+fn avx512() -> Option<&'static dyn PairLoops> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+    {
+        return Some(&Avx512Loops);
     }
     None
 }
@@ -154,5 +167,61 @@ impl PairLoops for AvxLoops {
 
     fn name(&self) -> &'static str {
         "avx"
+    }
+}
+
+/// Two groups side by side in one AVX-512 register; only handed out by `avx512()` after checking
+/// the CPU has AVX-512 F and DQ.
+#[cfg(target_arch = "x86_64")]
+struct Avx512Loops;
+
+#[cfg(target_arch = "x86_64")]
+impl Avx512Loops {
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn density_band_avx512(
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        density_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums, heat);
+    }
+
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn relaxation_band_avx512(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        relaxation_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums);
+    }
+
+    #[target_feature(enable = "avx512f,avx512dq")]
+    fn diffusion_band_avx512(band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        diffusion_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl PairLoops for Avx512Loops {
+    fn density_band(
+        &self,
+        band: Range<usize>,
+        stage: &DensityStage,
+        sums: &mut PairSums,
+        heat: Option<&mut PairSum>,
+    ) {
+        // SAFETY: `avx512()` hands out `Avx512Loops` only when the CPU has AVX-512 F and DQ.
+        unsafe { Self::density_band_avx512(band, stage, sums, heat) }
+    }
+
+    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+        // SAFETY: as above.
+        unsafe { Self::relaxation_band_avx512(band, stage, sums) }
+    }
+
+    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
+        // SAFETY: as above.
+        unsafe { Self::diffusion_band_avx512(band, stage, sums) }
+    }
+
+    fn name(&self) -> &'static str {
+        "avx512"
     }
 }
