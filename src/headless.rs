@@ -96,8 +96,8 @@ pub struct Report {
     pub stability_substeps: Vec<(&'static str, u32)>,
     /// Worker threads used.
     pub threads: usize,
-    /// What ran the pair loops' eight lanes ("avx", "2x4 sse2", "2x4 neon", "2x4 simd128"): the
-    /// same bits whichever it was.
+    /// What ran the pair loops' eight lanes ("avx512", "avx", "2x4 sse2", "2x4 neon",
+    /// "2x4 simd128"): the same bits whichever it was.
     pub lanes: &'static str,
     /// Seed used.
     pub seed: u64,

@@ -1,8 +1,8 @@
 //! The golden checksums (`tests/golden/checksums.tsv`, read by `slosh::golden`): every case ends
 //! with the checksum written beside it. The file was written on one machine; these checksums
-//! hold on every CPU, at any thread count, with either implementation of the pair loops' lanes
-//! (`SLOSH_LANES=4` forces two parts of four instead of AVX; `.ci/test` runs both) and in the
-//! web page (`web/test.mjs`).
+//! hold on every CPU, at any thread count, with every implementation of the pair loops' lanes
+//! (`SLOSH_LANES=4` forces two parts of four, `SLOSH_LANES=8` AVX where the CPU also has AVX-512;
+//! `.ci/test` runs all three) and in the web page (`web/test.mjs`).
 
 use slosh::golden::{self, Case};
 use slosh::headless::StirMode;

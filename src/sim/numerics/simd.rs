@@ -2,8 +2,12 @@
 //! receives the same values in the same order everywhere, and a run gives the same bits on any
 //! machine.
 //!
-//! Two implementations give identical bits, chosen at run time (`neighbours::width`):
+//! Three implementations give identical bits, chosen at run time (`neighbours::width`):
 //!
+//! - [`Avx512`]: two groups side by side in one 512-bit register, on x86-64 CPUs with AVX-512 F
+//!   and DQ. Each lane sees the operations of its lane in a group of eight, and the running sums
+//!   add the first group, then the second ([`Lanes::accumulate`]): twice the work per
+//!   instruction, the same bits;
 //! - [`Avx`]: a group in one 256-bit register, on x86-64 CPUs with AVX;
 //! - `wide::f32x4`: a group as two parts of four lanes, one after the other (SSE2 on every
 //!   x86-64, NEON on ARM64, `simd128` in the web page, plain code elsewhere). Lane k of a group
@@ -21,7 +25,10 @@
 //!   bits, so 1/r is a square root and a division;
 //! - [`Lanes::positive_part`] is max(x, 0) with one answer for −0 and NaN (+0), where the
 //!   instructions of the targets disagree;
-//! - [`Lanes::total`] adds a group's eight lanes in one fixed order.
+//! - [`Lanes::total`] adds a group's eight lanes in one fixed order;
+//! - [`Lanes::accumulate`] adds the groups of a particle into its eight running sums in the
+//!   order they are read, whatever the width (a sum that starts at +0 never becomes −0, so the
+//!   +0 of lanes that hold no candidate changes no sum).
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;

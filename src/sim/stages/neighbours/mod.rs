@@ -14,8 +14,9 @@
 //! it out and reading it back.
 //!
 //! The rooms: `lanes` holds the per-particle arrays the loops read and the factors folded into
-//! them; `bands` schedules bands of whole lines of cells so that threads never meet; `density`
-//! and `relax` are the pair loops; `width` picks what runs the lanes (AVX, or two parts of four).
+//! them; `bands` schedules bands of whole lines of cells so that threads never meet; `chunks`
+//! hands a particle's groups to the lanes (two at a time on AVX-512); `density` and `relax` are
+//! the pair loops; `width` picks what runs the lanes (AVX-512, AVX, or two parts of four).
 
 mod bands;
 mod chunks;
@@ -32,8 +33,8 @@ pub use lane_use::LaneUse;
 pub use lanes::Folding;
 pub use width::LANES_VARIABLE;
 
-/// What runs the pair loops' eight lanes in this process ("avx", "2x4 sse2", "2x4 neon",
-/// "2x4 simd128"): the same bits whichever it is, so this is for reports only.
+/// What runs the pair loops' eight lanes in this process ("avx512", "avx", "2x4 sse2",
+/// "2x4 neon", "2x4 simd128"): the same bits whichever it is, so this is for reports only.
 pub fn lanes_name() -> &'static str {
     width::chosen().name()
 }

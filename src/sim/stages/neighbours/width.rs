@@ -1,10 +1,12 @@
-//! Which implementation of the groups of eight lanes (`simd`) runs the pair loops: one AVX
-//! register on x86-64 CPUs that have AVX (detected at run time), else two parts of four, one after
-//! the other (SSE2, NEON, wasm `simd128`). Both give the same bits; the choice is speed only. No
+//! Which implementation of the groups of eight lanes (`simd`) runs the pair loops: two groups
+//! side by side in one AVX-512 register on x86-64 CPUs that have AVX-512 F and DQ, one AVX
+//! register on those that have AVX (both detected at run time), else two parts of four, one after
+//! the other (SSE2, NEON, wasm `simd128`). All give the same bits; the choice is speed only. No
 //! CPU-specific build flags.
 //!
-//! The environment variable `SLOSH_LANES=4` forces the parts of four on any CPU, so that a
-//! machine with AVX can check that both give the same results (the golden checksums run both).
+//! The environment variable `SLOSH_LANES` forces a narrower choice on any CPU that has it:
+//! `SLOSH_LANES=4` the parts of four, `SLOSH_LANES=8` one AVX register, so that one machine can
+//! check that all give the same results (the golden checksums run all three).
 
 use super::bands::{PairSum, PairSums};
 use super::density::{density_band_for, DensityStage};
@@ -13,7 +15,8 @@ use super::relax::{relaxation_band_for, RelaxStage};
 use std::ops::Range;
 use std::sync::OnceLock;
 
-/// The environment variable that forces the parts of four (`SLOSH_LANES=4`).
+/// The environment variable that forces the parts of four (`SLOSH_LANES=4`) or one AVX register
+/// (`SLOSH_LANES=8`).
 pub const LANES_VARIABLE: &str = "SLOSH_LANES";
 
 /// The pair loops of one band of particles, compiled for one implementation of the lanes.
@@ -32,13 +35,13 @@ pub trait PairLoops: Sync {
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
     /// The diffusion's exchange alone for every particle of `band`.
     fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum);
-    /// What runs the lanes, for reports: "avx", or "2x4 sse2", "2x4 neon", "2x4 simd128",
-    /// "2x4 scalar".
+    /// What runs the lanes, for reports: "avx512", "avx", or "2x4 sse2", "2x4 neon",
+    /// "2x4 simd128", "2x4 scalar".
     fn name(&self) -> &'static str;
 }
 
-/// The pair loops this process runs: AVX where the CPU has it and `SLOSH_LANES` is not 4, else
-/// the parts of four. Chosen once.
+/// The pair loops this process runs: the widest this CPU has (AVX-512, AVX, the parts of four),
+/// or the narrower one `SLOSH_LANES` asks for (4, or 8 where the CPU has AVX). Chosen once.
 pub fn chosen() -> &'static dyn PairLoops {
     static CHOSEN: OnceLock<&'static dyn PairLoops> = OnceLock::new();
     *CHOSEN.get_or_init(|| {
