@@ -21,7 +21,6 @@ pub const LANES_VARIABLE: &str = "SLOSH_LANES";
 
 /// The pair loops of one band of particles, compiled for one implementation of the lanes.
 pub trait PairLoops: Sync {
-    /// The density sums of every particle of `band`.
     /// The density sums of every particle of `band`, and the diffusion's exchange fused into
     /// them when `heat` is given.
     fn density_band(
@@ -118,113 +117,96 @@ impl PairLoops for FourByTwo {
     }
 }
 
-/// One AVX register of eight lanes; only handed out by `avx()` after checking the CPU has AVX.
+/// The pair loops compiled for one x86-64 implementation of the lanes, `$lanes`, inside
+/// functions that enable `$features`; `$name` reports it. The type is only handed out after
+/// checking the CPU has those features (`avx()`, `avx512()`), which is what makes the calls
+/// below sound.
 #[cfg(target_arch = "x86_64")]
-struct AvxLoops;
+macro_rules! x86_loops {
+    ($(#[doc = $doc:literal])* $loops:ident, $lanes:ty, $features:literal, $name:literal) => {
+        $(#[doc = $doc])*
+        struct $loops;
 
-#[cfg(target_arch = "x86_64")]
-impl AvxLoops {
-    #[target_feature(enable = "avx")]
-    fn density_band_avx(
-        band: Range<usize>,
-        stage: &DensityStage,
-        sums: &mut PairSums,
-        heat: Option<&mut PairSum>,
-    ) {
-        density_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums, heat);
-    }
+        impl $loops {
+            #[target_feature(enable = $features)]
+            fn density_band_enabled(
+                band: Range<usize>,
+                stage: &DensityStage,
+                sums: &mut PairSums,
+                heat: Option<&mut PairSum>,
+            ) {
+                density_band_for::<$lanes>(band, stage, sums, heat);
+            }
 
-    #[target_feature(enable = "avx")]
-    fn relaxation_band_avx(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        relaxation_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums);
-    }
+            #[target_feature(enable = $features)]
+            fn relaxation_band_enabled(
+                band: Range<usize>,
+                stage: &RelaxStage,
+                sums: &mut PairSums,
+            ) {
+                relaxation_band_for::<$lanes>(band, stage, sums);
+            }
 
-    #[target_feature(enable = "avx")]
-    fn diffusion_band_avx(band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
-        diffusion_band_for::<crate::sim::numerics::simd::Avx>(band, stage, sums);
-    }
+            #[target_feature(enable = $features)]
+            fn diffusion_band_enabled(
+                band: Range<usize>,
+                stage: &DiffusionStage,
+                sums: &mut PairSum,
+            ) {
+                diffusion_band_for::<$lanes>(band, stage, sums);
+            }
+        }
+
+        impl PairLoops for $loops {
+            fn density_band(
+                &self,
+                band: Range<usize>,
+                stage: &DensityStage,
+                sums: &mut PairSums,
+                heat: Option<&mut PairSum>,
+            ) {
+                // SAFETY: this type is only handed out when the CPU has `$features`.
+                unsafe { Self::density_band_enabled(band, stage, sums, heat) }
+            }
+
+            fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
+                // SAFETY: as above.
+                unsafe { Self::relaxation_band_enabled(band, stage, sums) }
+            }
+
+            fn diffusion_band(
+                &self,
+                band: Range<usize>,
+                stage: &DiffusionStage,
+                sums: &mut PairSum,
+            ) {
+                // SAFETY: as above.
+                unsafe { Self::diffusion_band_enabled(band, stage, sums) }
+            }
+
+            fn name(&self) -> &'static str {
+                $name
+            }
+        }
+    };
 }
 
 #[cfg(target_arch = "x86_64")]
-impl PairLoops for AvxLoops {
-    fn density_band(
-        &self,
-        band: Range<usize>,
-        stage: &DensityStage,
-        sums: &mut PairSums,
-        heat: Option<&mut PairSum>,
-    ) {
-        // SAFETY: `avx()` hands out `AvxLoops` only when the CPU has AVX.
-        unsafe { Self::density_band_avx(band, stage, sums, heat) }
-    }
-
-    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        // SAFETY: as above.
-        unsafe { Self::relaxation_band_avx(band, stage, sums) }
-    }
-
-    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
-        // SAFETY: as above.
-        unsafe { Self::diffusion_band_avx(band, stage, sums) }
-    }
-
-    fn name(&self) -> &'static str {
-        "avx"
-    }
-}
-
-/// Two groups side by side in one AVX-512 register; only handed out by `avx512()` after checking
-/// the CPU has AVX-512 F and DQ.
-#[cfg(target_arch = "x86_64")]
-struct Avx512Loops;
+x86_loops!(
+    /// One AVX register of eight lanes; only handed out by `avx()` after checking the CPU has
+    /// AVX.
+    AvxLoops,
+    crate::sim::numerics::simd::Avx,
+    "avx",
+    "avx"
+);
 
 #[cfg(target_arch = "x86_64")]
-impl Avx512Loops {
-    #[target_feature(enable = "avx512f,avx512dq")]
-    fn density_band_avx512(
-        band: Range<usize>,
-        stage: &DensityStage,
-        sums: &mut PairSums,
-        heat: Option<&mut PairSum>,
-    ) {
-        density_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums, heat);
-    }
-
-    #[target_feature(enable = "avx512f,avx512dq")]
-    fn relaxation_band_avx512(band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        relaxation_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums);
-    }
-
-    #[target_feature(enable = "avx512f,avx512dq")]
-    fn diffusion_band_avx512(band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
-        diffusion_band_for::<crate::sim::numerics::simd::Avx512>(band, stage, sums);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl PairLoops for Avx512Loops {
-    fn density_band(
-        &self,
-        band: Range<usize>,
-        stage: &DensityStage,
-        sums: &mut PairSums,
-        heat: Option<&mut PairSum>,
-    ) {
-        // SAFETY: `avx512()` hands out `Avx512Loops` only when the CPU has AVX-512 F and DQ.
-        unsafe { Self::density_band_avx512(band, stage, sums, heat) }
-    }
-
-    fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
-        // SAFETY: as above.
-        unsafe { Self::relaxation_band_avx512(band, stage, sums) }
-    }
-
-    fn diffusion_band(&self, band: Range<usize>, stage: &DiffusionStage, sums: &mut PairSum) {
-        // SAFETY: as above.
-        unsafe { Self::diffusion_band_avx512(band, stage, sums) }
-    }
-
-    fn name(&self) -> &'static str {
-        "avx512"
-    }
-}
+x86_loops!(
+    /// Two groups side by side in one AVX-512 register; only handed out by `avx512()` after
+    /// checking the CPU has AVX-512 F and DQ.
+    Avx512Loops,
+    crate::sim::numerics::simd::Avx512,
+    "avx512f,avx512dq",
+    "avx512"
+);
