@@ -40,7 +40,7 @@ fn density_pairs<S: Lanes, const CONDUCTS: bool, const ONE_SHARE: bool>(
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own_heat = CONDUCTS.then(|| Diffusing::<S>::own(lanes, i));
-    // Each lane's running sums, a group's parts side by side (`simd::Lanes::total`).
+    // Each lane's running sums, group after group (`simd::Lanes::accumulate`, read by `total`).
     let mut sum = [S::splat(0.0); 2];
     let mut near_sum = [S::splat(0.0); 2];
     let mut gained = [S::splat(0.0); 2];

@@ -49,7 +49,7 @@ fn relaxation_pairs<
     sums: &mut PairSums,
 ) {
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
-    // Each lane's running sums, a group's parts side by side (`simd::Lanes::total`).
+    // Each lane's running sums, group after group (`simd::Lanes::accumulate`, read by `total`).
     let mut sum_x = [S::splat(0.0); 2];
     let mut sum_y = [S::splat(0.0); 2];
     // Whether some candidate is at the particle's own spot.
