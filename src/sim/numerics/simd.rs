@@ -228,6 +228,23 @@ impl Lanes for f32x4 {
     }
 }
 
+/// `impl $trait for $lanes` (a wrapper of one x86 register) by the lane-wise `$intrinsic`, for the
+/// modules below. Only compiled into callers that enable the intrinsic's features (see each
+/// module's doc).
+#[cfg(target_arch = "x86_64")]
+macro_rules! binary {
+    ($lanes:ident, $trait:ident, $method:ident, $intrinsic:ident) => {
+        impl $trait for $lanes {
+            type Output = $lanes;
+            #[inline(always)]
+            fn $method(self, other: $lanes) -> $lanes {
+                // SAFETY: only compiled into callers that enable the intrinsic's features.
+                $lanes(unsafe { $intrinsic(self.0, other.0) })
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 pub use avx::Avx;
 #[cfg(target_arch = "x86_64")]
@@ -251,23 +268,11 @@ mod avx {
     /// first k lanes.
     static FIRST_OF_EIGHT: [i32; 16] = [-1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0];
 
-    macro_rules! binary {
-        ($trait:ident, $method:ident, $intrinsic:ident) => {
-            impl $trait for Avx {
-                type Output = Avx;
-                #[inline(always)]
-                fn $method(self, other: Avx) -> Avx {
-                    // SAFETY: only compiled into callers that enable AVX (see the module doc).
-                    Avx(unsafe { $intrinsic(self.0, other.0) })
-                }
-            }
-        };
-    }
-    binary!(Add, add, _mm256_add_ps);
-    binary!(Sub, sub, _mm256_sub_ps);
-    binary!(Mul, mul, _mm256_mul_ps);
-    binary!(Div, div, _mm256_div_ps);
-    binary!(BitAnd, bitand, _mm256_and_ps);
+    binary!(Avx, Add, add, _mm256_add_ps);
+    binary!(Avx, Sub, sub, _mm256_sub_ps);
+    binary!(Avx, Mul, mul, _mm256_mul_ps);
+    binary!(Avx, Div, div, _mm256_div_ps);
+    binary!(Avx, BitAnd, bitand, _mm256_and_ps);
 
     impl AddAssign for Avx {
         #[inline(always)]
@@ -382,23 +387,11 @@ mod avx512 {
     #[derive(Clone, Copy, Debug)]
     pub struct Avx512(__m512);
 
-    macro_rules! binary {
-        ($trait:ident, $method:ident, $intrinsic:ident) => {
-            impl $trait for Avx512 {
-                type Output = Avx512;
-                #[inline(always)]
-                fn $method(self, other: Avx512) -> Avx512 {
-                    // SAFETY: only compiled into callers that enable AVX-512 (see the module doc).
-                    Avx512(unsafe { $intrinsic(self.0, other.0) })
-                }
-            }
-        };
-    }
-    binary!(Add, add, _mm512_add_ps);
-    binary!(Sub, sub, _mm512_sub_ps);
-    binary!(Mul, mul, _mm512_mul_ps);
-    binary!(Div, div, _mm512_div_ps);
-    binary!(BitAnd, bitand, _mm512_and_ps);
+    binary!(Avx512, Add, add, _mm512_add_ps);
+    binary!(Avx512, Sub, sub, _mm512_sub_ps);
+    binary!(Avx512, Mul, mul, _mm512_mul_ps);
+    binary!(Avx512, Div, div, _mm512_div_ps);
+    binary!(Avx512, BitAnd, bitand, _mm512_and_ps);
 
     impl AddAssign for Avx512 {
         #[inline(always)]

@@ -65,10 +65,11 @@ impl<'a> PairSums<'a> {
     /// lanes past each group's valid candidates must be zero.
     #[inline(always)]
     pub(super) fn add_chunk<S: Lanes>(&mut self, chunk: &Chunk, first: S, second: S) {
-        let (firsts, seconds) = (first.groups(), second.groups());
-        for k in 0..S::GROUPS {
-            if chunk.valid[k] > 0 {
-                self.add::<S::Group>(chunk.base[k], chunk.valid[k], firsts[k], seconds[k]);
+        let groups = (chunk.base.iter().zip(chunk.valid))
+            .zip(first.groups().into_iter().zip(second.groups()));
+        for ((&base, valid), (first, second)) in groups.take(S::GROUPS) {
+            if valid > 0 {
+                self.add::<S::Group>(base, valid, first, second);
             }
         }
     }

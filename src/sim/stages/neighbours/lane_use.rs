@@ -1,7 +1,8 @@
 //! How full the pair loops' lanes are: what the last sort gave each particle to walk (its forward
-//! candidates, read in groups of eight) against the pairs within h among them. The loops are
-//! bound by the lanes' arithmetic, so their cost follows the groups, and the share of lanes that
-//! hold a pair is what a faster neighbour search has to raise (docs/ENGINE.md, "Performance").
+//! candidates, read in groups of eight) against the pairs within h among them. Every group
+//! costs the loops its loads, arithmetic and scatter whether its lanes hold pairs or not, so their
+//! cost follows the groups, and the share of lanes that hold a pair is what a faster neighbour
+//! search has to raise (docs/ENGINE.md, "Performance").
 
 use super::super::grid::ForwardRows;
 use crate::sim::numerics::simd::WIDTH;
