@@ -43,6 +43,7 @@
 //! (`docs/PHYSICS.md`, "Walls").
 
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::numerics::simd::Lanes;
 use crate::sim::physics::packing_sum;
 use crate::sim::scene::domain::Wall;
 use glam::Vec2;
@@ -203,6 +204,19 @@ impl WallDensity {
             near_sum: near_sum * fullness,
             fullness,
         }
+    }
+
+    /// Whether some wall is within h of the particle in some lane (x, y), as `sums` finds it:
+    /// where none is, the walls add nothing to its sums.
+    #[inline(always)]
+    pub fn within_reach<S: Lanes>(&self, x: S, y: S) -> bool {
+        let one = S::splat(1.0);
+        self.walls.iter().any(|wall| {
+            // `Wall::distance`, lane by lane, then × 1/h as `sums` does.
+            let distance =
+                (S::splat(wall.normal.x) * x + S::splat(wall.normal.y) * y) - S::splat(wall.offset);
+            (distance * S::splat(self.inverse_h)).less(one).any()
+        })
     }
 
     /// The walls' part of the relaxation of `particle`: a displacement away from the walls

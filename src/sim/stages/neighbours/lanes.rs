@@ -150,6 +150,18 @@ impl Folding {
         self.half_dt2_near_norm * near_pressure
     }
 
+    /// `pressure` for every lane.
+    #[inline(always)]
+    pub fn pressure_lanes<S: Lanes>(&self, pressure: S) -> S {
+        S::splat(self.half_dt2_norm) * pressure
+    }
+
+    /// `near_pressure` for every lane.
+    #[inline(always)]
+    pub fn near_pressure_lanes<S: Lanes>(&self, near_pressure: S) -> S {
+        S::splat(self.half_dt2_near_norm) * near_pressure
+    }
+
     /// A material's tension per unit mass, σs N (the lane is this × m).
     pub fn tension(&self, surface_tension: f32) -> f32 {
         surface_tension * self.norm

@@ -24,6 +24,7 @@ mod density;
 mod diffusion;
 mod lane_use;
 mod lanes;
+mod pressures;
 mod relax;
 #[cfg(test)]
 mod test_scene;
@@ -41,19 +42,17 @@ pub fn lanes_name() -> &'static str {
 
 use super::grid::{Bounds, ForwardRows, Grid};
 use super::liquid::Liquid;
-use super::wall_density::{NearWall, WallDensity, WallSums};
-use crate::sim::numerics::portable::Ordered;
+use super::wall_density::{NearWall, WallDensity};
 use crate::sim::numerics::LIGHT_CHUNK;
 use crate::sim::particles::{Particles, Reordered};
-use crate::sim::physics::{near_pressure, pressure};
 use bands::{for_each_band, run_phase, Band, PairSum, PairSums};
 use density::DensityStage;
 use diffusion::DiffusionStage;
 use glam::Vec2;
 use lanes::{fill_padded, LaneData};
+use pressures::PressureStage;
 use rayon::prelude::*;
 use relax::{RelaxConstants, RelaxStage};
-use std::ops::Range;
 
 /// Fewest particles in a band of the neighbour stages (one rayon task each).
 const BAND: usize = 128;
@@ -246,7 +245,6 @@ impl Neighbours {
         walls: &WallDensity,
         folding: &Folding,
     ) {
-        let (norm, near_norm) = (folding.norm, folding.near_norm);
         let count = particles.len();
         particles.density.resize(count, 0.0);
         particles.near_density.resize(count, 0.0);
@@ -264,36 +262,13 @@ impl Neighbours {
         self.diffusion_gained.resize(count, 0.0);
         let diffusing = self.diffusing;
         let p = particles;
-        let (mass, material) = (&p.mass, &p.material);
-        let (x, y) = (&self.lanes.x, &self.lanes.y);
-        // Densities, pressures and pressure lanes of particles `done` (window positions from
-        // `start`), once their sums are complete.
-        let finish = |done: Range<usize>, start: usize, outputs: &mut DensityOutputs| {
-            let (sums, pressures, (pressure_lanes, (fullness, _))) = outputs;
-            for i in done {
-                let local = i - start;
-                let constants = &liquid.materials[material[i] as usize];
-                let wall = if constants.walls_carry {
-                    walls.sums(Vec2::new(x[i], y[i]), sums.0[local])
-                } else {
-                    WallSums::default()
-                };
-                fullness[local] = wall.fullness;
-                // The particle's own mass times the neighbours it counts (Solenthaler and
-                // Pajarola 2008): liquids of very different mass meet without a gap.
-                let density = (sums.0[local] + wall.sum) * (norm * mass[i]);
-                let near_density = (sums.1[local] + wall.near_sum) * (near_norm * mass[i]);
-                let mut pressure = pressure(constants.stiffness, density, mass[i], rest_density);
-                if constants.granular {
-                    // Grains push apart but never pull together: no cohesion.
-                    pressure = pressure.at_least(0.0);
-                }
-                let near_pressure = near_pressure(constants.near_stiffness, near_density);
-                (sums.0[local], sums.1[local]) = (density, near_density);
-                (pressures.0[local], pressures.1[local]) = (pressure, near_pressure);
-                pressure_lanes.0[local] = folding.pressure(pressure);
-                pressure_lanes.1[local] = folding.near_pressure(near_pressure);
-            }
+        let pressure_stage = PressureStage {
+            lanes: &self.lanes,
+            material: &p.material,
+            liquid,
+            walls,
+            folding,
+            rest_density,
         };
         let loops = width::chosen();
         for phase in 0..2 {
@@ -324,11 +299,14 @@ impl Neighbours {
                     // odd band's whole window (its band and the next, each reached from the
                     // band before it and itself) after phase 1.
                     let window_end = band.start + outputs.0 .0.len();
-                    if band.index == 0 {
-                        finish(band.particles, band.start, &mut outputs);
+                    let done = if band.index == 0 {
+                        band.particles
                     } else if band.index % 2 == 1 {
-                        finish(band.start..window_end, band.start, &mut outputs);
-                    }
+                        band.start..window_end
+                    } else {
+                        return;
+                    };
+                    loops.pressures(done, band.start, &pressure_stage, &mut outputs);
                 },
             );
         }

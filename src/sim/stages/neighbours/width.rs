@@ -11,7 +11,9 @@
 use super::bands::{PairSum, PairSums};
 use super::density::{density_band_for, DensityStage};
 use super::diffusion::{diffusion_band_for, DiffusionStage};
+use super::pressures::{pressures_for, PressureStage};
 use super::relax::{relaxation_band_for, RelaxStage};
+use super::DensityOutputs;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -29,6 +31,15 @@ pub trait PairLoops: Sync {
         stage: &DensityStage,
         sums: &mut PairSums,
         heat: Option<&mut PairSum>,
+    );
+    /// The density stage's finish of the particles `done`, their sums complete, whose outputs
+    /// lie in `outputs` from sorted index `start` on.
+    fn pressures(
+        &self,
+        done: Range<usize>,
+        start: usize,
+        stage: &PressureStage,
+        outputs: &mut DensityOutputs,
     );
     /// The relaxation of every particle of `band`.
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums);
@@ -96,6 +107,16 @@ impl PairLoops for FourByTwo {
         density_band_for::<wide::f32x4>(band, stage, sums, heat);
     }
 
+    fn pressures(
+        &self,
+        done: Range<usize>,
+        start: usize,
+        stage: &PressureStage,
+        outputs: &mut DensityOutputs,
+    ) {
+        pressures_for::<wide::f32x4>(done, start, stage, outputs);
+    }
+
     fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
         relaxation_band_for::<wide::f32x4>(band, stage, sums);
     }
@@ -139,6 +160,16 @@ macro_rules! x86_loops {
             }
 
             #[target_feature(enable = $features)]
+            fn pressures_enabled(
+                done: Range<usize>,
+                start: usize,
+                stage: &PressureStage,
+                outputs: &mut DensityOutputs,
+            ) {
+                pressures_for::<$lanes>(done, start, stage, outputs);
+            }
+
+            #[target_feature(enable = $features)]
             fn relaxation_band_enabled(
                 band: Range<usize>,
                 stage: &RelaxStage,
@@ -167,6 +198,17 @@ macro_rules! x86_loops {
             ) {
                 // SAFETY: this type is only handed out when the CPU has `$features`.
                 unsafe { Self::density_band_enabled(band, stage, sums, heat) }
+            }
+
+            fn pressures(
+                &self,
+                done: Range<usize>,
+                start: usize,
+                stage: &PressureStage,
+                outputs: &mut DensityOutputs,
+            ) {
+                // SAFETY: as above.
+                unsafe { Self::pressures_enabled(done, start, stage, outputs) }
             }
 
             fn relaxation_band(&self, band: Range<usize>, stage: &RelaxStage, sums: &mut PairSums) {
