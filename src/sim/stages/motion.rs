@@ -9,6 +9,7 @@ use crate::sim::particles::Particles;
 use crate::sim::scene::domain::Domain;
 use glam::Vec2;
 use rayon::prelude::*;
+use wide::f32x4;
 
 /// Particles per rayon task of the move stage: large enough to amortise scheduling, small
 /// enough to balance 2–16 cores.
@@ -98,61 +99,219 @@ pub fn move_and_collide(
         reach,
         wall_friction,
     } = constants;
-    let inverse_dt = 1.0 / dt;
-    let gravity_step = gravity * dt;
+    let step = Step {
+        dt,
+        inverse_dt: 1.0 / dt,
+        gravity_step: gravity * dt,
+        reach,
+        wall_friction,
+        advance_next,
+    };
     let (displacement_x, displacement_y) = displacement;
     let p = particles;
     (
-        &mut p.position,
-        &mut p.velocity,
-        (displacement_x, displacement_y),
-        &p.material,
+        p.position.par_chunks_mut(CHUNK),
+        p.velocity.par_chunks_mut(CHUNK),
+        (
+            displacement_x.par_chunks(CHUNK),
+            displacement_y.par_chunks(CHUNK),
+        ),
+        p.material.par_chunks(CHUNK),
     )
         .into_par_iter()
-        .with_min_len(CHUNK)
         .enumerate()
-        .map(|(index, (position, velocity, (&dx, &dy), &material))| {
-            // This substep's travel: the advance's v Δt, then the relaxation's displacement.
-            let advanced = *velocity * dt;
-            let relaxation = Vec2::new(dx, dy);
-            let mut travel = advanced + relaxation;
-            // Where the particle started the substep (to rounding).
-            let start = *position - advanced;
-            // NaN travel counts as capped too.
-            let within_reach = travel.length_squared() <= reach * reach;
-            let capped = !within_reach;
-            let mut x = *position + relaxation;
-            if capped {
-                travel = travel.clamp_length_max(reach);
-                if !travel.is_finite() {
-                    travel = Vec2::ZERO;
+        .map(|(chunk, (position, velocity, (dx, dy), material))| {
+            let n = position.len();
+            assert!(velocity.len() == n && dx.len() == n && dy.len() == n && material.len() == n);
+            let (mut capped, mut bounds) = (0, Bounds::default());
+            let mut k = 0;
+            if touching.is_none() {
+                // Blocks of four in the lanes where every particle of the block moves freely.
+                while k + 4 <= n {
+                    let block = k..k + 4;
+                    if !move_freely(
+                        &mut position[block.clone()],
+                        &mut velocity[block.clone()],
+                        (&dx[block.clone()], &dy[block.clone()]),
+                        domain,
+                        &step,
+                    ) {
+                        for j in block.clone() {
+                            let moving = (&mut position[j], &mut velocity[j]);
+                            let relaxation = Vec2::new(dx[j], dy[j]);
+                            let index = chunk * CHUNK + j;
+                            capped += move_one(
+                                moving,
+                                relaxation,
+                                material[j],
+                                index,
+                                domain,
+                                None::<&NoTouch>,
+                                &step,
+                            ) as usize;
+                        }
+                    }
+                    for &at in &position[block] {
+                        bounds = bounds.with(at);
+                    }
+                    k += 4;
                 }
-                x = start + travel;
             }
-            let mut moving = Moving {
-                position: x,
-                start,
-                velocity: travel * inverse_dt,
-                material: material as usize,
-                index,
-            };
-            if let Some(touching) = &touching {
-                touching.push_out(&mut moving);
+            for j in k..n {
+                let moving = (&mut position[j], &mut velocity[j]);
+                let relaxation = Vec2::new(dx[j], dy[j]);
+                let index = chunk * CHUNK + j;
+                capped += move_one(
+                    moving,
+                    relaxation,
+                    material[j],
+                    index,
+                    domain,
+                    touching.as_ref(),
+                    &step,
+                ) as usize;
+                bounds = bounds.with(position[j]);
             }
-            (moving.position, moving.velocity) =
-                keep_inside(domain, moving.position, moving.velocity, wall_friction);
-            if let Some(touching) = &touching {
-                touching.after_walls(&mut moving, domain, dt);
-            }
-            *position = moving.position;
-            *velocity = moving.velocity;
-            if advance_next {
-                advance(position, velocity, gravity_step, dt);
-            }
-            (capped as usize, Bounds::default().with(*position))
+            (capped, bounds)
         })
         .reduce(
             || (0, Bounds::default()),
             |(capped, bounds), (more, other)| (capped + more, bounds.union(other)),
         )
+}
+
+/// The constants of one move stage as each particle's move reads them.
+struct Step {
+    dt: f32,
+    inverse_dt: f32,
+    gravity_step: Vec2,
+    reach: f32,
+    wall_friction: f32,
+    advance_next: bool,
+}
+
+/// No solids but the walls (the blocks of `move_freely` fall back to `move_one` with this).
+struct NoTouch;
+
+impl Touch for NoTouch {
+    fn push_out(&self, _particle: &mut Moving) {}
+    fn after_walls(&self, _particle: &mut Moving, _domain: &Domain, _dt: f32) {}
+}
+
+/// The move of one particle (see `move_and_collide`), at sorted `index`; returns whether its
+/// travel was capped.
+#[inline(always)]
+fn move_one(
+    (position, velocity): (&mut Vec2, &mut Vec2),
+    relaxation: Vec2,
+    material: u16,
+    index: usize,
+    domain: &Domain,
+    touching: Option<&impl Touch>,
+    step: &Step,
+) -> bool {
+    let Step {
+        dt,
+        inverse_dt,
+        gravity_step,
+        reach,
+        wall_friction,
+        advance_next,
+    } = *step;
+    // This substep's travel: the advance's v Δt, then the relaxation's displacement.
+    let advanced = *velocity * dt;
+    let mut travel = advanced + relaxation;
+    // Where the particle started the substep (to rounding).
+    let start = *position - advanced;
+    // NaN travel counts as capped too.
+    let within_reach = travel.length_squared() <= reach * reach;
+    let capped = !within_reach;
+    let mut x = *position + relaxation;
+    if capped {
+        travel = travel.clamp_length_max(reach);
+        if !travel.is_finite() {
+            travel = Vec2::ZERO;
+        }
+        x = start + travel;
+    }
+    let mut moving = Moving {
+        position: x,
+        start,
+        velocity: travel * inverse_dt,
+        material: material as usize,
+        index,
+    };
+    if let Some(touching) = touching {
+        touching.push_out(&mut moving);
+    }
+    (moving.position, moving.velocity) =
+        keep_inside(domain, moving.position, moving.velocity, wall_friction);
+    if let Some(touching) = touching {
+        touching.after_walls(&mut moving, domain, dt);
+    }
+    *position = moving.position;
+    *velocity = moving.velocity;
+    if advance_next {
+        advance(position, velocity, gravity_step, dt);
+    }
+    capped
+}
+
+/// The move of four particles in the lanes, when none is capped and each ends at least one
+/// particle radius inside every wall (so `keep_inside` leaves it as it is): the operations of
+/// `move_one`, lane by lane. Returns false, having changed nothing, when some particle does not.
+#[inline(always)]
+fn move_freely(
+    position: &mut [Vec2],
+    velocity: &mut [Vec2],
+    (dx, dy): (&[f32], &[f32]),
+    domain: &Domain,
+    step: &Step,
+) -> bool {
+    let lanes = |values: &[Vec2], component: fn(&Vec2) -> f32| {
+        f32x4::new(std::array::from_fn(|k| component(&values[k])))
+    };
+    let (px, py) = (lanes(position, |p| p.x), lanes(position, |p| p.y));
+    let (vx, vy) = (lanes(velocity, |v| v.x), lanes(velocity, |v| v.y));
+    let relaxation_x = f32x4::new(std::array::from_fn(|k| dx[k]));
+    let relaxation_y = f32x4::new(std::array::from_fn(|k| dy[k]));
+    let dt = f32x4::splat(step.dt);
+    let (travel_x, travel_y) = (vx * dt + relaxation_x, vy * dt + relaxation_y);
+    let reach2 = f32x4::splat(step.reach * step.reach);
+    if !(travel_x * travel_x + travel_y * travel_y)
+        .simd_le(reach2)
+        .all()
+    {
+        return false;
+    }
+    let (x, y) = (px + relaxation_x, py + relaxation_y);
+    // `Domain::clamp` keeps such a point as it is.
+    let finite = (x - x).simd_eq(f32x4::ZERO) & (y - y).simd_eq(f32x4::ZERO);
+    if !finite.all() {
+        return false;
+    }
+    let radius = domain.particle_radius();
+    let margin = f32x4::splat(radius - 1.0e-3 * radius);
+    for wall in domain.walls() {
+        let distance = (f32x4::splat(wall.normal.x) * x + f32x4::splat(wall.normal.y) * y)
+            - f32x4::splat(wall.offset);
+        if !distance.simd_ge(margin).all() {
+            return false;
+        }
+    }
+    let inverse_dt = f32x4::splat(step.inverse_dt);
+    let (mut vx, mut vy) = (travel_x * inverse_dt, travel_y * inverse_dt);
+    let (mut x, mut y) = (x, y);
+    if step.advance_next {
+        vx += f32x4::splat(step.gravity_step.x);
+        vy += f32x4::splat(step.gravity_step.y);
+        x += vx * dt;
+        y += vy * dt;
+    }
+    let (x, y, vx, vy) = (x.to_array(), y.to_array(), vx.to_array(), vy.to_array());
+    for k in 0..4 {
+        position[k] = Vec2::new(x[k], y[k]);
+        velocity[k] = Vec2::new(vx[k], vy[k]);
+    }
+    true
 }
