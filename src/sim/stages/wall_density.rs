@@ -206,6 +206,13 @@ impl WallDensity {
         }
     }
 
+    /// Whether some wall is within h of `position`, as `sums` finds it: where none is, the walls
+    /// add nothing to its sums.
+    #[inline(always)]
+    pub fn reach(&self, position: Vec2) -> bool {
+        (self.walls.iter()).any(|wall| wall.distance(position) * self.inverse_h < 1.0)
+    }
+
     /// Whether some wall is within h of the particle in some lane (x, y), as `sums` finds it:
     /// where none is, the walls add nothing to its sums.
     #[inline(always)]

@@ -2,8 +2,9 @@
 //! (with the liquid the walls stand for), its pressures by the equation of state, and the
 //! relaxation's pressure lanes.
 //!
-//! Most particles are of the block's material and beyond h of every wall: a block of them is done
-//! in the lanes at once (`block`). The others, one at a time (`one`). Both make the same IEEE
+//! A block of particles of one material is done in the lanes at once (`block_of`), as if no wall
+//! reached them; those a wall reaches are then done again one at a time (`one`), as are the
+//! particles of blocks of mixed materials. Both make the same IEEE
 //! operations in the same order, so the bits are the same either way.
 
 use super::super::liquid::{Liquid, MaterialConstants};
@@ -50,24 +51,34 @@ pub(super) fn pressures_for<S: Lanes>(
         let material = stage.material[base];
         let block = base..base + S::LANES;
         let constants = &stage.liquid.materials[material as usize];
-        let one_material = stage.material[block.clone()].iter().all(|&m| m == material);
-        // SAFETY: the block lies inside `done`, checked above against the lanes and the window.
-        let in_lanes =
-            one_material && unsafe { block_of::<S>(base, start, constants, stage, outputs) };
-        if !in_lanes {
+        if stage.material[block.clone()].iter().all(|&m| m == material) {
+            // SAFETY: the block lies inside `done`, checked above against the lanes and the
+            // window.
+            let walls_reach = unsafe { block_of::<S>(base, start, constants, stage, outputs) };
+            if let Some(raw) = walls_reach {
+                // Those the walls reach again, with the walls, from their sums as they were.
+                let lanes = stage.lanes;
+                for (k, i) in block.enumerate() {
+                    if stage.walls.reach(Vec2::new(lanes.x[i], lanes.y[i])) {
+                        one(i, start, (raw.0[k], raw.1[k]), stage, outputs);
+                    }
+                }
+            }
+        } else {
             for i in block {
-                one(i, start, stage, outputs);
+                one(i, start, sums_of(i, start, outputs), stage, outputs);
             }
         }
         base += S::LANES;
     }
     for i in base..done.end {
-        one(i, start, stage, outputs);
+        one(i, start, sums_of(i, start, outputs), stage, outputs);
     }
 }
 
-/// The particles `base..base + S::LANES`, all of material `constants`, in the lanes, unless a
-/// wall that carries their liquid is within h of one of them; returns whether it did them.
+/// The particles `base..base + S::LANES`, all of material `constants`, in the lanes, as if no
+/// wall reached them. Where a wall that carries their liquid is within h of one of them (then
+/// those need `one`), returns their sums as they were.
 ///
 /// # Safety
 /// `start <= base`, `base + S::LANES` at most the lanes' length and at most `start` plus the
@@ -79,7 +90,7 @@ unsafe fn block_of<S: Lanes>(
     constants: &MaterialConstants,
     stage: &PressureStage,
     outputs: &mut DensityOutputs,
-) -> bool {
+) -> Option<([f32; 16], [f32; 16])> {
     let lanes = stage.lanes;
     // SAFETY (every load and store): as the caller guarantees.
     let (x, y, mass) = unsafe {
@@ -89,13 +100,20 @@ unsafe fn block_of<S: Lanes>(
             S::load(&lanes.mass, base),
         )
     };
-    if constants.walls_carry && stage.walls.within_reach(x, y) {
-        return false;
-    }
+    let walls_reach = constants.walls_carry && stage.walls.within_reach(x, y);
     let (sums, pressures, (pressure_lanes, (fullness, _))) = outputs;
     let local = base - start;
     let folding = stage.folding;
     let (sum, near_sum) = unsafe { (S::load(sums.0, local), S::load(sums.1, local)) };
+    let raw = walls_reach.then(|| {
+        let mut raw = ([0.0; 16], [0.0; 16]);
+        // SAFETY: LANES <= 16.
+        unsafe {
+            sum.store(&mut raw.0, 0);
+            near_sum.store(&mut raw.1, 0);
+        }
+        raw
+    });
     // As `one` with no wall: the walls add +0 and the liquid's fullness is 0.
     let zero = S::splat(0.0);
     let density = (sum + zero) * (S::splat(folding.norm) * mass);
@@ -119,12 +137,26 @@ unsafe fn block_of<S: Lanes>(
             .near_pressure_lanes(near_pressure)
             .store(pressure_lanes.1, local);
     }
-    true
+    raw
 }
 
-/// Finishes particle `i` alone (its outputs at `i - start`).
+/// The density sums of particle `i` (its outputs at `i - start`).
 #[inline(always)]
-fn one(i: usize, start: usize, stage: &PressureStage, outputs: &mut DensityOutputs) {
+fn sums_of(i: usize, start: usize, outputs: &DensityOutputs) -> (f32, f32) {
+    let sums = &outputs.0;
+    (sums.0[i - start], sums.1[i - start])
+}
+
+/// Finishes particle `i` alone (its outputs at `i - start`), whose density sums are `sum` and
+/// `near_sum`.
+#[inline(always)]
+fn one(
+    i: usize,
+    start: usize,
+    (sum, near_sum): (f32, f32),
+    stage: &PressureStage,
+    outputs: &mut DensityOutputs,
+) {
     let (sums, pressures, (pressure_lanes, (fullness, _))) = outputs;
     let PressureStage {
         lanes,
@@ -138,15 +170,15 @@ fn one(i: usize, start: usize, stage: &PressureStage, outputs: &mut DensityOutpu
     let mass = lanes.mass[i];
     let constants = &liquid.materials[material[i] as usize];
     let wall = if constants.walls_carry {
-        walls.sums(Vec2::new(lanes.x[i], lanes.y[i]), sums.0[local])
+        walls.sums(Vec2::new(lanes.x[i], lanes.y[i]), sum)
     } else {
         WallSums::default()
     };
     fullness[local] = wall.fullness;
     // The particle's own mass times the neighbours it counts (Solenthaler and Pajarola 2008):
     // liquids of very different mass meet without a gap.
-    let density = (sums.0[local] + wall.sum) * (folding.norm * mass);
-    let near_density = (sums.1[local] + wall.near_sum) * (folding.near_norm * mass);
+    let density = (sum + wall.sum) * (folding.norm * mass);
+    let near_density = (near_sum + wall.near_sum) * (folding.near_norm * mass);
     let mut pressure = pressure(constants.stiffness, density, mass, rest_density);
     if constants.granular {
         // Grains push apart but never pull together: no cohesion.
