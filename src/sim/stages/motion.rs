@@ -124,19 +124,22 @@ pub fn move_and_collide(
             let n = position.len();
             assert!(velocity.len() == n && dx.len() == n && dy.len() == n && material.len() == n);
             let (mut capped, mut bounds) = (0, Bounds::default());
+            let mut free_bounds = LaneBounds::default();
             let mut k = 0;
             if touching.is_none() {
                 // Blocks of four in the lanes where every particle of the block moves freely.
                 while k + 4 <= n {
                     let block = k..k + 4;
-                    if !move_freely(
+                    if let Some(moved) = move_freely(
                         &mut position[block.clone()],
                         &mut velocity[block.clone()],
                         (&dx[block.clone()], &dy[block.clone()]),
                         domain,
                         &step,
                     ) {
-                        for j in block.clone() {
+                        free_bounds.grow(moved);
+                    } else {
+                        for j in block {
                             let moving = (&mut position[j], &mut velocity[j]);
                             let relaxation = Vec2::new(dx[j], dy[j]);
                             let index = chunk * CHUNK + j;
@@ -149,10 +152,8 @@ pub fn move_and_collide(
                                 None::<&NoTouch>,
                                 &step,
                             ) as usize;
+                            bounds = bounds.with(position[j]);
                         }
-                    }
-                    for &at in &position[block] {
-                        bounds = bounds.with(at);
                     }
                     k += 4;
                 }
@@ -172,7 +173,7 @@ pub fn move_and_collide(
                 ) as usize;
                 bounds = bounds.with(position[j]);
             }
-            (capped, bounds)
+            (capped, bounds.union(free_bounds.bounds()))
         })
         .reduce(
             || (0, Bounds::default()),
@@ -259,7 +260,8 @@ fn move_one(
 
 /// The move of four particles in the lanes, when none is capped and each ends at least one
 /// particle radius inside every wall (so `keep_inside` leaves it as it is): the operations of
-/// `move_one`, lane by lane. Returns false, having changed nothing, when some particle does not.
+/// `move_one`, lane by lane. Returns their new positions, x and y; or `None`, having changed
+/// nothing, when some particle does not move freely.
 #[inline(always)]
 fn move_freely(
     position: &mut [Vec2],
@@ -267,7 +269,7 @@ fn move_freely(
     (dx, dy): (&[f32], &[f32]),
     domain: &Domain,
     step: &Step,
-) -> bool {
+) -> Option<(f32x4, f32x4)> {
     let lanes = |values: &[Vec2], component: fn(&Vec2) -> f32| {
         f32x4::new(std::array::from_fn(|k| component(&values[k])))
     };
@@ -282,13 +284,13 @@ fn move_freely(
         .simd_le(reach2)
         .all()
     {
-        return false;
+        return None;
     }
     let (x, y) = (px + relaxation_x, py + relaxation_y);
     // `Domain::clamp` keeps such a point as it is.
     let finite = (x - x).simd_eq(f32x4::ZERO) & (y - y).simd_eq(f32x4::ZERO);
     if !finite.all() {
-        return false;
+        return None;
     }
     let radius = domain.particle_radius();
     let margin = f32x4::splat(radius - 1.0e-3 * radius);
@@ -296,7 +298,7 @@ fn move_freely(
         let distance = (f32x4::splat(wall.normal.x) * x + f32x4::splat(wall.normal.y) * y)
             - f32x4::splat(wall.offset);
         if !distance.simd_ge(margin).all() {
-            return false;
+            return None;
         }
     }
     let inverse_dt = f32x4::splat(step.inverse_dt);
@@ -308,10 +310,53 @@ fn move_freely(
         x += vx * dt;
         y += vy * dt;
     }
-    let (x, y, vx, vy) = (x.to_array(), y.to_array(), vx.to_array(), vy.to_array());
+    let (xs, ys, vx, vy) = (x.to_array(), y.to_array(), vx.to_array(), vy.to_array());
     for k in 0..4 {
-        position[k] = Vec2::new(x[k], y[k]);
+        position[k] = Vec2::new(xs[k], ys[k]);
         velocity[k] = Vec2::new(vx[k], vy[k]);
     }
-    true
+    Some((x, y))
+}
+
+/// `Bounds` of points given four at a time, each lane bounding its own (as `Bounds::with`).
+struct LaneBounds {
+    min: (f32x4, f32x4),
+    max: (f32x4, f32x4),
+}
+
+impl Default for LaneBounds {
+    fn default() -> Self {
+        Self {
+            min: (f32x4::splat(f32::INFINITY), f32x4::splat(f32::INFINITY)),
+            max: (
+                f32x4::splat(f32::NEG_INFINITY),
+                f32x4::splat(f32::NEG_INFINITY),
+            ),
+        }
+    }
+}
+
+impl LaneBounds {
+    /// Grown to hold the points (x, y) of the lanes.
+    #[inline(always)]
+    fn grow(&mut self, (x, y): (f32x4, f32x4)) {
+        // `Ordered::at_most` and `at_least`, lane by lane (NaN skipped).
+        let at_most = |value: f32x4, high: f32x4| value.simd_lt(high).bitselect(value, high);
+        let at_least = |value: f32x4, low: f32x4| value.simd_gt(low).bitselect(value, low);
+        self.min = (at_most(x, self.min.0), at_most(y, self.min.1));
+        self.max = (at_least(x, self.max.0), at_least(y, self.max.1));
+    }
+
+    /// The bounds of every point given.
+    fn bounds(&self) -> Bounds {
+        let lanes = |value: f32x4| value.to_array();
+        let (min_x, min_y) = (lanes(self.min.0), lanes(self.min.1));
+        let (max_x, max_y) = (lanes(self.max.0), lanes(self.max.1));
+        (0..4).fold(Bounds::default(), |bounds, k| {
+            bounds.union(Bounds {
+                min: Vec2::new(min_x[k], min_y[k]),
+                max: Vec2::new(max_x[k], max_y[k]),
+            })
+        })
+    }
 }
