@@ -119,6 +119,12 @@ pub trait Lanes:
     fn accumulate(sums: &mut [Self; 2], value: Self, chunk: &Chunk) {
         sums[chunk.part] += value;
     }
+    /// Takes a chunk's value away from the running sums of its lanes, as `accumulate` adds:
+    /// the same bits as accumulating −`value` (x − y is exactly x + (−y)).
+    #[inline(always)]
+    fn take_away(sums: &mut [Self; 2], value: Self, chunk: &Chunk) {
+        sums[chunk.part] = sums[chunk.part] - value;
+    }
     /// The value's groups, as `GROUPS` values of eight lanes (or the one part; the rest
     /// unused).
     fn groups(self) -> [Self::Group; 2];
@@ -463,6 +469,13 @@ mod avx512 {
             // −0.) The high lanes are left unused.
             let high = unsafe { _mm512_shuffle_f32x4::<0b11_10_11_10>(value.0, value.0) };
             sums[0] = (sums[0] + value) + Avx512(high);
+        }
+
+        #[inline(always)]
+        fn take_away(sums: &mut [Self; 2], value: Self, _chunk: &Chunk) {
+            // As `accumulate`, subtracting.
+            let high = unsafe { _mm512_shuffle_f32x4::<0b11_10_11_10>(value.0, value.0) };
+            sums[0] = (sums[0] - value) - Avx512(high);
         }
 
         #[inline(always)]

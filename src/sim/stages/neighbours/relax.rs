@@ -71,9 +71,18 @@ fn relaxation_pairs<
         let (push, other) = own.pair_pushes::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
             &group, a, r, dx, dy, inverse_r,
         );
-        S::accumulate(&mut sum_x, dx * push, &chunk);
-        S::accumulate(&mut sum_y, dy * push, &chunk);
-        sums.add_chunk(&chunk, (dx * other) & valid, (dy * other) & valid);
+        let (moved_x, moved_y) = ((dx * other) & valid, (dy * other) & valid);
+        if ONE_MATERIAL && SAME_MASS {
+            // One pull and one share: this particle's push is exactly −1 times the candidate's
+            // (x − y = −(y − x) in IEEE arithmetic), so it takes away what the candidates get,
+            // the same bits as adding its own (lanes past the range's end add ±0 either way).
+            S::take_away(&mut sum_x, moved_x, &chunk);
+            S::take_away(&mut sum_y, moved_y, &chunk);
+        } else {
+            S::accumulate(&mut sum_x, dx * push, &chunk);
+            S::accumulate(&mut sum_y, dy * push, &chunk);
+        }
+        sums.add_chunk(&chunk, moved_x, moved_y);
     }
     let mut displacement = Vec2::new(S::total(sum_x), S::total(sum_y));
     if at_same_spot {
