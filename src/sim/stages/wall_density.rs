@@ -48,6 +48,7 @@ use crate::sim::physics::packing_sum;
 use crate::sim::scene::domain::Wall;
 use glam::Vec2;
 use std::sync::OnceLock;
+use wide::f32x4;
 
 /// Intervals of the tables over q in 0..1.
 const STEPS: usize = 256;
@@ -112,7 +113,9 @@ impl Tables {
         let index = (position as usize).min(STEPS - 1);
         let t = position - index as f32;
         let (low, high) = (self.values[index], self.values[index + 1]);
-        std::array::from_fn(|k| low[k] + (high[k] - low[k]) * t)
+        // The four values at once (the same operations, lane by lane).
+        let (low, high) = (f32x4::new(low), f32x4::new(high));
+        (low + (high - low) * f32x4::splat(t)).to_array()
     }
 }
 
@@ -360,11 +363,12 @@ impl ViscosityTables {
         let corner = |r: usize, c: usize| self.values[r][c];
         let (a, b) = (corner(row, column), corner(row, column + 1));
         let (c, d) = (corner(row + 1, column), corner(row + 1, column + 1));
-        std::array::from_fn(|k| {
-            let low = a[k] + (b[k] - a[k]) * t;
-            let high = c[k] + (d[k] - c[k]) * t;
-            low + (high - low) * s
-        })
+        // The four values at once (the same operations, lane by lane).
+        let [a, b, c, d] = [a, b, c, d].map(f32x4::new);
+        let (s, t) = (f32x4::splat(s), f32x4::splat(t));
+        let low = a + (b - a) * t;
+        let high = c + (d - c) * t;
+        (low + (high - low) * s).to_array()
     }
 }
 
