@@ -9,6 +9,8 @@ use crate::sim::scene::Material;
 /// One material's constants of the pair law, resolved (its override, else the scene's value).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MaterialConstants {
+    /// The mass of one particle.
+    pub mass: f32,
     /// Pressure stiffness k.
     pub stiffness: f32,
     /// Near-pressure stiffness k_near.
@@ -34,6 +36,7 @@ impl MaterialConstants {
     pub fn resolve(material: &Material, params: &SimParams) -> Self {
         let granular = material.friction_angle > 0.0;
         Self {
+            mass: material.mass,
             stiffness: material.stiffness.unwrap_or(params.stiffness),
             near_stiffness: material.near_stiffness.unwrap_or(params.near_stiffness),
             surface_tension: if granular {

@@ -56,6 +56,10 @@ pub struct LaneData {
     pub diffused: Vec<f32>,
     /// The particle's share of its pairs' conductances, A (`diffusion`), likewise.
     pub diffusion_share: Vec<f32>,
+    /// In a scene of one material, every particle's mass, 1 / mass, tension and material lanes
+    /// are the same four values: these values, and how many particles from the first on the
+    /// lanes already hold them (the grid stage's reorder then writes only the rest).
+    pub same_constants: Option<([f32; 4], usize)>,
 }
 
 impl LaneData {

@@ -169,6 +169,17 @@ impl Neighbours {
         let rows = &mut self.rows;
         rows.resize(count, ForwardRows::default());
         let grid = &self.grid;
+        // One material: the constant lanes are the same for every particle (each particle has
+        // its material's mass), and those already written stay as they are.
+        let same_constants = liquid.same.material.then(|| {
+            let mass = liquid.materials[0].mass;
+            [mass, 1.0 / mass, tension_per_mass[0] * mass, 0.0]
+        });
+        let constants_written = match (same_constants, lanes.same_constants) {
+            (Some(values), Some((written, written_count))) if values == written => written_count,
+            _ => 0,
+        };
+        lanes.same_constants = same_constants.map(|values| (values, count));
         let lane_chunks = (
             lanes.x[..count].par_chunks_mut(LIGHT_CHUNK),
             lanes.y[..count].par_chunks_mut(LIGHT_CHUNK),
@@ -200,6 +211,8 @@ impl Neighbours {
                             .chain(&[lane_material.len(), rows.len()])
                             .all(|&len| len == n)
                 );
+                let first = chunk * LIGHT_CHUNK;
+                let constants = first + n > constants_written;
                 for (k, &old) in order.iter().enumerate() {
                     let particle = p.moved(old as usize);
                     let (at, moving) = (particle.position, particle.velocity);
@@ -207,13 +220,19 @@ impl Neighbours {
                     moved.set(k, particle);
                     x[k] = at.x;
                     y[k] = at.y;
-                    lane_mass[k] = m;
-                    inverse_mass[k] = 1.0 / m;
                     velocity_x[k] = moving.x;
                     velocity_y[k] = moving.y;
-                    tension[k] = tension_per_mass[kind as usize] * m;
-                    lane_material[k] = kind as f32;
-                    rows[k] = grid.forward_rows_of_built(old as usize, chunk * LIGHT_CHUNK + k);
+                    if constants {
+                        lane_mass[k] = m;
+                        inverse_mass[k] = 1.0 / m;
+                        tension[k] = tension_per_mass[kind as usize] * m;
+                        lane_material[k] = kind as f32;
+                    }
+                    debug_assert!(
+                        same_constants.is_none_or(|same| same[0] == m && kind == 0),
+                        "one material, each particle of its mass"
+                    );
+                    rows[k] = grid.forward_rows_of_built(old as usize, first + k);
                 }
             });
         self.grid.bands(BAND, &mut self.bands);
