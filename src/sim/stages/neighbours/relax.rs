@@ -250,12 +250,13 @@ impl<S: Lanes> Own<S> {
             )
         };
         let viscous = a * r * (quadratic * approach + linear) * approach;
-        let minus_pressure = S::splat(0.0) - pressure;
-        let other_pull = own.tension * tension_weight + minus_pressure;
+        // (Written x − P, this gives what x + (0 − P) gave but for the sign of a zero, which no
+        // sum sees: a sum that starts at +0 never becomes −0.)
+        let other_pull = own.tension * tension_weight - pressure;
         let own_pull = if ONE_MATERIAL {
             other_pull
         } else {
-            group.tension * tension_weight + minus_pressure
+            group.tension * tension_weight - pressure
         };
         if SAME_MASS {
             (
