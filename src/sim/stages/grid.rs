@@ -110,6 +110,149 @@ fn cells_and_parts<const TRANSPOSED: bool>(
     }
 }
 
+/// Most ranges of cells `counting_sort` cuts the cells into.
+const SORT_RANGES: usize = 8;
+
+/// Fewest particles per range of cells in `counting_sort`.
+const SORT_RANGE_PARTICLES: usize = 8192;
+
+/// The stable counting sort of the particles by cell: `order` gets the particles' indices cell by
+/// cell (each cell's in index order) and `cell_start` each cell's first position in it (the
+/// caller sets the end). The cells are cut into `ranges` ranges (at most `SORT_RANGES`) that
+/// hold about as many particles each, and each range counts, sums and places only its own
+/// cells' particles, into its own part of `order`: the ranges run in parallel without locks,
+/// each reading every particle's cell. The order is the same for any number of ranges.
+fn counting_sort(
+    ranges: usize,
+    particle_cell: &[u32],
+    cell_start: &mut [u32],
+    cursor: &mut [u32],
+    order: &mut [u32],
+) {
+    let (count, cell_count) = (particle_cell.len(), cell_start.len());
+    let ranges = ranges.clamp(1, SORT_RANGES).min(count.max(1));
+    // The particles still lie in about the order of their cells (the last sort's), so the cell
+    // of every k-th particle cuts the cells into ranges of about k particles.
+    let mut bounds = [cell_count; SORT_RANGES + 1];
+    bounds[0] = 0;
+    for k in 1..ranges {
+        let cell = particle_cell[k * count / ranges] as usize;
+        bounds[k] = cell.clamp(bounds[k - 1], cell_count);
+    }
+    let bounds = &bounds[..=ranges];
+    // Each range's particles, then where each range's part of `order` starts.
+    let mut totals = [0usize; SORT_RANGES];
+    count_cells(particle_cell, bounds, cell_start, &mut totals[..ranges]);
+    let mut firsts = [0usize; SORT_RANGES];
+    for k in 1..ranges {
+        firsts[k] = firsts[k - 1] + totals[k - 1];
+    }
+    place_particles(
+        particle_cell,
+        bounds,
+        &firsts[..ranges],
+        cell_start,
+        cursor,
+        order,
+    );
+}
+
+/// The first pass of `counting_sort` over the ranges of cells `bounds` (absolute cell indices,
+/// one more than the ranges; `cell_start` covers them): each cell's particle count into
+/// `cell_start`, and each range's total into `totals`.
+fn count_cells(
+    particle_cell: &[u32],
+    bounds: &[usize],
+    cell_start: &mut [u32],
+    totals: &mut [usize],
+) {
+    let ranges = totals.len();
+    if ranges == 1 {
+        let first = bounds[0];
+        cell_start.fill(0);
+        let mut total = 0;
+        for &cell in particle_cell {
+            // One comparison: cells before the range wrap around to large offsets.
+            let offset = (cell as usize).wrapping_sub(first);
+            if offset < cell_start.len() {
+                cell_start[offset] += 1;
+                total += 1;
+            }
+        }
+        totals[0] = total;
+        return;
+    }
+    let middle = ranges / 2;
+    let (low, high) = cell_start.split_at_mut(bounds[middle] - bounds[0]);
+    let (low_totals, high_totals) = totals.split_at_mut(middle);
+    rayon::join(
+        || count_cells(particle_cell, &bounds[..=middle], low, low_totals),
+        || count_cells(particle_cell, &bounds[middle..], high, high_totals),
+    );
+}
+
+/// The second pass of `counting_sort`: each range's exclusive prefix sum of its counts (from
+/// its first position `firsts`), then its particles placed into its part of `order`.
+fn place_particles(
+    particle_cell: &[u32],
+    bounds: &[usize],
+    firsts: &[usize],
+    cell_start: &mut [u32],
+    cursor: &mut [u32],
+    order: &mut [u32],
+) {
+    let ranges = firsts.len();
+    if ranges == 1 {
+        let (first_cell, first) = (bounds[0], firsts[0]);
+        let mut next = 0;
+        for (start, slot) in cell_start.iter_mut().zip(&mut *cursor) {
+            let cell_count = *start;
+            *start = (first + next) as u32;
+            *slot = next as u32;
+            next += cell_count as usize;
+        }
+        assert!(next == order.len());
+        for (index, &cell) in particle_cell.iter().enumerate() {
+            let offset = (cell as usize).wrapping_sub(first_cell);
+            if offset < cursor.len() {
+                let slot = &mut cursor[offset];
+                order[*slot as usize] = index as u32;
+                *slot += 1;
+            }
+        }
+        return;
+    }
+    let middle = ranges / 2;
+    let split = bounds[middle] - bounds[0];
+    let (low_starts, high_starts) = cell_start.split_at_mut(split);
+    let (low_cursor, high_cursor) = cursor.split_at_mut(split);
+    let (low_order, high_order) = order.split_at_mut(firsts[middle] - firsts[0]);
+    rayon::join(
+        || {
+            let bounds = &bounds[..=middle];
+            place_particles(
+                particle_cell,
+                bounds,
+                &firsts[..middle],
+                low_starts,
+                low_cursor,
+                low_order,
+            )
+        },
+        || {
+            let bounds = &bounds[middle..];
+            place_particles(
+                particle_cell,
+                bounds,
+                &firsts[middle..],
+                high_starts,
+                high_cursor,
+                high_order,
+            )
+        },
+    );
+}
+
 /// `forward`, the upper rows of a particle at sorted `index`, with its own row starting after it.
 #[inline(always)]
 fn after_itself(mut forward: ForwardRows, index: usize) -> ForwardRows {
@@ -275,24 +418,19 @@ impl Grid {
                 cells_and_parts(positions, origin, cell_size, (width, height), cells, parts);
             });
 
-        // Counting sort: histogram, exclusive prefix sum, stable scatter.
-        self.cell_start.clear();
         self.cell_start.resize(cell_count + 1, 0);
-        for &cell in &self.particle_cell {
-            self.cell_start[cell as usize + 1] += 1;
-        }
-        for c in 0..cell_count {
-            self.cell_start[c + 1] += self.cell_start[c];
-        }
+        self.cursor.resize(cell_count, 0);
         self.order.resize(count, 0);
-        self.cursor.clear();
-        self.cursor
-            .extend_from_slice(&self.cell_start[..cell_count]);
-        for (index, &cell) in self.particle_cell.iter().enumerate() {
-            let slot = &mut self.cursor[cell as usize];
-            self.order[*slot as usize] = index as u32;
-            *slot += 1;
-        }
+        // One range of cells per thread, each of at least `SORT_RANGE_PARTICLES` particles.
+        let ranges = (count / SORT_RANGE_PARTICLES).clamp(1, rayon::current_num_threads());
+        counting_sort(
+            ranges,
+            &self.particle_cell,
+            &mut self.cell_start[..cell_count],
+            &mut self.cursor,
+            &mut self.order,
+        );
+        self.cell_start[cell_count] = count as u32;
     }
 
     /// Reserves room for a grid of up to `max_particles` particles inside the box `min..max`, so
@@ -553,6 +691,43 @@ mod tests {
                 grid.forward_rows(positions[built], index),
                 "particle {built}, sorted {index}"
             );
+        }
+    }
+
+    /// The counting sort cut into ranges of cells gives the order and the cell starts of one
+    /// range: for scattered cells, for cells in about their sorted order (as the particles lie
+    /// after a sort), and for all particles in one cell (every range but one empty).
+    #[test]
+    fn the_counting_sort_in_ranges_gives_the_order_of_one_range() {
+        let (count, cell_count) = (20_000, 5_000);
+        let scattered: Vec<u32> = (0..count).map(|i| (i * 7919 % cell_count) as u32).collect();
+        let nearly_sorted: Vec<u32> = (0..count)
+            .map(|i| ((i * cell_count / count + i % 7 * 3) % cell_count) as u32)
+            .collect();
+        let one_cell = vec![1234; count];
+        for cells in [scattered, nearly_sorted, one_cell] {
+            let sorted = |ranges: usize| {
+                let (mut starts, mut cursor) = (vec![0; cell_count], vec![0; cell_count]);
+                let mut order = vec![0; count];
+                counting_sort(ranges, &cells, &mut starts, &mut cursor, &mut order);
+                (starts, order)
+            };
+            let (starts, order) = sorted(1);
+            // One range is the plain stable counting sort.
+            let mut expected: Vec<u32> = (0..count as u32).collect();
+            expected.sort_by_key(|&i| cells[i as usize]);
+            assert_eq!(order, expected);
+            for (cell, &start) in starts.iter().enumerate() {
+                let before = cells.iter().filter(|&&c| (c as usize) < cell).count();
+                assert_eq!(start as usize, before, "cell {cell}");
+            }
+            for ranges in [2, 3, SORT_RANGES] {
+                assert_eq!(
+                    sorted(ranges),
+                    (starts.clone(), order.clone()),
+                    "{ranges} ranges"
+                );
+            }
         }
     }
 
