@@ -288,7 +288,7 @@ fn move_freely(
     }
     let (x, y) = (px + relaxation_x, py + relaxation_y);
     // `Domain::clamp` keeps such a point as it is.
-    let finite = (x - x).simd_eq(f32x4::ZERO) & (y - y).simd_eq(f32x4::ZERO);
+    let finite = x.is_finite() & y.is_finite();
     if !finite.all() {
         return None;
     }
