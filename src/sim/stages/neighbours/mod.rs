@@ -50,24 +50,12 @@ use density::DensityStage;
 use diffusion::DiffusionStage;
 use glam::Vec2;
 use lanes::{fill_padded, LaneData};
-use pressures::PressureStage;
+use pressures::{DensityOutputs, PressureStage};
 use rayon::prelude::*;
 use relax::{RelaxConstants, RelaxStage};
 
 /// Fewest particles in a band of the neighbour stages (one rayon task each).
 const BAND: usize = 128;
-
-/// A band's window of the density stage's outputs: (density, near density) sums, then
-/// (pressure, near pressure), then their lanes, how full the walls' liquid is and what the
-/// diffusion's exchange gave.
-type DensityOutputs<'a> = (
-    (&'a mut [f32], &'a mut [f32]),
-    (&'a mut [f32], &'a mut [f32]),
-    (
-        (&'a mut [f32], &'a mut [f32]),
-        (&'a mut [f32], &'a mut [f32]),
-    ),
-);
 
 /// The grid and the buffers the neighbour stages reuse every substep (a steady particle count
 /// allocates nothing), and the relaxation's output.

@@ -10,12 +10,23 @@
 use super::super::liquid::{Liquid, MaterialConstants};
 use super::super::wall_density::{WallDensity, WallSums};
 use super::lanes::{Folding, LaneData};
-use super::DensityOutputs;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::numerics::simd::Lanes;
 use crate::sim::physics::{near_pressure, pressure};
 use glam::Vec2;
 use std::ops::Range;
+
+/// A band's window of the density stage's outputs: (density, near density) sums, then
+/// (pressure, near pressure), then their lanes, how full the walls' liquid is and what the
+/// diffusion's exchange gave.
+pub(super) type DensityOutputs<'a> = (
+    (&'a mut [f32], &'a mut [f32]),
+    (&'a mut [f32], &'a mut [f32]),
+    (
+        (&'a mut [f32], &'a mut [f32]),
+        (&'a mut [f32], &'a mut [f32]),
+    ),
+);
 
 /// What the finish of every band reads.
 pub struct PressureStage<'a> {

@@ -11,9 +11,8 @@
 use super::bands::{PairSum, PairSums};
 use super::density::{density_band_for, DensityStage};
 use super::diffusion::{diffusion_band_for, DiffusionStage};
-use super::pressures::{pressures_for, PressureStage};
+use super::pressures::{pressures_for, DensityOutputs, PressureStage};
 use super::relax::{relaxation_band_for, RelaxStage};
-use super::DensityOutputs;
 use std::ops::Range;
 use std::sync::OnceLock;
 
