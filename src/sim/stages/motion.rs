@@ -126,52 +126,43 @@ pub fn move_and_collide(
             let (mut capped, mut bounds) = (0, Bounds::default());
             let mut free_bounds = LaneBounds::default();
             let mut k = 0;
-            if touching.is_none() {
-                // Blocks of four in the lanes where every particle of the block moves freely.
-                while k + 4 <= n {
-                    let block = k..k + 4;
-                    if let Some(moved) = move_freely(
-                        &mut position[block.clone()],
-                        &mut velocity[block.clone()],
-                        (&dx[block.clone()], &dy[block.clone()]),
-                        domain,
-                        &step,
-                    ) {
-                        free_bounds.grow(moved);
-                    } else {
-                        for j in block {
-                            let moving = (&mut position[j], &mut velocity[j]);
-                            let relaxation = Vec2::new(dx[j], dy[j]);
-                            let index = chunk * CHUNK + j;
-                            capped += move_one(
-                                moving,
-                                relaxation,
-                                material[j],
-                                index,
-                                domain,
-                                None::<&NoTouch>,
-                                &step,
-                            ) as usize;
-                            bounds = bounds.with(position[j]);
-                        }
+            while k < n {
+                // Blocks of four in the lanes where every particle of the block moves freely
+                // (and no subsystem has solids), the rest one by one.
+                let block = k..(k + 4).min(n);
+                let freely = (touching.is_none() && block.len() == 4)
+                    .then(|| {
+                        move_freely(
+                            &mut position[block.clone()],
+                            &mut velocity[block.clone()],
+                            (&dx[block.clone()], &dy[block.clone()]),
+                            domain,
+                            &step,
+                        )
+                    })
+                    .flatten();
+                if let Some(moved) = freely {
+                    free_bounds.grow(moved);
+                } else {
+                    for j in block.clone() {
+                        let moving = (&mut position[j], &mut velocity[j]);
+                        let relaxation = Vec2::new(dx[j], dy[j]);
+                        let index = chunk * CHUNK + j;
+                        let touching = touching.as_ref();
+                        let one = move_one(
+                            moving,
+                            relaxation,
+                            material[j],
+                            index,
+                            domain,
+                            touching,
+                            &step,
+                        );
+                        capped += one as usize;
+                        bounds = bounds.with(position[j]);
                     }
-                    k += 4;
                 }
-            }
-            for j in k..n {
-                let moving = (&mut position[j], &mut velocity[j]);
-                let relaxation = Vec2::new(dx[j], dy[j]);
-                let index = chunk * CHUNK + j;
-                capped += move_one(
-                    moving,
-                    relaxation,
-                    material[j],
-                    index,
-                    domain,
-                    touching.as_ref(),
-                    &step,
-                ) as usize;
-                bounds = bounds.with(position[j]);
+                k = block.end;
             }
             (capped, bounds.union(free_bounds.bounds()))
         })
@@ -181,22 +172,20 @@ pub fn move_and_collide(
         )
 }
 
-/// The constants of one move stage as each particle's move reads them.
+/// The constants of one move stage as each particle's move reads them (`MoveConstants`).
 struct Step {
+    /// This substep's length Δt.
     dt: f32,
+    /// 1 / Δt.
     inverse_dt: f32,
+    /// g Δt, for the next substep's advance.
     gravity_step: Vec2,
+    /// Most travel in this substep.
     reach: f32,
+    /// Coulomb friction of the walls.
     wall_friction: f32,
+    /// Whether the move also does the next substep's advance.
     advance_next: bool,
-}
-
-/// No solids but the walls (the blocks of `move_freely` fall back to `move_one` with this).
-struct NoTouch;
-
-impl Touch for NoTouch {
-    fn push_out(&self, _particle: &mut Moving) {}
-    fn after_walls(&self, _particle: &mut Moving, _domain: &Domain, _dt: f32) {}
 }
 
 /// The move of one particle (see `move_and_collide`), at sorted `index`; returns whether its

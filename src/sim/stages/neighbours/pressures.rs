@@ -4,8 +4,8 @@
 //!
 //! A block of particles of one material is done in the lanes at once (`block_of`), as if no wall
 //! reached them; those a wall reaches are then done again one at a time (`one`), as are the
-//! particles of blocks of mixed materials. Both make the same IEEE
-//! operations in the same order, so the bits are the same either way.
+//! particles of blocks of mixed materials. Both make the same IEEE operations in the same order,
+//! so the bits are the same either way.
 
 use super::super::liquid::{Liquid, MaterialConstants};
 use super::super::wall_density::{WallDensity, WallSums};
@@ -27,6 +27,9 @@ pub(super) type DensityOutputs<'a> = (
         (&'a mut [f32], &'a mut [f32]),
     ),
 );
+
+/// The widest lanes (two groups of eight side by side).
+const MOST_LANES: usize = 16;
 
 /// What the finish of every band reads.
 pub struct PressureStage<'a> {
@@ -56,7 +59,11 @@ pub(super) fn pressures_for<S: Lanes>(
 ) {
     let window = outputs.0 .0.len();
     assert!(start <= done.start && done.end - start <= window);
-    assert!(done.end <= stage.material.len() && done.end <= stage.lanes.x.len());
+    let lanes = stage.lanes;
+    assert!(done.end <= stage.material.len());
+    assert!([&lanes.x, &lanes.y, &lanes.mass]
+        .iter()
+        .all(|field| done.end <= field.len()));
     let mut base = done.start;
     while base + S::LANES <= done.end {
         let material = stage.material[base];
@@ -68,7 +75,6 @@ pub(super) fn pressures_for<S: Lanes>(
             let walls_reach = unsafe { block_of::<S>(base, start, constants, stage, outputs) };
             if let Some(raw) = walls_reach {
                 // Those the walls reach again, with the walls, from their sums as they were.
-                let lanes = stage.lanes;
                 for (k, i) in block.enumerate() {
                     if stage.walls.reach(Vec2::new(lanes.x[i], lanes.y[i])) {
                         one(i, start, (raw.0[k], raw.1[k]), stage, outputs);
@@ -101,7 +107,7 @@ unsafe fn block_of<S: Lanes>(
     constants: &MaterialConstants,
     stage: &PressureStage,
     outputs: &mut DensityOutputs,
-) -> Option<([f32; 16], [f32; 16])> {
+) -> Option<([f32; MOST_LANES], [f32; MOST_LANES])> {
     let lanes = stage.lanes;
     // SAFETY (every load and store): as the caller guarantees.
     let (x, y, mass) = unsafe {
@@ -117,8 +123,9 @@ unsafe fn block_of<S: Lanes>(
     let folding = stage.folding;
     let (sum, near_sum) = unsafe { (S::load(sums.0, local), S::load(sums.1, local)) };
     let raw = walls_reach.then(|| {
-        let mut raw = ([0.0; 16], [0.0; 16]);
-        // SAFETY: LANES <= 16.
+        const { assert!(S::LANES <= MOST_LANES) };
+        let mut raw = ([0.0; MOST_LANES], [0.0; MOST_LANES]);
+        // SAFETY: LANES <= MOST_LANES, asserted above.
         unsafe {
             sum.store(&mut raw.0, 0);
             near_sum.store(&mut raw.1, 0);
