@@ -157,6 +157,24 @@ fn counting_sort(
     );
 }
 
+/// The particles whose cells are the `len` cells from `first` on, in index order, with their
+/// cell's place among those cells.
+#[inline(always)]
+fn in_range(
+    particle_cell: &[u32],
+    first: usize,
+    len: usize,
+) -> impl Iterator<Item = (usize, usize)> + '_ {
+    particle_cell
+        .iter()
+        .enumerate()
+        .filter_map(move |(index, &cell)| {
+            // One comparison: cells before the range wrap around to large offsets.
+            let offset = (cell as usize).wrapping_sub(first);
+            (offset < len).then_some((index, offset))
+        })
+}
+
 /// The first pass of `counting_sort` over the ranges of cells `bounds` (absolute cell indices,
 /// one more than the ranges; `cell_start` covers them): each cell's particle count into
 /// `cell_start`, and each range's total into `totals`.
@@ -168,16 +186,11 @@ fn count_cells(
 ) {
     let ranges = totals.len();
     if ranges == 1 {
-        let first = bounds[0];
         cell_start.fill(0);
         let mut total = 0;
-        for &cell in particle_cell {
-            // One comparison: cells before the range wrap around to large offsets.
-            let offset = (cell as usize).wrapping_sub(first);
-            if offset < cell_start.len() {
-                cell_start[offset] += 1;
-                total += 1;
-            }
+        for (_, offset) in in_range(particle_cell, bounds[0], cell_start.len()) {
+            cell_start[offset] += 1;
+            total += 1;
         }
         totals[0] = total;
         return;
@@ -203,7 +216,7 @@ fn place_particles(
 ) {
     let ranges = firsts.len();
     if ranges == 1 {
-        let (first_cell, first) = (bounds[0], firsts[0]);
+        let first = firsts[0];
         let mut next = 0;
         for (start, slot) in cell_start.iter_mut().zip(&mut *cursor) {
             let cell_count = *start;
@@ -212,13 +225,10 @@ fn place_particles(
             next += cell_count as usize;
         }
         assert!(next == order.len());
-        for (index, &cell) in particle_cell.iter().enumerate() {
-            let offset = (cell as usize).wrapping_sub(first_cell);
-            if offset < cursor.len() {
-                let slot = &mut cursor[offset];
-                order[*slot as usize] = index as u32;
-                *slot += 1;
-            }
+        for (index, offset) in in_range(particle_cell, bounds[0], cursor.len()) {
+            let slot = &mut cursor[offset];
+            order[*slot as usize] = index as u32;
+            *slot += 1;
         }
         return;
     }

@@ -68,8 +68,8 @@ pub(super) fn pressures_for<S: Lanes>(
     while base + S::LANES <= done.end {
         let material = stage.material[base];
         let block = base..base + S::LANES;
-        let constants = &stage.liquid.materials[material as usize];
         if stage.material[block.clone()].iter().all(|&m| m == material) {
+            let constants = &stage.liquid.materials[material as usize];
             // SAFETY: the block lies inside `done`, checked above against the lanes and the
             // window.
             let walls_reach = unsafe { block_of::<S>(base, start, constants, stage, outputs) };
