@@ -6,8 +6,8 @@
 //!
 //! - [`Avx512`]: two groups side by side in one 512-bit register, on x86-64 CPUs with AVX-512 F
 //!   and DQ. Each lane sees the operations of its lane in a group of eight, and the running sums
-//!   add the first group, then the second ([`Lanes::accumulate`]): twice the work per
-//!   instruction, the same bits;
+//!   of the even groups and of the odd ones lie side by side too ([`Lanes::accumulate`]): twice
+//!   the work per instruction, the same bits;
 //! - [`Avx`]: a group in one 256-bit register, on x86-64 CPUs with AVX;
 //! - `wide::f32x4`: a group as two parts of four lanes, one after the other (SSE2 on every
 //!   x86-64, NEON on ARM64, `simd128` in the web page, plain code elsewhere). Lane k of a group
@@ -26,9 +26,12 @@
 //! - [`Lanes::positive_part`] is max(x, 0) with one answer for −0 and NaN (+0), where the
 //!   instructions of the targets disagree;
 //! - [`Lanes::total`] adds a group's eight lanes in one fixed order;
-//! - [`Lanes::accumulate`] adds the groups of a particle into its eight running sums in the
-//!   order they are read, whatever the width (a sum that starts at +0 never becomes −0, so the
-//!   +0 of lanes that hold no candidate changes no sum).
+//! - [`Lanes::accumulate`] adds the groups of a particle into its running sums, sixteen of
+//!   them: lane k of its even groups (the first, third, … it reads) into one, of its odd groups
+//!   into another, each in the order the groups are read, whatever the width (a sum that starts
+//!   at +0 never becomes −0, so the +0 of lanes that hold no candidate changes no sum).
+//!   [`Lanes::sums_total`] adds them in one fixed order. Two sums a lane, rather than one, let
+//!   sixteen lanes add a chunk with one instruction.
 
 use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 use wide::f32x4;
@@ -47,9 +50,16 @@ pub struct Chunk {
     /// Candidates from each base on still inside its range (0 for a second group that is
     /// absent: then its lanes add nothing).
     pub valid: [usize; 2],
-    /// Which part of its group a value of four lanes is (0 otherwise).
-    pub part: usize,
+    /// Which of the running sums the value adds to (`Lanes::accumulate`): for four lanes,
+    /// 2 × the group's parity (0 for the particle's even groups, 1 for its odd ones) + the
+    /// part; for eight, the parity; for sixteen, 0 (its groups are an even one and the next).
+    pub slot: usize,
 }
+
+/// A particle's running sums in a pair loop (`Lanes::accumulate`), as values of lanes: for four
+/// lanes the even groups' two parts, then the odd groups'; for eight the even groups', then the
+/// odd groups' (the rest unused); for sixteen both side by side in the first.
+pub type Sums<S> = [S; 4];
 
 /// Lanes of f32 (`LANES` of them, a group or a part of one). Comparisons give masks (all bits
 /// set or clear per lane) of the same type, to be combined with `&`.
@@ -112,19 +122,38 @@ pub trait Lanes:
     fn valid_lanes(chunk: &Chunk) -> Self {
         Self::first_lanes(chunk.valid[0])
     }
-    /// Adds a chunk's value to the running sums of its lanes (`sums[part]`, as `total` reads
-    /// them), group after group, so that lane k of every group adds into one sum in the groups'
-    /// order whatever the width.
+    /// Running sums at zero.
     #[inline(always)]
-    fn accumulate(sums: &mut [Self; 2], value: Self, chunk: &Chunk) {
-        sums[chunk.part] += value;
+    fn no_sums() -> Sums<Self> {
+        [Self::splat(0.0); 4]
+    }
+    /// Adds a chunk's value to the running sums of its lanes (`sums[chunk.slot]`, as
+    /// `sums_total` reads them), so that lane k of the particle's even groups adds into one sum
+    /// and of its odd groups into another, each in the groups' order, whatever the width.
+    #[inline(always)]
+    fn accumulate(sums: &mut Sums<Self>, value: Self, chunk: &Chunk) {
+        // A branch per slot rather than an index, so that the sums stay in registers.
+        match chunk.slot {
+            0 => sums[0] += value,
+            1 => sums[1] += value,
+            2 => sums[2] += value,
+            _ => sums[3] += value,
+        }
     }
     /// Takes a chunk's value away from the running sums of its lanes, as `accumulate` adds:
     /// the same bits as accumulating −`value` (x − y is exactly x + (−y)).
     #[inline(always)]
-    fn take_away(sums: &mut [Self; 2], value: Self, chunk: &Chunk) {
-        sums[chunk.part] = sums[chunk.part] - value;
+    fn take_away(sums: &mut Sums<Self>, value: Self, chunk: &Chunk) {
+        match chunk.slot {
+            0 => sums[0] = sums[0] - value,
+            1 => sums[1] = sums[1] - value,
+            2 => sums[2] = sums[2] - value,
+            _ => sums[3] = sums[3] - value,
+        }
     }
+    /// The total of running sums, in a fixed order: lane k's even sum + its odd sum, then
+    /// `total` of those eight.
+    fn sums_total(sums: Sums<Self>) -> f32;
     /// The value's groups, as `GROUPS` values of eight lanes (or the one part; the rest
     /// unused).
     fn groups(self) -> [Self::Group; 2];
@@ -224,6 +253,11 @@ impl Lanes for f32x4 {
     }
 
     #[inline(always)]
+    fn sums_total(sums: Sums<Self>) -> f32 {
+        Self::total([sums[0] + sums[2], sums[1] + sums[3]])
+    }
+
+    #[inline(always)]
     fn first(self) -> f32 {
         self.to_array()[0]
     }
@@ -262,7 +296,7 @@ mod avx {
     //! compiled inside a caller that enables AVX (`#[target_feature(enable = "avx")]`); only call
     //! them there, after checking `is_x86_feature_detected!("avx")`.
 
-    use super::{add_four, Lanes, WIDTH};
+    use super::{add_four, Lanes, Sums, WIDTH};
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 
@@ -364,6 +398,11 @@ mod avx {
         }
 
         #[inline(always)]
+        fn sums_total(sums: Sums<Self>) -> f32 {
+            Self::total([sums[0] + sums[1]; 2])
+        }
+
+        #[inline(always)]
         fn first(self) -> f32 {
             unsafe { _mm256_cvtss_f32(self.0) }
         }
@@ -385,7 +424,7 @@ mod avx512 {
     //! them there, after checking that the CPU has both.
 
     use super::avx::Avx;
-    use super::{Chunk, Lanes, WIDTH};
+    use super::{Chunk, Lanes, Sums, WIDTH};
     use std::arch::x86_64::*;
     use std::ops::{Add, AddAssign, BitAnd, Div, Mul, Sub};
 
@@ -463,19 +502,16 @@ mod avx512 {
         }
 
         #[inline(always)]
-        fn accumulate(sums: &mut [Self; 2], value: Self, _chunk: &Chunk) {
-            // The low eight lanes hold the sums: the first group, then the second. (An absent
-            // second group adds +0, which changes no sum: a sum that starts at +0 never becomes
-            // −0.) The high lanes are left unused.
-            let high = unsafe { _mm512_shuffle_f32x4::<0b11_10_11_10>(value.0, value.0) };
-            sums[0] = (sums[0] + value) + Avx512(high);
+        fn accumulate(sums: &mut Sums<Self>, value: Self, _chunk: &Chunk) {
+            // The low eight lanes hold the even groups' sums and the high eight the odd ones',
+            // as a chunk holds an even group and the next. (An absent second group adds +0,
+            // which changes no sum: a sum that starts at +0 never becomes −0.)
+            sums[0] += value;
         }
 
         #[inline(always)]
-        fn take_away(sums: &mut [Self; 2], value: Self, _chunk: &Chunk) {
-            // As `accumulate`, subtracting.
-            let high = unsafe { _mm512_shuffle_f32x4::<0b11_10_11_10>(value.0, value.0) };
-            sums[0] = (sums[0] - value) - Avx512(high);
+        fn take_away(sums: &mut Sums<Self>, value: Self, _chunk: &Chunk) {
+            sums[0] = sums[0] - value;
         }
 
         #[inline(always)]
@@ -527,6 +563,12 @@ mod avx512 {
         #[inline(always)]
         fn total(parts: [Self; 2]) -> f32 {
             Avx::total([parts[0].groups()[0]; 2])
+        }
+
+        #[inline(always)]
+        fn sums_total(sums: Sums<Self>) -> f32 {
+            let [even, odd] = sums[0].groups();
+            Avx::total([even + odd; 2])
         }
 
         #[inline(always)]
@@ -663,8 +705,8 @@ mod tests {
     }
 
     /// Every operation of `Avx512` gives, lane by lane, the bits of `Avx` on each of its two
-    /// groups, on awkward values; its masks of valid lanes are each group's, and its sums add
-    /// the first group, then the second, as two groups of eight one after the other do.
+    /// groups, on awkward values; its masks of valid lanes are each group's, and its sums keep
+    /// the even groups and the odd ones apart, as groups of eight one after the other do.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx512_lanes_give_the_bits_of_two_groups_of_eight() {
@@ -677,7 +719,7 @@ mod tests {
         /// adding `x` of every chunk (as `accumulate` does), and whether any lane was less.
         #[inline(always)]
         fn all<S: Lanes>(a: &[f32; 24], b: &[f32; 24], chunks: &[Chunk]) -> (Vec<u32>, u32, bool) {
-            let (mut out, mut sums, mut any) = (Vec::new(), [S::splat(0.0); 2], false);
+            let (mut out, mut sums, mut any) = (Vec::new(), S::no_sums(), false);
             for chunk in chunks {
                 // SAFETY: every group of the chunks starts at most 16 before the end.
                 let (x, y) = unsafe { (S::load_chunk(a, chunk), S::load_chunk(b, chunk)) };
@@ -708,7 +750,7 @@ mod tests {
                 S::accumulate(&mut sums, x, chunk);
                 any |= (x.less(y) & S::valid_lanes(chunk)).any();
             }
-            (out, bits(S::total(sums)), any)
+            (out, bits(S::sums_total(sums)), any)
         }
         #[target_feature(enable = "avx512f,avx512dq")]
         fn compare(a: &[f32; 24], b: &[f32; 24]) {
@@ -719,18 +761,19 @@ mod tests {
                 Chunk {
                     base: [first.0, second.0],
                     valid: [first.1, second.1],
-                    part: 0,
+                    slot: 0,
                 },
                 Chunk {
                     base: [third.0; 2],
                     valid: [third.1, 0],
-                    part: 0,
+                    slot: 0,
                 },
             ];
-            let eight = [first, second, third].map(|(base, valid)| Chunk {
+            // Eight lanes: the groups' parities are their slots.
+            let eight = [(first, 0), (second, 1), (third, 0)].map(|((base, valid), slot)| Chunk {
                 base: [base; 2],
                 valid: [valid, 0],
-                part: 0,
+                slot,
             });
             assert_eq!(
                 all::<Avx512>(a, b, &wide),

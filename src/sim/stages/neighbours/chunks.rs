@@ -1,8 +1,9 @@
 //! The order a particle's forward candidates are read in: its rows' groups of eight, one
 //! after the other, handed out as the values of the lanes that run the loop (`simd::Chunk`):
 //! a group's two parts of four, a group, or two groups side by side, the second possibly from
-//! the next row. Every width reads the same groups in the same order, so the sums are the same
-//! bits at every width; sixteen lanes only take two groups per step.
+//! the next row. Every width reads the same groups in the same order, and adds each into the
+//! running sums of its parity (`Chunk::slot`), so the sums are the same bits at every width;
+//! sixteen lanes only take two groups per step.
 
 use super::super::grid::ForwardRows;
 use crate::sim::numerics::simd::{Chunk, Lanes, WIDTH};
@@ -17,6 +18,8 @@ pub(super) struct Chunks<'a> {
     end: usize,
     /// The second part of a group of four-lane parts, when it is still to come.
     second_part: Option<Chunk>,
+    /// 1 when the next group is odd in the particle's reading order (`Chunk::slot`), else 0.
+    odd: usize,
 }
 
 impl<'a> Chunks<'a> {
@@ -31,6 +34,7 @@ impl<'a> Chunks<'a> {
             base: rows[0].start as usize,
             end: rows[0].end as usize,
             second_part: None,
+            odd: 0,
         }
     }
 
@@ -58,7 +62,7 @@ impl<'a> Chunks<'a> {
             return Some(Chunk {
                 base: [first, second],
                 valid: [valid, second_valid],
-                part: 0,
+                slot: 0,
             });
         }
         if S::PARTS == 2 {
@@ -66,25 +70,29 @@ impl<'a> Chunks<'a> {
                 return Some(second);
             }
             let (base, valid) = self.next_group()?;
+            let parity = self.odd;
+            self.odd ^= 1;
             // A part wholly past the row's end would add only zeros: it is skipped.
             if valid > S::LANES {
                 self.second_part = Some(Chunk {
                     base: [base + S::LANES; 2],
                     valid: [valid - S::LANES, 0],
-                    part: 1,
+                    slot: 2 * parity + 1,
                 });
             }
             return Some(Chunk {
                 base: [base; 2],
                 valid: [valid, 0],
-                part: 0,
+                slot: 2 * parity,
             });
         }
         let (base, valid) = self.next_group()?;
+        let parity = self.odd;
+        self.odd ^= 1;
         Some(Chunk {
             base: [base; 2],
             valid: [valid, 0],
-            part: 0,
+            slot: parity,
         })
     }
 }

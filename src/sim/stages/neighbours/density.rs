@@ -40,10 +40,10 @@ fn density_pairs<S: Lanes, const CONDUCTS: bool, const ONE_SHARE: bool>(
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own_heat = CONDUCTS.then(|| Diffusing::<S>::own(lanes, i));
-    // Each lane's running sums, group after group (`simd::Lanes::accumulate`, read by `total`).
-    let mut sum = [S::splat(0.0); 2];
-    let mut near_sum = [S::splat(0.0); 2];
-    let mut gained = [S::splat(0.0); 2];
+    // Each lane's running sums, its even and odd groups apart (`simd::Lanes::accumulate`).
+    let mut sum = S::no_sums();
+    let mut near_sum = S::no_sums();
+    let mut gained = S::no_sums();
     let mut chunks = Chunks::new(rows, count);
     while let Some(chunk) = chunks.next::<S>() {
         // SAFETY: every group of the chunk starts before count, and x and y hold count + LANES
@@ -70,9 +70,9 @@ fn density_pairs<S: Lanes, const CONDUCTS: bool, const ONE_SHARE: bool>(
             heat.add_chunk(&chunk, S::splat(0.0) - gain);
         }
     }
-    sums.add_one(i, S::total(sum), S::total(near_sum));
+    sums.add_one(i, S::sums_total(sum), S::sums_total(near_sum));
     if CONDUCTS {
-        heat.add_one(i, S::total(gained));
+        heat.add_one(i, S::sums_total(gained));
     }
 }
 

@@ -108,7 +108,7 @@ fn diffusion_pairs<S: Lanes, const ONE_SHARE: bool>(
 ) {
     let (xi, yi) = (S::splat(lanes.x[i]), S::splat(lanes.y[i]));
     let own = Diffusing::<S>::own(lanes, i);
-    let mut gained = [S::splat(0.0); 2];
+    let mut gained = S::no_sums();
     let mut chunks = Chunks::new(rows, count);
     while let Some(chunk) = chunks.next::<S>() {
         // SAFETY: every group of the chunk starts before count (`checked_count`).
@@ -126,7 +126,7 @@ fn diffusion_pairs<S: Lanes, const ONE_SHARE: bool>(
         S::accumulate(&mut gained, gain, &chunk);
         sums.add_chunk(&chunk, S::splat(0.0) - gain);
     }
-    sums.add_one(i, S::total(gained));
+    sums.add_one(i, S::sums_total(gained));
 }
 
 /// The diffusion pass of one band (`diffusion_pairs`).

@@ -49,9 +49,9 @@ fn relaxation_pairs<
     sums: &mut PairSums,
 ) {
     let own = Own::<S>::new::<SAME_VISCOSITY>(lanes, i, constants);
-    // Each lane's running sums, group after group (`simd::Lanes::accumulate`, read by `total`).
-    let mut sum_x = [S::splat(0.0); 2];
-    let mut sum_y = [S::splat(0.0); 2];
+    // Each lane's running sums, its even and odd groups apart (`simd::Lanes::accumulate`).
+    let mut sum_x = S::no_sums();
+    let mut sum_y = S::no_sums();
     // Whether some candidate is at the particle's own spot.
     let mut at_same_spot = false;
     let mut chunks = Chunks::new(rows, count);
@@ -84,7 +84,7 @@ fn relaxation_pairs<
         }
         sums.add_chunk(&chunk, moved_x, moved_y);
     }
-    let mut displacement = Vec2::new(S::total(sum_x), S::total(sum_y));
+    let mut displacement = Vec2::new(S::sums_total(sum_x), S::sums_total(sum_y));
     if at_same_spot {
         displacement += own.coincident_pairs::<SAME_MASS, SAME_VISCOSITY, ONE_MATERIAL>(
             rows, lanes, count, i, coincident, sums,
@@ -306,7 +306,7 @@ impl<S: Lanes> Own<S> {
                 let alone = Chunk {
                     base: [j; 2],
                     valid: [1, 0],
-                    part: 0,
+                    slot: 0,
                 };
                 // SAFETY: j < end <= count.
                 let group =
