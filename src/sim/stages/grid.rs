@@ -42,8 +42,6 @@ pub struct Grid {
     particle_part: Vec<u8>,
     /// Sorted position → index of that particle in the positions given to `build`.
     order: Vec<u32>,
-    /// Per-cell write position while sorting.
-    cursor: Vec<u32>,
     /// For each part of a row (`PARTS`, across it), and each row of cells around it: the cells
     /// (first, one past the last, counted from `REACH × CELL_ASPECT` to the left of the
     /// particle's cell) that a disc of radius h centred anywhere in that part of a cell can
@@ -128,13 +126,7 @@ const SORT_RANGE_PARTICLES: usize = 8192;
 /// hold about as many particles each, and each range counts, sums and places only its own
 /// cells' particles, into its own part of `order`: the ranges run in parallel without locks,
 /// each reading every particle's cell. The order is the same for any number of ranges.
-fn counting_sort(
-    ranges: usize,
-    particle_cell: &[u32],
-    cell_start: &mut [u32],
-    cursor: &mut [u32],
-    order: &mut [u32],
-) {
+fn counting_sort(ranges: usize, particle_cell: &[u32], cell_start: &mut [u32], order: &mut [u32]) {
     let (count, cell_count) = (particle_cell.len(), cell_start.len());
     let ranges = ranges.clamp(1, SORT_RANGES).min(count.max(1));
     // The particles still lie in about the order of their cells (the last sort's), so the cell
@@ -153,14 +145,7 @@ fn counting_sort(
     for k in 1..ranges {
         firsts[k] = firsts[k - 1] + totals[k - 1];
     }
-    place_particles(
-        particle_cell,
-        bounds,
-        &firsts[..ranges],
-        cell_start,
-        cursor,
-        order,
-    );
+    place_particles(particle_cell, bounds, &firsts[..ranges], cell_start, order);
 }
 
 /// The particles whose cells are the `len` cells from `first` on, in index order, with their
@@ -170,7 +155,7 @@ fn in_range(
     particle_cell: &[u32],
     first: usize,
     len: usize,
-) -> impl Iterator<Item = (usize, usize)> + '_ {
+) -> impl DoubleEndedIterator<Item = (usize, usize)> + '_ {
     particle_cell
         .iter()
         .enumerate()
@@ -210,38 +195,36 @@ fn count_cells(
     );
 }
 
-/// The second pass of `counting_sort`: each range's exclusive prefix sum of its counts (from
-/// its first position `firsts`), then its particles placed into its part of `order`.
+/// The second pass of `counting_sort`: each range's inclusive prefix sum of its counts (from
+/// its first position `firsts`), each cell's end, then its particles placed into its part of
+/// `order` from the last to the first, each into its cell's last free place: a cell's particles
+/// keep their index order, and its value ends at its first place.
 fn place_particles(
     particle_cell: &[u32],
     bounds: &[usize],
     firsts: &[usize],
     cell_start: &mut [u32],
-    cursor: &mut [u32],
     order: &mut [u32],
 ) {
     let ranges = firsts.len();
     if ranges == 1 {
         let first = firsts[0];
-        let mut next = 0;
-        for (start, slot) in cell_start.iter_mut().zip(&mut *cursor) {
-            let cell_count = *start;
-            *start = (first + next) as u32;
-            *slot = next as u32;
-            next += cell_count as usize;
+        let mut end = first;
+        for start in cell_start.iter_mut() {
+            end += *start as usize;
+            *start = end as u32;
         }
-        assert!(next == order.len());
-        for (index, offset) in in_range(particle_cell, bounds[0], cursor.len()) {
-            let slot = &mut cursor[offset];
-            order[*slot as usize] = index as u32;
-            *slot += 1;
+        assert!(end - first == order.len());
+        for (index, offset) in in_range(particle_cell, bounds[0], cell_start.len()).rev() {
+            let place = &mut cell_start[offset];
+            *place -= 1;
+            order[*place as usize - first] = index as u32;
         }
         return;
     }
     let middle = ranges / 2;
     let split = bounds[middle] - bounds[0];
     let (low_starts, high_starts) = cell_start.split_at_mut(split);
-    let (low_cursor, high_cursor) = cursor.split_at_mut(split);
     let (low_order, high_order) = order.split_at_mut(firsts[middle] - firsts[0]);
     rayon::join(
         || {
@@ -251,7 +234,6 @@ fn place_particles(
                 bounds,
                 &firsts[..middle],
                 low_starts,
-                low_cursor,
                 low_order,
             )
         },
@@ -262,7 +244,6 @@ fn place_particles(
                 bounds,
                 &firsts[middle..],
                 high_starts,
-                high_cursor,
                 high_order,
             )
         },
@@ -443,7 +424,6 @@ impl Grid {
             });
 
         self.cell_start.resize(cell_count + 1, 0);
-        self.cursor.resize(cell_count, 0);
         self.order.resize(count, 0);
         // One range of cells per thread, each of at least `SORT_RANGE_PARTICLES` particles.
         let ranges = (count / SORT_RANGE_PARTICLES).clamp(1, rayon::current_num_threads());
@@ -451,7 +431,6 @@ impl Grid {
             ranges,
             &self.particle_cell,
             &mut self.cell_start[..cell_count],
-            &mut self.cursor,
             &mut self.order,
         );
         self.cell_start[cell_count] = count as u32;
@@ -470,7 +449,6 @@ impl Grid {
             .max(MIN_CELL_BUDGET);
         let cells = ((extent.x as f64 * extent.y as f64) as usize).min(2 * budget);
         self.cell_start.reserve(cells + 1);
-        self.cursor.reserve(cells);
     }
 
     /// True while cells are numbered column by column (see `transposed`). The choice has
@@ -734,9 +712,9 @@ mod tests {
         let one_cell = vec![1234; count];
         for cells in [scattered, nearly_sorted, one_cell] {
             let sorted = |ranges: usize| {
-                let (mut starts, mut cursor) = (vec![0; cell_count], vec![0; cell_count]);
+                let mut starts = vec![0; cell_count];
                 let mut order = vec![0; count];
-                counting_sort(ranges, &cells, &mut starts, &mut cursor, &mut order);
+                counting_sort(ranges, &cells, &mut starts, &mut order);
                 (starts, order)
             };
             let (starts, order) = sorted(1);
