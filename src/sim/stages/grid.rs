@@ -4,7 +4,7 @@
 //! around its own. Along its row a cell is a quarter as wide (`CELL_ASPECT`): the particles of a
 //! row lie in order along it to h / 8, so the range a query takes from each row can be cut close
 //! to the disc of radius h (about 20 candidates ahead of a particle in a liquid rather than the
-//! 24 of square cells h / 2 wide, and 9% fewer groups of eight for the pair loops). The grid
+//! 24 of square cells h / 2 wide, and a tenth fewer groups of eight for the pair loops). The grid
 //! covers the bounding box of the particles plus h of empty cells on every side, so any particle
 //! inside the walls is found whatever the domain's size. After `build`, `order` lists particle
 //! indices cell by cell; the world reorders its arrays by it, so the particles of a row are
@@ -92,7 +92,7 @@ fn part_of(local: Vec2, row: usize) -> usize {
     unsafe { clamped.to_int_unchecked::<u32>() as usize }
 }
 
-/// The cell (`cells`, row by row) and the part of it (`parts`, `part_of`) of each of
+/// The cell (`cells`, row by row) and the part of its row (`parts`, `part_of`) of each of
 /// `positions`, in a grid of `width` × `height` cells from `origin`, numbered column by column
 /// when `TRANSPOSED`.
 #[inline(always)]
@@ -270,9 +270,9 @@ pub type ForwardRows = [Range<u32>; REACH + 1];
 const PARTS: usize = 8;
 
 /// How many times narrower along its row a cell is than the row is tall. Narrower cells cut a
-/// query's ranges closer to the disc, and cost the counting sort more cells: measured on `tank`
-/// at 48,000 particles, 4 gave 0.716 of the substep of square cells' 1.0 (1.41 ms against
-/// 1.48), 8 gave 0.719.
+/// query's ranges closer to the disc, and cost the counting sort more cells: on `tank` at 48,000
+/// particles (2 threads, five runs interleaved), 4 took 1.41 ms a substep against square cells'
+/// 1.48, and 8 took 1.41 too, its dearer sort eating what its closer cut saved.
 const CELL_ASPECT: usize = 4;
 
 /// `Grid::row_spans` for rows of cells `cell_size` tall and interaction radius `h`.
