@@ -52,6 +52,15 @@ impl<'a> Chunks<'a> {
         Some(group)
     }
 
+    /// The parity of the group just taken (0 even, 1 odd), for lanes that take one group at a
+    /// time.
+    #[inline(always)]
+    fn parity(&mut self) -> usize {
+        let parity = self.odd;
+        self.odd ^= 1;
+        parity
+    }
+
     /// The next value's worth of candidates for lanes `S`, or `None` after the last.
     #[inline(always)]
     pub(super) fn next<S: Lanes>(&mut self) -> Option<Chunk> {
@@ -70,8 +79,7 @@ impl<'a> Chunks<'a> {
                 return Some(second);
             }
             let (base, valid) = self.next_group()?;
-            let parity = self.odd;
-            self.odd ^= 1;
+            let parity = self.parity();
             // A part wholly past the row's end would add only zeros: it is skipped.
             if valid > S::LANES {
                 self.second_part = Some(Chunk {
@@ -87,8 +95,7 @@ impl<'a> Chunks<'a> {
             });
         }
         let (base, valid) = self.next_group()?;
-        let parity = self.odd;
-        self.odd ^= 1;
+        let parity = self.parity();
         Some(Chunk {
             base: [base; 2],
             valid: [valid, 0],
