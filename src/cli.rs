@@ -32,6 +32,10 @@ struct Args {
     #[arg(long)]
     list_levels: bool,
 
+    /// List the material library, one per line: its name, then what it is
+    #[arg(long)]
+    list_materials: bool,
+
     /// Play a level (a name from --list-levels, or a level file): in the window, or with
     /// --headless run it to its time limit (or --frames) and report its goal
     #[arg(long, value_name = "NAME|FILE.toml", conflicts_with_all = ["preset", "load", "replay"], value_parser = NonEmptyStringValueParser::new())]
@@ -240,6 +244,8 @@ pub enum Job {
     ListPresets,
     /// Print the levels, one per line.
     ListLevels,
+    /// Print the material library, one per line.
+    ListMaterials,
     /// Print this text (usage) and exit 0.
     Help(String),
 }
@@ -317,6 +323,8 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Job, String> {
         Job::ListPresets
     } else if args.list_levels {
         Job::ListLevels
+    } else if args.list_materials {
+        Job::ListMaterials
     } else if let Some(path) = args.golden {
         Job::Golden {
             path,
@@ -495,6 +503,16 @@ pub fn list_levels() -> String {
                 .unwrap_or_default();
             format!("{name:<12} {title}")
         })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One line per library material, in the palette's order: name, then description.
+pub fn list_materials() -> String {
+    crate::preset::library::library()
+        .materials()
+        .iter()
+        .map(|material| format!("{:<10} {}", material.name, material.description))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -758,7 +758,7 @@ mod tests {
     }
 
     /// Volcano's lava freezes into rock (it is poured into a cold sea), which has springs; its
-    /// water and its fixed basalt never have them. Ice's water does not freeze (it is warm),
+    /// water and its fixed stone never have them. Ice's water does not freeze (it is warm),
     /// its ice has springs from the start; collapse's water never has any.
     #[test]
     fn what_comes_to_have_springs_follows_reactions_and_freezing() {
@@ -777,7 +777,7 @@ mod tests {
         assert_eq!(volcano[0], ("water".into(), None));
         assert_eq!(volcano[1], ("lava".into(), rock.clone()));
         assert_eq!(volcano[2], ("rock".into(), rock));
-        assert_eq!(volcano[3], ("basalt".into(), None));
+        assert_eq!(volcano[3], ("stone".into(), None));
         let ice = springs("ice");
         assert_eq!(ice[0], ("water".into(), None));
         assert_eq!(ice[1], ("ice".into(), Some("ice".into())));

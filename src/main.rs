@@ -10,11 +10,12 @@ fn main() -> ExitCode {
         Err(message) => return fail(&message),
     };
     match job {
-        Job::Help(text) => print!("{text}"),
-        Job::ListPresets => println!("{}", cli::list_presets()),
-        Job::ListLevels => println!("{}", cli::list_levels()),
+        Job::Help(text) => return say(text.trim_end_matches('\n')),
+        Job::ListPresets => return say(&cli::list_presets()),
+        Job::ListMaterials => return say(&cli::list_materials()),
+        Job::ListLevels => return say(&cli::list_levels()),
         Job::Headless(options) => match headless::run(&options) {
-            Ok(report) => println!("{}", report.to_json()),
+            Ok(report) => return say(&report.to_json()),
             Err(message) => return fail(&message),
         },
         Job::Golden {
@@ -23,12 +24,12 @@ fn main() -> ExitCode {
             update,
             cheaper_half,
         } => match slosh::golden::check_file(&path, threads, update, cheaper_half) {
-            Ok(summary) => println!("{summary}"),
+            Ok(summary) => return say(&summary.to_string()),
             Err(message) => return fail(&message),
         },
         Job::Replay { path, threads, wav } => {
             match headless::replay_to(&path, threads, wav.as_deref()) {
-                Ok(report) => println!("{}", report.to_json()),
+                Ok(report) => return say(&report.to_json()),
                 Err(message) => return fail(&message),
             }
         }
@@ -37,10 +38,10 @@ fn main() -> ExitCode {
             threads,
             wav,
         } => match headless::play_to(replay, threads, wav.as_deref()) {
-            Ok(report) => println!("{}", report.to_json()),
+            Ok(report) => return say(&report.to_json()),
             Err(message) => return fail(&message),
         },
-        Job::Share(link) => println!("{link}"),
+        Job::Share(link) => return say(&link.to_string()),
         Job::Window(options) => {
             if let Err(message) = window::run(&options) {
                 return fail(&message);
@@ -59,6 +60,19 @@ mod window {
     /// A build without the `window` feature has no window to open.
     pub fn run(_options: &slosh::cli::WindowOptions) -> Result<(), String> {
         Err("this build has no window (built without the `window` feature); use --headless".into())
+    }
+}
+
+/// Prints `text` and a line break to standard output. A reader that has gone (a closed pipe:
+/// `slosh --list-presets | head -1`) ends the program quietly, as a command-line tool does;
+/// any other failure to write is an error.
+fn say(text: &str) -> ExitCode {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{text}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => fail(&format!("cannot write to standard output: {error}")),
     }
 }
 

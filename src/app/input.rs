@@ -136,6 +136,7 @@ fn command(press: KeyPress) -> Option<Command> {
         return Some(Command::SwitchPreset(row + index + 1));
     }
     Some(match press.key {
+        KeyCode::B => Command::SwitchPreset(sandbox_number()),
         KeyCode::R => Command::Reset,
         KeyCode::LeftBracket => Command::Coarser,
         KeyCode::RightBracket => Command::Finer,
@@ -157,6 +158,7 @@ fn command(press: KeyPress) -> Option<Command> {
         KeyCode::A => Command::SelectTool(Tool::Heat),
         KeyCode::Z => Command::SelectTool(Tool::Cool),
         KeyCode::Tab => Command::NextMaterial,
+        KeyCode::I => Command::TogglePalette,
         KeyCode::G | KeyCode::Up => Command::TiltBack,
         KeyCode::T => Command::TogglePanel,
         KeyCode::V => Command::ToggleMute,
@@ -169,6 +171,14 @@ fn command(press: KeyPress) -> Option<Command> {
         KeyCode::Enter | KeyCode::KpEnter => Command::Confirm,
         _ => return None,
     })
+}
+
+/// The sandbox's place among the presets, counted from 1 as `Command::SwitchPreset` counts.
+fn sandbox_number() -> usize {
+    crate::preset::BUILTIN
+        .iter()
+        .position(|(name, _)| *name == crate::preset::SANDBOX)
+        .map_or(1, |index| index + 1)
 }
 
 /// Which way the arrow keys tilt the box now: 1 anticlockwise (Left, the liquid runs left), −1
@@ -310,6 +320,28 @@ mod tests {
             commands(false, &keys),
             [Command::SwitchPreset(13), Command::SwitchPreset(1)]
         );
+    }
+
+    /// B opens the sandbox, Shift+0 the twentieth preset (the hourglass), and each is the
+    /// preset its key's label names.
+    #[test]
+    fn b_opens_the_sandbox_and_shift_0_the_twentieth_preset() {
+        use crate::app::game::session::{key_label, PRESET_KEYS};
+        let keys = one_frame(&[(KeyCode::B, NONE), (KeyCode::Key0, SHIFT)]);
+        let [Command::SwitchPreset(sandbox), Command::SwitchPreset(twentieth)] =
+            commands(false, &keys)[..]
+        else {
+            panic!("B and Shift+0 switch presets");
+        };
+        assert_eq!(
+            crate::preset::BUILTIN[sandbox - 1].0,
+            crate::preset::SANDBOX
+        );
+        assert_eq!(
+            (key_label(sandbox), sandbox),
+            ("B".to_string(), PRESET_KEYS)
+        );
+        assert_eq!(crate::preset::BUILTIN[twentieth - 1].0, "hourglass");
     }
 
     #[test]

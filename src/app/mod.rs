@@ -397,6 +397,11 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                     0
                 },
                 toolbar: compact,
+                palette: if game.display.palette {
+                    game.session.world.materials().len()
+                } else {
+                    0
+                },
             },
         );
         let view = layout.view;
@@ -410,6 +415,16 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             if mouse.pressed {
                 if let Some(command) = toolbar.command_at(pixel, &game) {
                     game.apply(command);
+                }
+            }
+            mouse.release();
+        }
+        if let Some(grid) = layout.palette.filter(|grid| grid.rect.contains(pixel)) {
+            // The palette takes the mouse: a click picks the material under it.
+            if mouse.pressed {
+                let materials = game.session.world.materials().len();
+                if let Some(index) = grid.row_at(materials, pixel) {
+                    game.apply(Command::SelectMaterial(index));
                 }
             }
             mouse.release();
@@ -513,11 +528,15 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         let stats = layout
             .stats
             .map(|rect| draw::stats::draw(&game, &timing, rect));
+        if let Some(grid) = layout.palette {
+            draw::swatches::draw(&game, grid);
+        }
         shown = Shown {
             hud,
             world_box: view.box_on_screen(&game.session.world),
             stats,
             toolbar: layout.toolbar,
+            palette: layout.palette.map(|grid| grid.rect),
         };
         draw::level_hud::draw_end(&game);
         draw::level_hud::draw_menu(&game);
@@ -698,6 +717,8 @@ struct Shown {
     stats: Option<Rect>,
     /// The touch toolbar, when it shows.
     toolbar: Option<Rect>,
+    /// The material palette, when it is open.
+    palette: Option<Rect>,
 }
 
 /// Ends the run: closes the recording and prints the final state.
@@ -730,7 +751,7 @@ fn finish(
 /// each the median of the last frames, and the GL renderer they ran on; the sound (`sound`:
 /// `on` or `off: why`, `muted`, and `sound_ms`, the main thread's milliseconds per simulation
 /// frame to listen to the world and send the events, the median of the last frames); where the last frame
-/// drew the HUD, the box, the engine figures and the toolbar (`[x, y, w, h]` in window pixels,
+/// drew the HUD, the box, the engine figures, the toolbar and the palette (`[x, y, w, h]` in window pixels,
 /// `null` for what did not show). `sim_ms_per_frame` is
 /// the median wall-clock milliseconds of the last simulation frames (`Session::sim_ms_median`),
 /// and `cost_model` what the scene's cost model says a frame costs at its count, when
@@ -776,6 +797,7 @@ fn final_state(
         "box": as_json(shown.world_box),
         "stats": shown.stats.map(as_json),
         "toolbar": shown.toolbar.map(as_json),
+        "palette": shown.palette.map(as_json),
     })
     .to_string()
 }

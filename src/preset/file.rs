@@ -6,14 +6,20 @@
 //! that kind needs, which serde cannot check for unknown keys through a flattened tag, and for
 //! bodies the parts' geometry the engine derives from them.
 
+use super::library::{self, ReactionFile};
+use super::{locate, PresetError};
 use crate::level::{Goal, Rules};
+use crate::sim::scene::ranges::Step::{Index, Key};
 use crate::sim::subsystems::air::AirSettings;
-use crate::sim::{Block, Emitter, Material, SimParams, Wall};
+use crate::sim::{Block, Emitter, Material, MaterialPatch, SimParams, Wall};
 use serde::{Deserialize, Serialize};
 
+/// A preset file. `M` is how its materials are held: as written (`MaterialPatch`, each entry
+/// only the fields it gives) while it is read, then resolved against the material library
+/// (`Material`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct PresetFile {
+pub(super) struct PresetFile<M = Material> {
     pub name: String,
     pub description: String,
     #[serde(default)]
@@ -21,7 +27,7 @@ pub(super) struct PresetFile {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_particles: Option<usize>,
     pub walls: Vec<Wall>,
-    pub materials: Vec<Material>,
+    pub materials: Vec<M>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emitters: Vec<Emitter<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -43,27 +49,28 @@ pub(super) struct PresetFile {
     pub goals: Vec<Goal>,
 }
 
-/// A `[[reactions]]` entry as written: materials by name, and each product a material's name,
-/// `"vapour"` or `"nothing"` (a view of `Reaction`, as obstacles' kinds are of theirs).
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct ReactionFile {
-    pub name: String,
-    pub between: [String; 2],
-    pub into: [String; 2],
-    pub rate: f32,
-    #[serde(default)]
-    pub heat: f32,
-}
-
 impl PresetFile {
-    /// Reads preset text. Two parameters default to a multiple of another, which serde's
-    /// defaults cannot see: an `interaction_radius` left out is 6 × `particle_radius`, a
-    /// `max_substeps` left out 4 × `substeps`. They are filled in here, so the file as read (and
-    /// as saved back) holds every value the scene is built from.
-    pub fn read(text: &str) -> Result<Self, toml::de::Error> {
-        let mut file: PresetFile = toml::from_str(text)?;
-        let table: toml::Table = toml::from_str(text)?;
+    /// Reads preset text (`file` names it in errors): each material entry resolved against the
+    /// material library (`library::resolve`), and the library's reactions between the scene's
+    /// materials brought in (`library::apply`). Two parameters default to a multiple of
+    /// another, which serde's defaults cannot see: an `interaction_radius` left out is
+    /// 6 × `particle_radius`, a `max_substeps` left out 4 × `substeps`. They are filled in here,
+    /// so the file as read (and as saved back) holds every value the scene is built from.
+    pub fn read(file: &str, text: &str) -> Result<Self, PresetError> {
+        let located = |error: toml::de::Error| locate::read_error(file, text, &error);
+        let written: PresetFile<MaterialPatch> = toml::from_str(text).map_err(located)?;
+        let table: toml::Table = toml::from_str(text).map_err(located)?;
+        let mut read = written.with_materials(Vec::new());
+        for (index, patch) in std::mem::take(&mut read.1).into_iter().enumerate() {
+            let line = |key: &'static str| {
+                let path = [Key("materials"), Index(index), Key(key)];
+                locate::line_of_field(text, &path)
+            };
+            let material = library::resolve(file, index, patch, line)?;
+            read.0.materials.push(material);
+        }
+        let mut file = read.0;
+        library::apply(&mut file.materials, &mut file.reactions);
         let params = table.get("params").and_then(toml::Value::as_table);
         let given = |key| params.is_some_and(|params| params.contains_key(key));
         if !given("interaction_radius") {
@@ -73,6 +80,30 @@ impl PresetFile {
             file.params.max_substeps = file.params.substeps.saturating_mul(4);
         }
         Ok(file)
+    }
+}
+
+impl<M> PresetFile<M> {
+    /// The same file with `materials` instead of its own, and its own beside it.
+    fn with_materials<N>(self, materials: Vec<N>) -> (PresetFile<N>, Vec<M>) {
+        let file = PresetFile {
+            name: self.name,
+            description: self.description,
+            params: self.params,
+            base_particles: self.base_particles,
+            walls: self.walls,
+            materials,
+            emitters: self.emitters,
+            blocks: self.blocks,
+            obstacles: self.obstacles,
+            air: self.air,
+            bodies: self.bodies,
+            hinges: self.hinges,
+            reactions: self.reactions,
+            level: self.level,
+            goals: self.goals,
+        };
+        (file, self.materials)
     }
 }
 

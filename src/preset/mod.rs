@@ -18,6 +18,7 @@ mod bodies;
 mod check;
 mod error;
 mod file;
+pub mod library;
 mod locate;
 mod save;
 mod validate;
@@ -33,8 +34,8 @@ use glam::Vec2;
 use validate::obstacle_gap_problem;
 
 /// The embedded presets, in number-key order (keys 1–9, then 0 for `flood`, Shift+1 for
-/// `smoke`, Shift+2 for `lava`, on to Shift+9 for `fire` and Shift+0 for `hourglass`; `tank`, the benchmarks' widened
-/// dam, has no key): (name, file text).
+/// `smoke`, Shift+2 for `lava`, on to Shift+9 for `fire` and Shift+0 for `hourglass`; then
+/// `sandbox`, on B; `tank`, the benchmarks' widened dam, has no key): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[
     ("seed", include_str!("../../assets/presets/seed.toml")),
     ("dam", include_str!("../../assets/presets/dam.toml")),
@@ -68,8 +69,12 @@ pub const BUILTIN: &[(&str, &str)] = &[
         "hourglass",
         include_str!("../../assets/presets/hourglass.toml"),
     ),
+    ("sandbox", include_str!("../../assets/presets/sandbox.toml")),
     ("tank", include_str!("../../assets/presets/tank.toml")),
 ];
+
+/// The sandbox's name: an empty box with every library material, on a key of its own (B).
+pub const SANDBOX: &str = "sandbox";
 
 /// Scenes that have no file, by the name they were registered under: those opened from a link
 /// (`crate::share`). `Preset::load` finds them before any file.
@@ -212,7 +217,7 @@ impl Preset {
 
     /// Parses and validates preset text; `file` names it in errors.
     pub fn parse(file: &str, text: &str) -> Result<Self, PresetError> {
-        let raw = PresetFile::read(text).map_err(|error| locate::read_error(file, text, &error))?;
+        let raw = PresetFile::read(file, text)?;
         let written = raw.clone();
         let checked = raw.validate().map_err(|invalid| PresetError {
             file: file.to_string(),

@@ -2,7 +2,8 @@
 //! documentation of `preset`), one function per section, and building the scene from it.
 
 use super::check::{check, check_colour, check_count, check_text, check_vector, invalid, Invalid};
-use super::file::{ObstacleFile, PresetFile, ReactionFile};
+use super::file::{ObstacleFile, PresetFile};
+use super::library::ReactionFile;
 use crate::level::Level;
 use crate::sim::scene::material::{COLOUR, MATERIAL_FIELDS};
 use crate::sim::scene::ranges::{self as field, Field, Scale, Step, MAX_PARTICLES};
@@ -58,30 +59,6 @@ impl PresetFile {
         let (bodies, hinges) =
             super::bodies::bodies(&self.bodies, &self.hinges, &domain, &obstacles, radius)?;
         let reactions = reactions(&self.reactions, &materials)?;
-        if let Some(boiling) = materials.iter().position(|m| m.boiling_point.is_some()) {
-            if air.is_none() {
-                return Err(invalid(
-                    &[Key("materials"), Index(boiling), Key("boiling_point")],
-                    "boiling needs `[air]`: the vapour is carried by the air",
-                ));
-            }
-        }
-        if let Some(burning) = materials
-            .iter()
-            .position(|m| m.ignition_temperature.is_some())
-        {
-            if air.is_none() {
-                return Err(invalid(
-                    &[
-                        Key("materials"),
-                        Index(burning),
-                        Key("ignition_temperature"),
-                    ],
-                    "burning needs `[air]`: it burns where it touches the air, and its smoke \
-                     goes into the air",
-                ));
-            }
-        }
         let reference = Scene {
             params,
             materials,
@@ -215,6 +192,9 @@ fn materials(list: &[Material], params: &SimParams) -> Result<Vec<Material>, Inv
     for (index, material) in list.iter().enumerate() {
         let at = |field| [Key("materials"), Index(index), Key(field)];
         check_text(&at("name"), &material.name)?;
+        if !material.description.is_empty() {
+            check_text(&at("description"), &material.description)?;
+        }
         if PRODUCT_WORDS.contains(&material.name.as_str()) {
             return Err(invalid(
                 &at("name"),

@@ -31,7 +31,8 @@ pub use scene::domain::{Domain, DomainError, Wall};
 pub use scene::params::SimParams;
 pub use scene::shape::{BodyShape, Part};
 pub use scene::{
-    Block, Emitter, Material, Obstacle, Product, Reaction, Scene, Shape, Style, Tunable,
+    Block, Emitter, Material, MaterialPatch, Obstacle, Product, Reaction, Scene, Shape, Style,
+    Tunable,
 };
 pub use stages::neighbours::{lanes_name, LaneUse, LANES_VARIABLE};
 pub use subsystems::air::AirState;

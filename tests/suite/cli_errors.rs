@@ -265,6 +265,7 @@ fn list_presets_prints_one_preset_per_line_starting_with_its_name() {
             "kettle",
             "fire",
             "hourglass",
+            "sandbox",
             "tank"
         ]),
         "{stdout}"

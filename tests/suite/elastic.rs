@@ -223,9 +223,9 @@ fn press() -> String {
     format!(
         "name = \"press\"\ndescription = \"A plate presses a block of goo\"\n[params]\n\
          frame_rate = 20\nsubsteps = 7\nwall_friction = 0.5\nmax_particles = 4000\n\
-         gravity = [0.0, 0.0]\n{}[[materials]]\nname = \"goo\"\ncolour = [0.9, 0.6, 0.2]\n\
+         gravity = [0.0, 0.0]\n{}[[materials]]\nname = \"putty\"\ncolour = [0.9, 0.6, 0.2]\n\
          mass = 1.0\nspring_stiffness = 900.0\nyield_ratio = 0.1\nplasticity = 1.0\n\
-         linear_viscosity = 2.0\n[[blocks]]\nmaterial = \"goo\"\nmin = [{}, 0.0]\n\
+         linear_viscosity = 2.0\n[[blocks]]\nmaterial = \"putty\"\nmin = [{}, 0.0]\n\
          max = [{}, {GOO_HEIGHT}]\nspacing = 0.1\n[[bodies]]\nname = \"plate\"\n\
          position = [{GOO_MIDDLE}, {}]\ndensity = 10.0\ncolour = [0.5, 0.5, 0.5]\n\
          shapes = [{{ kind = \"box\", half_size = [1.0, 0.15] }}]\n",

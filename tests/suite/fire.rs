@@ -38,7 +38,7 @@ description = "an oil slick on a pool"
 {walls}
 {extra}
 [[materials]]
-name = "water"
+name = "pool"
 colour = [0.2, 0.5, 0.95]
 mass = 1.0
 temperature = 20.0
@@ -46,7 +46,7 @@ conductivity = 0.05
 {cold}
 {hot}
 [[blocks]]
-material = "water"
+material = "pool"
 min = [0.05, 0.05]
 max = [2.95, 0.45]
 spacing = 0.1
@@ -161,7 +161,7 @@ fn a_slick_lit_at_one_end_burns_to_the_other_faster_with_more_heat() {
 fn water_poured_on_a_burning_slick_puts_it_out() {
     let rain = r#"
 [[emitters]]
-material = "water"
+material = "pool"
 position = [0.6, 1.4]
 direction = [0.0, -1.0]
 width = 1.0

@@ -16,6 +16,7 @@ mod elastic;
 mod fire;
 mod heat;
 mod jets;
+mod library;
 mod materials;
 mod phases;
 mod preset_errors;

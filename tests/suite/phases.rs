@@ -92,14 +92,19 @@ fn one_cube_in_a_warm_box(melting_heat: f32) -> Preset {
         .find("[[blocks]]\nmaterial = \"ice\"\nmin = [3.5")
         .unwrap();
     let text = ICE[..blocks]
-        .replace("temperature = -10.0", "temperature = 0.0")
         .replace(
-            "melting_heat = 80.0",
-            &format!("melting_heat = {melting_heat:?}"),
+            "[[materials]]\nname = \"ice\"\n",
+            &format!(
+                "[[materials]]\nname = \"ice\"\ntemperature = 0.0\nmelting_heat = {melting_heat:?}\n"
+            ),
         )
         .replace("offset = 0.0\n", "offset = 0.0\ntemperature = 40.0\n")
         .replace("offset = -8.0\n", "offset = -8.0\ntemperature = 40.0\n")
-        .replacen("conductivity = 0.1", "conductivity = 0.3", 1);
+        .replace(
+            "name = \"water\"\ntemperature = 40.0\n",
+            "name = \"water\"\ntemperature = 40.0\nconductivity = 0.3\n",
+        );
+    assert!(text.contains("conductivity = 0.3") && text.contains("melting_heat"));
     assert_eq!(
         text.matches("temperature = 40.0").count(),
         4,
@@ -139,7 +144,7 @@ fn ice_at_four_times_the_particles_melts_in_about_the_same_time() {
     assert!((t4 - t1).abs() <= 0.10 * t1, "{t1} s against {t4} s");
 }
 
-/// `volcano` makes rock and steam: after 20 s its lava has made rock (beyond the old basalt,
+/// `volcano` makes rock and steam: after 20 s its lava has made rock (beyond the old stone,
 /// which is a material of its own), the sea has boiled (vapour on the air), and lava and water
 /// have reacted.
 #[test]

@@ -43,6 +43,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "grab & throw: press on a body, drag, let go (bodies in bath, mill, dam)",
     ),
     ("Tab", "next material to pour (and to tune)"),
+    ("I", "material palette: click a swatch to pour it"),
     ("right button", "pull liquid toward the cursor"),
     (
         "mouse wheel",
@@ -80,7 +81,11 @@ pub const CONTROLS: &[(&str, &str)] = &[
     ),
     (
         "1-9, 0",
-        "switch preset (Shift+1 to Shift+9: the eleventh to the nineteenth)",
+        "switch preset (Shift+1 to Shift+0: the eleventh to the twentieth)",
+    ),
+    (
+        "B",
+        "the sandbox: an empty box with every material (Tab picks one)",
     ),
     (
         "M",
@@ -122,6 +127,9 @@ pub fn title(preset: &Preset) -> String {
     }
 }
 
+/// What the HUD's first line says in the sandbox, after its title: how to start building.
+const SANDBOX_HINT: &str = " · I: materials, W: pour";
+
 /// Most words a description's part before its colon may have to be a title.
 const TITLE_WORDS: usize = 3;
 
@@ -146,6 +154,9 @@ fn title_line(game: &Game) -> Vec<Piece> {
         ));
     }
     let mut line = vec![(title, TEXT)];
+    if game.session.preset.name == crate::preset::SANDBOX && game.attempt().is_none() {
+        line.push((SANDBOX_HINT.into(), DIM));
+    }
     if game.session.paused {
         line.push((" · paused".into(), WARN));
     }

@@ -3,8 +3,8 @@
 //! bottom, and the box fitted clear of them all (`View::fit_clear_of`). Geometry only: nothing is
 //! drawn and no text measured here, so that a test can lay out any window.
 
-use super::toolbar;
 use super::view::View;
+use super::{swatches, toolbar};
 use crate::sim::numerics::portable::Ordered as _;
 use crate::sim::World;
 use macroquad::prelude::{Rect, Vec2};
@@ -30,6 +30,11 @@ pub const BANNER: f32 = 30.0;
 /// work, not part of the game).
 const CLEAR_OF_STATS: f32 = 0.9;
 
+/// The narrowest upright window whose palette is a column along the right edge; narrower
+/// upright ones (a phone held upright) lay it across under the HUD. A window wider than it is
+/// tall always has the column.
+const PALETTE_COLUMN_SCREEN: f32 = 900.0;
+
 /// What the window shows around the box, as far as the layout goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Parts {
@@ -43,6 +48,9 @@ pub struct Parts {
     pub stats: usize,
     /// The touch toolbar shows along the bottom.
     pub toolbar: bool,
+    /// Materials in the palette along the right edge when it is open (`swatches`); 0 when it is
+    /// closed.
+    pub palette: usize,
 }
 
 /// Where each part of the window goes, in window pixels, and the view of the box clear of them.
@@ -57,6 +65,8 @@ pub struct Layout {
     pub stats: Option<Rect>,
     /// The touch toolbar along the bottom, when it shows.
     pub toolbar: Option<Rect>,
+    /// The material palette, along the right edge or across under the HUD, when it is open.
+    pub palette: Option<swatches::Grid>,
     /// How the world maps to the window: its box beside or below the HUD, above the toolbar.
     pub view: View,
 }
@@ -90,10 +100,27 @@ impl Layout {
             Rect::new(0.0, screen.y - height, screen.x, height)
         });
         let bottom = toolbar.map_or(0.0, |toolbar| toolbar.h);
+        // The palette: a column along the right edge where the window is wide enough to leave
+        // the box room between it and the HUD (or wider than tall), else a strip across under
+        // the HUD.
+        let palette = (parts.palette > 0).then(|| {
+            if screen.x >= PALETTE_COLUMN_SCREEN || screen.x > screen.y {
+                let floor = (screen.y - bottom - MARGIN).at_least(top + 1.0);
+                swatches::column(screen, top, floor, MARGIN, parts.palette)
+            } else {
+                swatches::strip(MARGIN, hud.bottom() + GAP, room, parts.palette)
+            }
+        });
+        let (hud, right) = match palette {
+            Some(grid) if grid.columns == 1 => (hud, screen.x - grid.rect.x + MARGIN),
+            Some(grid) => (hud.combine_with(grid.rect), 0.0),
+            None => (hud, 0.0),
+        };
         let corner = |rect: Rect| Vec2::new(rect.right(), rect.bottom());
-        let mut view = View::fit_clear_of(world, screen, bottom, corner(hud));
+        let mut view = View::fit_clear_of(world, screen, bottom, corner(hud), right);
         if let Some(stats) = stats {
-            let clear = View::fit_clear_of(world, screen, bottom, corner(hud.combine_with(stats)));
+            let panel = corner(hud.combine_with(stats));
+            let clear = View::fit_clear_of(world, screen, bottom, panel, right);
             if clear.scale >= CLEAR_OF_STATS * view.scale {
                 view = clear;
             }
@@ -103,6 +130,7 @@ impl Layout {
             legend,
             stats,
             toolbar,
+            palette,
             view,
         }
     }
@@ -161,8 +189,12 @@ mod tests {
     #[test]
     fn the_hud_is_clear_of_the_box_for_every_scene_at_every_size() {
         // The least share of its size a box keeps beside or below the HUD, against the whole
-        // window above the toolbar: with the HUD's two lines, and with all it may show.
+        // window above the toolbar: with the HUD's two lines, and with all it may show (and
+        // then with the palette open too: 0.57 at worst, the dam on a phone held sideways).
         let (mut smallest_plain, mut smallest) = (f32::INFINITY, f32::INFINITY);
+        let mut worst = String::new();
+        // With the palette open as well: the least share of all.
+        let mut smallest_open = f32::INFINITY;
         for (name, world) in every_scene() {
             for (width, height) in SCREENS {
                 let screen = Vec2::new(width, height);
@@ -184,6 +216,7 @@ mod tests {
                         banner,
                         toolbar,
                         stats: 0,
+                        palette: if legend { 14 } else { 0 },
                     };
                     let layout = Layout::new(&world, screen, parts);
                     let seen = layout.view.box_on_screen(&world);
@@ -193,6 +226,13 @@ mod tests {
                         "{what}, HUD {:?}",
                         hud(&layout)
                     );
+                    if let Some(palette) = layout.palette.map(|grid| grid.rect) {
+                        assert!(!overlap(palette, seen), "{what}, palette {palette:?}");
+                        assert!(
+                            !overlap(palette, hud(&layout)),
+                            "{what}, palette {palette:?}"
+                        );
+                    }
                     let free_height = layout.toolbar.map_or(height, |toolbar| toolbar.y);
                     assert!(
                         seen.x >= 0.0
@@ -202,9 +242,14 @@ mod tests {
                         "{what}: not inside the window above the toolbar ({free_height})"
                     );
                     let bottom = layout.toolbar.map_or(0.0, |toolbar| toolbar.h);
-                    let whole = View::fit_clear_of(&world, screen, bottom, Vec2::ZERO);
+                    let whole = View::fit_clear_of(&world, screen, bottom, Vec2::ZERO, 0.0);
                     let kept = layout.view.scale / whole.scale;
-                    smallest = smallest.at_most(kept);
+                    if parts.palette > 0 {
+                        smallest_open = smallest_open.at_most(kept);
+                    } else if kept < smallest {
+                        smallest = kept;
+                        worst = what.clone();
+                    }
                     if parts
                         == (Parts {
                             toolbar,
@@ -216,9 +261,11 @@ mod tests {
                 }
             }
         }
+        assert!(smallest_open > 0.5, "{smallest_open} with the palette open");
         assert!(
             smallest_plain > 0.8 && smallest > 0.6,
-            "a box kept only {smallest_plain} of its size beside the HUD, {smallest} at worst"
+            "a box kept only {smallest_plain} of its size beside the HUD, {smallest} at worst \
+             ({worst})"
         );
     }
 

@@ -1,6 +1,7 @@
 //! Everything that draws: the liquid and the scene (`render`, with `splats`, `smoke` and the
 //! glow's `bloom`; the liquid's optics in numbers in `look`), the HUDs (`hud`, `level_hud`, the
-//! engine figures `stats`, the touch `toolbar`, the tuning `panel`), where they and the box go
+//! engine figures `stats`, the touch `toolbar`, the tuning `panel`, the material palette
+//! `swatches`), where they and the box go
 //! (`layout`, `view`), the colours heat is shown in (`palette`), the HUDs' type (`text`), and the
 //! GIF capture (`capture`). The only code that calls macroquad's drawing.
 
@@ -16,6 +17,7 @@ pub(crate) mod render;
 pub(crate) mod smoke;
 pub(crate) mod splats;
 pub(crate) mod stats;
+pub(crate) mod swatches;
 pub(crate) mod text;
 pub(crate) mod toolbar;
 pub(crate) mod view;

@@ -1,7 +1,7 @@
 //! The touch toolbar: buttons along the bottom of the window for a device without keys (a
 //! phone), shown once the screen has been touched, or on a narrow screen. One finger uses the
 //! tool in hand (macroquad turns a touch into the mouse); the buttons give the keys' commands:
-//! the tools, the next material, the next scene, the level menu, pause, reset, share and the
+//! the tools, the material palette, the next scene, the level menu, pause, reset, share and the
 //! sound on or off.
 
 use super::text::{DIM, TEXT};
@@ -18,8 +18,8 @@ use macroquad::prelude::{
 enum Action {
     /// Pick this tool.
     Tool(Tool),
-    /// The next material to pour.
-    Material,
+    /// Open or close the material palette.
+    Palette,
     /// The next embedded preset.
     Scene,
     /// The level menu.
@@ -43,7 +43,7 @@ const BUTTONS: &[(&str, Action)] = &[
     ("grab", Action::Tool(Tool::Grab)),
     ("heat", Action::Tool(Tool::Heat)),
     ("cool", Action::Tool(Tool::Cool)),
-    ("liquid", Action::Material),
+    ("palette", Action::Palette),
     ("scene", Action::Scene),
     ("levels", Action::Levels),
     ("pause", Action::Pause),
@@ -94,7 +94,7 @@ impl Toolbar {
             .find(|(rect, _, _)| rect.contains(point))?;
         Some(match action {
             Action::Tool(tool) => Command::SelectTool(tool),
-            Action::Material => Command::NextMaterial,
+            Action::Palette => Command::TogglePalette,
             Action::Scene => {
                 let count = crate::preset::BUILTIN.len();
                 Command::SwitchPreset(game.session.key().map_or(1, |key| key % count + 1))
@@ -118,6 +118,7 @@ impl Toolbar {
                 Action::Tool(tool) => game.tools.tool == tool,
                 Action::Pause => game.session.paused,
                 Action::Sound => !game.progress.sound.muted,
+                Action::Palette => game.display.palette,
                 _ => false,
             };
             let fill = if chosen { CHOSEN } else { BACKGROUND };

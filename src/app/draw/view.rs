@@ -10,6 +10,10 @@ use crate::sim::numerics::portable::Ordered as _;
 use crate::sim::World;
 use macroquad::prelude::{render_target, vec2, Camera2D, FilterMode, Rect, RenderTarget, Vec2};
 
+/// The most of its size the box gives up to stand centred in the window rather than beside the
+/// HUD, off centre.
+const CENTRED_LOSS: f32 = 0.15;
+
 /// How the world maps to the window: the box's bounding box fitted with its aspect ratio kept.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct View {
@@ -44,22 +48,43 @@ impl View {
         view
     }
 
-    /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar)
-    /// and the world clear of a `panel` of pixels at the top left (the HUD): beside the panel or
-    /// below it, whichever shows the world larger. The box never lies under the panel, at any
-    /// size of screen.
-    pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2) -> Self {
+    /// `fit`, leaving `bottom` pixels free along the bottom of the screen (the touch toolbar),
+    /// `right` pixels along its right edge (the material palette, 0 when closed), and the world
+    /// clear of a `panel` of pixels at the top left (the HUD). The box is centred across the
+    /// window, below the panel or between the panel and its mirror on the right, whichever
+    /// shows it larger; only where centring would cost it more than `CENTRED_LOSS` of its size
+    /// (a phone held sideways, its HUD a third of the screen) does it stand beside the panel
+    /// off centre. The box never lies under the panel or the palette, at any size of screen.
+    pub fn fit_clear_of(world: &World, screen: Vec2, bottom: f32, panel: Vec2, right: f32) -> Self {
         let height = (screen.y - bottom).at_least(1.0);
-        let beside = Rect::new(panel.x, 0.0, (screen.x - panel.x).at_least(1.0), height);
-        let below = Rect::new(0.0, panel.y, screen.x, (height - panel.y).at_least(1.0));
-        let (beside, below) = (
-            Self::fit_into(world, screen, beside),
-            Self::fit_into(world, screen, below),
+        let span = |left: f32, right: f32| (screen.x - left - right).at_least(1.0);
+        let side = panel.x.at_least(right);
+        let candidates = [
+            Rect::new(
+                right,
+                panel.y,
+                span(right, right),
+                (height - panel.y).at_least(1.0),
+            ),
+            Rect::new(side, 0.0, span(side, side), height),
+        ];
+        let centred = candidates
+            .map(|area| Self::fit_into(world, screen, area))
+            .into_iter()
+            .fold(None, |best: Option<Self>, view| match best {
+                Some(best) if best.scale >= view.scale => Some(best),
+                _ => Some(view),
+            })
+            .expect("two candidates");
+        let beside = Self::fit_into(
+            world,
+            screen,
+            Rect::new(panel.x, 0.0, span(panel.x, right), height),
         );
-        if beside.scale > below.scale {
-            beside
+        if centred.scale >= (1.0 - CENTRED_LOSS) * beside.scale {
+            centred
         } else {
-            below
+            beside
         }
     }
 
@@ -145,7 +170,7 @@ mod tests {
             (Vec2::new(844.0, 390.0), 44.0, true),
             (Vec2::new(390.0, 844.0), 132.0, false),
         ] {
-            let view = View::fit_clear_of(&world, screen, toolbar, panel);
+            let view = View::fit_clear_of(&world, screen, toolbar, panel, 0.0);
             let (top_left, bottom_right) = box_on_screen(view, &world);
             let clear_beside = top_left.x >= panel.x - 0.5;
             let clear_below = top_left.y >= panel.y - 0.5;
@@ -173,7 +198,7 @@ mod tests {
         // size, below it a tenth; under it, none, but the panel would cover a corner.
         let world = Preset::load("dam").expect("embedded").build_world(1);
         let (screen, panel) = (Vec2::new(1280.0, 720.0), Vec2::new(330.0, 70.0));
-        let view = View::fit_clear_of(&world, screen, 0.0, panel);
+        let view = View::fit_clear_of(&world, screen, 0.0, panel, 0.0);
         let (top_left, bottom_right) = box_on_screen(view, &world);
         assert!(top_left.y >= panel.y, "{top_left}");
         assert!(bottom_right.y <= screen.y + 0.5 && top_left.x >= 0.0);
@@ -186,12 +211,37 @@ mod tests {
         );
     }
 
+    /// A tall box (the seed's) in a wide window stands centred across it, below the HUD, where
+    /// it stood beside the HUD a sixth of the window right of centre; with the palette open it
+    /// keeps clear of the palette too, and keeps its size.
+    #[test]
+    fn a_tall_box_stands_centred_clear_of_the_hud_and_the_palette() {
+        let world = Preset::load("seed").expect("embedded").build_world(1);
+        let (screen, panel) = (Vec2::new(1280.0, 720.0), Vec2::new(328.0, 62.0));
+        let view = View::fit_clear_of(&world, screen, 0.0, panel, 0.0);
+        let (top_left, bottom_right) = box_on_screen(view, &world);
+        let middle = 0.5 * (top_left.x + bottom_right.x);
+        assert!((middle - 640.0).abs() < 1.0, "{top_left} {bottom_right}");
+        assert!(top_left.y >= panel.y - 0.5, "{top_left}");
+        let palette = 166.0;
+        let open = View::fit_clear_of(&world, screen, 0.0, panel, palette);
+        let (top_left, bottom_right) = box_on_screen(open, &world);
+        assert!(bottom_right.x <= screen.x - palette + 0.5, "{bottom_right}");
+        assert!(top_left.y >= panel.y - 0.5 || top_left.x >= panel.x - 0.5);
+        assert!(
+            (open.scale - view.scale).abs() < 1e-3,
+            "{} {}",
+            open.scale,
+            view.scale
+        );
+    }
+
     #[test]
     fn without_a_panel_or_toolbar_the_view_is_the_plain_fit() {
         let world = Preset::load("dam").expect("embedded").build_world(1);
         let screen = Vec2::new(1280.0, 720.0);
         let plain = View::fit(&world, screen);
-        let clear = View::fit_clear_of(&world, screen, 0.0, Vec2::ZERO);
+        let clear = View::fit_clear_of(&world, screen, 0.0, Vec2::ZERO, 0.0);
         assert!((plain.scale - clear.scale).abs() < 1e-4);
         assert!((plain.centre - clear.centre).length() < 1e-4);
     }

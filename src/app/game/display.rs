@@ -64,6 +64,8 @@ pub struct Display {
     pub shading: Shading,
     /// The live panel is shown.
     pub panel: bool,
+    /// The material palette is open (`draw::swatches`).
+    pub palette: bool,
     /// Files the window has saved so far (screenshots, presets, snapshots, replays, GIFs).
     pub saved: usize,
     message: Option<(String, Instant)>,
@@ -85,6 +87,7 @@ impl Default for Display {
             lite: false,
             shading: Shading::Natural,
             panel: false,
+            palette: false,
             saved: 0,
             message: None,
             previous_by_id: Vec::new(),

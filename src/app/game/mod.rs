@@ -61,6 +61,10 @@ pub enum Command {
     SelectTool(Tool),
     /// The next of the preset's materials for pouring.
     NextMaterial,
+    /// The world's material of this index for pouring (a swatch of the palette).
+    SelectMaterial(usize),
+    /// Open or close the material palette.
+    TogglePalette,
     /// Gravity back to the preset's.
     TiltBack,
     /// Show or hide the live panel.
@@ -257,6 +261,12 @@ impl Game {
                 let said = self.tools.next_material(&self.session.world);
                 self.say(said);
             }
+            Command::SelectMaterial(index) => {
+                if let Some(said) = self.tools.select_material(&self.session.world, index) {
+                    self.say(said);
+                }
+            }
+            Command::TogglePalette => self.display.palette = !self.display.palette,
             Command::TiltBack => {
                 if self.allows(Tool::Tilt).is_err() {
                     return;
@@ -768,10 +778,16 @@ mod tests {
         game.apply(Command::SwitchPreset(19));
         assert_eq!(game.session.preset.name, "fire");
         assert_eq!(game.message(), Some("Shift+9: fire"));
-        // The benchmarks' tank comes after the keyed presets: no key reaches it.
         game.apply(Command::SwitchPreset(20));
-        assert_eq!(game.session.preset.name, "fire");
-        assert!(game.message().unwrap().contains("no preset on key Shift+0"));
+        assert_eq!(game.session.preset.name, "hourglass");
+        assert_eq!(game.message(), Some("Shift+0: hourglass"));
+        game.apply(Command::SwitchPreset(21));
+        assert_eq!(game.session.preset.name, "sandbox");
+        assert_eq!(game.message(), Some("B: sandbox"));
+        // The benchmarks' tank comes after the keyed presets: no key reaches it.
+        game.apply(Command::SwitchPreset(22));
+        assert_eq!(game.session.preset.name, "sandbox");
+        assert!(game.message().unwrap().contains("no preset on key 22"));
         game.apply(Command::SwitchPreset(2));
         assert_eq!(game.session.preset.name, "dam");
         assert_eq!(game.session.key(), Some(2));

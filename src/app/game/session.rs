@@ -21,17 +21,19 @@ const MAX_ELAPSED: f64 = 0.25;
 /// Seconds between checks of the preset file's modification time.
 const WATCH_INTERVAL: f64 = 0.5;
 
-/// How many embedded presets have a number key: keys 1 to 9, then 0 for the tenth
-/// (`Command::SwitchPreset(10)`), then Shift with 1 to 9 for the eleventh to the nineteenth.
-pub const PRESET_KEYS: usize = 19;
+/// How many embedded presets have a key: keys 1 to 9, then 0 for the tenth
+/// (`Command::SwitchPreset(10)`), then Shift with 1 to 9 and 0 for the eleventh to the
+/// twentieth, then B for the twenty-first, the sandbox (`preset::SANDBOX`).
+pub const PRESET_KEYS: usize = 21;
 
 /// The key that switches to the preset `key` as printed on the keyboard: 10 is `0`, 11 is
-/// `Shift+1`, 12 is `Shift+2` (and so on, were there more).
+/// `Shift+1`, 12 is `Shift+2`, 20 is `Shift+0`, 21 is `B`.
 pub fn key_label(key: usize) -> String {
     match key {
         10 => "0".to_string(),
         11..=19 => format!("Shift+{}", key - 10),
         20 => "Shift+0".to_string(),
+        21 => "B".to_string(),
         _ => key.to_string(),
     }
 }

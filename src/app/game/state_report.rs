@@ -27,6 +27,8 @@ pub struct WindowState {
     pub view: &'static str,
     /// The live panel shows.
     pub panel: bool,
+    /// The material palette is open (I).
+    pub palette: bool,
     /// The engine's figures show (F3).
     pub stats: bool,
     /// The level menu shows.
@@ -61,6 +63,7 @@ impl WindowState {
             paused: game.session.paused,
             tool: game.tools.tool.name(),
             material: game.tools.material,
+            palette: game.display.palette,
             view: game.display.shading.name(),
             panel: game.display.panel,
             stats: game.display.stats,

@@ -120,6 +120,14 @@ impl Tools {
         format!("pouring {name}")
     }
 
+    /// Selects `world`'s material `index` for pouring; what to say (`None` for an index the
+    /// world has no material at).
+    pub fn select_material(&mut self, world: &World, index: usize) -> Option<String> {
+        let name = &world.materials().get(index)?.name;
+        self.material = index;
+        Some(format!("pouring {name}"))
+    }
+
     /// Applies what the mouse asks of one simulation frame to `world` through `recording`:
     /// what to say when the particle cap stops a pour.
     pub fn frame(

@@ -319,6 +319,40 @@ macro_rules! material_fields {
             }
         }
 
+        /// A `[[materials]]` entry as a preset file writes it: every field it gives, none
+        /// required. Laid over a library material it overrides what it gives
+        /// (`crate::preset::library`); a material of the preset's own lays it over
+        /// `Material::default()`.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct MaterialPatch {
+            $(
+                #[doc = concat!("`", stringify!($field), "`, if given.")]
+                #[serde(default, skip_serializing_if = "Option::is_none")]
+                pub $field: Option<$ty>,
+            )*
+        }
+
+        impl MaterialPatch {
+            /// `base` with every field this entry gives replaced by its value.
+            pub fn over(self, base: Material) -> Material {
+                let mut material = base;
+                $(if let Some(value) = self.$field {
+                    material.$field = value;
+                })*
+                material
+            }
+
+            /// The names of the fields this entry gives, in the table's order.
+            pub fn given(&self) -> Vec<&'static str> {
+                let mut given = Vec::new();
+                $(if self.$field.is_some() {
+                    given.push(stringify!($field));
+                })*
+                given
+            }
+        }
+
         $(
             #[doc = concat!("What `", $path, "` accepts.")]
             pub const $konst: Field = Field {
@@ -390,7 +424,14 @@ macro_rules! material_fields {
 material_fields! {
     /// Name used by presets to refer to it.
     name: String = String::new(),
-        MATERIAL_NAME = "materials[i].name", Rule("non-empty, one line, unique"), "", law Same;
+        MATERIAL_NAME = "materials[i].name",
+            Rule("non-empty, one line, unique; a library material's name takes it"), "",
+            law Same;
+    /// What it is, in a few words (`slosh --list-materials`, the palette's tooltip).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    description: String = String::new(),
+        MATERIAL_DESCRIPTION = "materials[i].description", Rule("one line without control characters"), "none",
+            law Same;
     /// Linear RGB colour, each channel in 0..=1.
     colour: [f32; 3] = [0.5; 3],
         COLOUR = "materials[i].colour" in "in each of three channels", Range(N(0.0), N(1.0)), "",

@@ -11,7 +11,7 @@ pub mod reference;
 pub mod resolution;
 pub mod shape;
 
-pub use material::{Material, Style, Tunable};
+pub use material::{Material, MaterialPatch, Style, Tunable};
 
 use air::AirSettings;
 use bodies::{Body, Hinge};

@@ -543,7 +543,10 @@ impl World {
         }
         match &mut self.subsystems.heat {
             Some(heat) => heat.set_materials(&self.materials),
-            None => self.subsystems.heat = Heat::for_materials(&self.materials, &self.params),
+            None => {
+                let air = self.subsystems.air.is_some();
+                self.subsystems.heat = Heat::for_materials(&self.materials, &self.params, air)
+            }
         }
         self.settle_substeps();
         Ok(())

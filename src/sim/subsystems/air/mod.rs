@@ -180,11 +180,13 @@ impl Air {
     }
 
     /// The air of `scene`: its settings, walls and obstacles, the material whose vapour it
-    /// carries, and whether the liquid's surface exchanges heat with it (in scenes with heat).
+    /// carries and whether the liquid's surface exchanges heat with it (both in scenes with
+    /// heat only).
     pub fn of_scene(scene: &Scene) -> Option<Self> {
         let mut air = Air::new(scene.air.clone()?, &scene.domain, &scene.obstacles);
-        air.boiling = vapour::Boiling::of(&scene.materials);
+        // A material boils only in a scene with heat: nothing else brings it to the boil.
         air.exchanges = crate::sim::subsystems::heat::Heat::new(scene).is_some();
+        air.boiling = vapour::Boiling::of(&scene.materials).filter(|_| air.exchanges);
         let grid = &air.grid;
         for wall in scene.domain.walls() {
             let Some(temperature) = wall.temperature else {

@@ -65,6 +65,8 @@ pub struct Heat {
     plates: Vec<Plate>,
     /// The interaction radius h, for the plates' reach.
     h: f32,
+    /// Whether the world has air: without it boiling and burning wait (`awaiting_air`).
+    air: bool,
 }
 
 /// A wall or obstacle with a temperature: the particles within h of its surface are brought
@@ -93,35 +95,41 @@ impl Plate {
 const PLATE_RATE: f32 = 8.0;
 
 impl Heat {
-    /// Heat for `scene`, or `None` when it has nothing to do: no material conducts or changes
-    /// phase, no reactions, no wall or obstacle with a temperature.
+    /// Heat for `scene`, or `None` when it has nothing to do: no material conducts, melts or
+    /// freezes, no reactions, nothing burns, no wall or obstacle with a temperature. A liquid
+    /// that could boil brings no heat by itself: in such a scene nothing brings it to the boil.
     pub fn new(scene: &Scene) -> Option<Self> {
         let walls = scene.domain.walls().iter();
         let walls = walls.filter_map(|w| Some(Plate::Wall(*w, w.temperature?)));
         let obstacles = scene.obstacles.iter();
         let obstacles = obstacles.filter_map(|o| Some(Plate::Obstacle(*o, o.temperature?)));
         let plates: Vec<Plate> = walls.chain(obstacles).collect();
+        let air = scene.air.is_some();
+        let materials = awaiting_air(&scene.materials, air);
         let heat = Self {
-            materials: thermal(&scene.materials),
-            conducts: scene.materials.iter().any(|m| m.conductivity > 0.0),
+            materials: thermal(&materials),
+            conducts: materials.iter().any(|m| m.conductivity > 0.0),
             conduction: Conduction::default(),
-            phases: Phases::new(&scene.materials),
+            phases: Phases::new(&materials),
             reactions: Reactions::new(scene.reactions.clone()),
-            combustion: Combustion::new(&scene.materials),
+            combustion: Combustion::new(&materials),
             plates,
             h: scene.params.interaction_radius,
+            air,
         };
         let needed = heat.conducts
-            || heat.phases.any()
+            || heat.phases.melts_or_freezes()
             || heat.reactions.any()
             || heat.combustion.any()
             || !heat.plates.is_empty();
         needed.then_some(heat)
     }
 
-    /// Heat for a running world whose `materials` were edited to conduct or change phase, in a
-    /// scene that had none (so no reactions and no plates), or `None` when they still do not.
-    pub fn for_materials(materials: &[Material], params: &SimParams) -> Option<Self> {
+    /// Heat for a running world (with `air` or without) whose `materials` were edited to
+    /// conduct or change phase, in a scene that had none (so no reactions and no plates), or
+    /// `None` when they still do not.
+    pub fn for_materials(materials: &[Material], params: &SimParams, air: bool) -> Option<Self> {
+        let materials = &*awaiting_air(materials, air);
         let heat = Self {
             materials: thermal(materials),
             conducts: materials.iter().any(|m| m.conductivity > 0.0),
@@ -131,12 +139,14 @@ impl Heat {
             combustion: Combustion::new(materials),
             plates: Vec::new(),
             h: params.interaction_radius,
+            air,
         };
-        (heat.conducts || heat.phases.any() || heat.combustion.any()).then_some(heat)
+        (heat.conducts || heat.phases.melts_or_freezes() || heat.combustion.any()).then_some(heat)
     }
 
     /// Takes the thermal constants and phase changes of `materials` (changed at run time).
     pub fn set_materials(&mut self, materials: &[Material]) {
+        let materials = &*awaiting_air(materials, self.air);
         self.materials = thermal(materials);
         self.conducts = materials.iter().any(|m| m.conductivity > 0.0);
         self.phases = Phases::new(materials);
@@ -281,6 +291,25 @@ impl Heat {
 struct SavedBurningHeat {
     reactions: Vec<u64>,
     burning: SavedBurning,
+}
+
+/// `materials` as heat takes them: in a world without air neither boils nor burns (the vapour
+/// and the smoke are carried by the air), so their boiling points and ignition temperatures wait
+/// for it, and a library material brought into such a world (water, oil, wood) costs no heat
+/// that it does not use.
+fn awaiting_air(materials: &[Material], air: bool) -> std::borrow::Cow<'_, [Material]> {
+    if air {
+        return std::borrow::Cow::Borrowed(materials);
+    }
+    let waiting = materials
+        .iter()
+        .map(|m| Material {
+            boiling_point: None,
+            ignition_temperature: None,
+            ..m.clone()
+        })
+        .collect();
+    std::borrow::Cow::Owned(waiting)
 }
 
 /// The thermal constants of `materials`, in their order.

@@ -89,9 +89,11 @@ impl Phases {
         Self { materials: phases }
     }
 
-    /// True when some material changes phase.
-    pub fn any(&self) -> bool {
-        self.materials.iter().any(Phase::changes)
+    /// True when some material melts or freezes (boiling aside).
+    pub fn melts_or_freezes(&self) -> bool {
+        self.materials
+            .iter()
+            .any(|phase| phase.melts.is_some() || phase.freezes.is_some())
     }
 
     /// Each material's heat per unit mass at 0 °C with no latent heat, in degrees of water,
