@@ -18,6 +18,7 @@ mod heat;
 mod jets;
 mod library;
 mod materials;
+mod pairs;
 mod phases;
 mod preset_errors;
 mod presets;
