@@ -461,9 +461,10 @@ try {
   await writeFile(join(out, "levels.png"), await page.screenshot());
   await key("Enter", "the first level", (s) => s.level === 0 && !s.menu);
   // Held still first, so that the pour leaves the ring at rest (it takes the mouse's smoothed
-  // velocity, which halves each frame). Above the cup: the box keeps clear of the HUD, to its
-  // right (and of the touch toolbar since the first touch). The pour is held for 24 frames.
-  await moveTo(945, 330);
+  // velocity, which halves each frame). Above the cup: the box stands centred across the page,
+  // below the HUD (and above the touch toolbar since the first touch), the cup 2 m right of its
+  // middle. The pour is held for 24 frames.
+  await moveTo(780, 366);
   await frames(20);
   await press();
   await frames(24);
