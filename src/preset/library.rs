@@ -61,18 +61,6 @@ impl Library {
         &self.reactions
     }
 
-    /// Each reaction's name, its two materials and its two products, in the file's order.
-    pub fn reaction_table(&self) -> Vec<(&str, [&str; 2], [&str; 2], f32)> {
-        self.reactions
-            .iter()
-            .map(|r| {
-                let between = [r.between[0].as_str(), r.between[1].as_str()];
-                let into = [r.into[0].as_str(), r.into[1].as_str()];
-                (r.name.as_str(), between, into, r.rate)
-            })
-            .collect()
-    }
-
     /// The library material whose name is nearest to `name` (by edit distance, ignoring case),
     /// when one is near enough to be what was meant.
     pub fn nearest(&self, name: &str) -> Option<&str> {

@@ -891,3 +891,52 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         eprintln!("pictures kept in {}", folder.display());
     }
 }
+
+/// The sandbox's palette, driven with xdotool: I opens it, a click on the lava's swatch (the
+/// fourth row) picks lava, and the pour tool then pours lava into the empty box; the window's
+/// final line gives the palette's rectangle, clear of the box and of the HUD.
+#[test]
+fn the_palette_picks_a_material_with_a_click_and_keeps_clear_of_the_box() {
+    if skipped() {
+        return;
+    }
+    assert!(on_path("Xvfb") && on_path("xdotool"), "run .ci/setup");
+    let display = Display::start();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_slosh"));
+    command.args(["--preset", "sandbox", "--window-size", "1280x720"]);
+    let window = Driven::start(&display, command);
+    window.move_to((640, 700));
+    window.key_until("i", "palette", serde_json::json!(true));
+    // The column's fourth swatch: 8 px from the top, 6 inside the frame, a 22-px title, rows of
+    // 24, their middle.
+    window.move_to((1197, 8 + 6 + 22 + 3 * 24 + 12));
+    display.xdotool(&["mousedown", "1"]);
+    window.wait_for("lava picked", |state| state["material"] == 3);
+    display.xdotool(&["mouseup", "1"]);
+    window.key_until("w", "tool", serde_json::json!("pour"));
+    window.move_to((640, 400));
+    display.xdotool(&["mousedown", "1"]);
+    window.wait_for("the button held", |state| state["held"] == true);
+    window.frames(10);
+    display.xdotool(&["mouseup", "1"]);
+    window.wait_for("the pour done", |state| state["held"] == false);
+    display.xdotool(&["key", "Escape"]);
+    let (status, lines, stderr) = window.finish();
+    assert!(status.success(), "{}\n{stderr}", lines.join("\n"));
+    let last: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    let palette = Rect::of(&last, "palette").expect("the palette is open");
+    let (hud, world_box) = (
+        Rect::of(&last, "hud").unwrap(),
+        Rect::of(&last, "box").unwrap(),
+    );
+    assert!(!palette.overlaps(world_box), "{last}");
+    assert!(!palette.overlaps(hud), "{last}");
+    assert!(
+        last["particles"].as_u64().unwrap() > 20,
+        "lava was poured: {last}"
+    );
+    assert_eq!(
+        (last["nan"].as_u64(), last["escaped"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
