@@ -50,26 +50,25 @@ pub(super) struct PresetFile<M = Material> {
 }
 
 impl PresetFile {
-    /// Reads preset text (`file` names it in errors): each material entry resolved against the
+    /// Reads preset text (`file_name` names it in errors): each material entry resolved against the
     /// material library (`library::resolve`), and the library's reactions between the scene's
     /// materials brought in (`library::apply`). Two parameters default to a multiple of
     /// another, which serde's defaults cannot see: an `interaction_radius` left out is
     /// 6 × `particle_radius`, a `max_substeps` left out 4 × `substeps`. They are filled in here,
     /// so the file as read (and as saved back) holds every value the scene is built from.
-    pub fn read(file: &str, text: &str) -> Result<Self, PresetError> {
-        let located = |error: toml::de::Error| locate::read_error(file, text, &error);
+    pub fn read(file_name: &str, text: &str) -> Result<Self, PresetError> {
+        let located = |error: toml::de::Error| locate::read_error(file_name, text, &error);
         let written: PresetFile<MaterialPatch> = toml::from_str(text).map_err(located)?;
         let table: toml::Table = toml::from_str(text).map_err(located)?;
-        let mut read = written.with_materials(Vec::new());
-        for (index, patch) in std::mem::take(&mut read.1).into_iter().enumerate() {
+        let (mut file, patches) = written.with_materials(Vec::new());
+        for (index, patch) in patches.into_iter().enumerate() {
             let line = |key: &'static str| {
                 let path = [Key("materials"), Index(index), Key(key)];
                 locate::line_of_field(text, &path)
             };
-            let material = library::resolve(file, index, patch, line)?;
-            read.0.materials.push(material);
+            file.materials
+                .push(library::resolve(file_name, index, patch, line)?);
         }
-        let mut file = read.0;
         library::apply(&mut file.materials, &mut file.reactions);
         let params = table.get("params").and_then(toml::Value::as_table);
         let given = |key| params.is_some_and(|params| params.contains_key(key));

@@ -14,9 +14,6 @@ use std::sync::OnceLock;
 /// The library's file, as embedded.
 pub const TEXT: &str = include_str!("../../assets/materials.toml");
 
-/// Where the library's text comes from, for messages.
-pub const FILE: &str = "assets/materials.toml";
-
 /// The material library: its materials in the file's order (the palette's), and its reactions.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -107,10 +104,13 @@ pub(super) fn resolve(
     if let Some(material) = library().material(&name) {
         return Ok(patch.over(material.clone()));
     }
-    let missing: Vec<&str> = ["colour", "mass"]
-        .into_iter()
-        .filter(|key| !patch.given().contains(key))
-        .collect();
+    let missing: Vec<&str> = [
+        ("colour", patch.colour.is_none()),
+        ("mass", patch.mass.is_none()),
+    ]
+    .into_iter()
+    .filter_map(|(key, missing)| missing.then_some(key))
+    .collect();
     if missing.is_empty() {
         return Ok(patch.over(Material::default()));
     }

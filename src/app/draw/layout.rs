@@ -48,7 +48,7 @@ pub struct Parts {
     pub stats: usize,
     /// The touch toolbar shows along the bottom.
     pub toolbar: bool,
-    /// Materials in the palette along the right edge when it is open (`swatches`); 0 when it is
+    /// Materials in the palette when it is open (`swatches`); 0 when it is
     /// closed.
     pub palette: usize,
 }

@@ -59,23 +59,19 @@ impl View {
         let height = (screen.y - bottom).at_least(1.0);
         let span = |left: f32, right: f32| (screen.x - left - right).at_least(1.0);
         let side = panel.x.at_least(right);
-        let candidates = [
-            Rect::new(
-                right,
-                panel.y,
-                span(right, right),
-                (height - panel.y).at_least(1.0),
-            ),
-            Rect::new(side, 0.0, span(side, side), height),
-        ];
-        let centred = candidates
-            .map(|area| Self::fit_into(world, screen, area))
-            .into_iter()
-            .fold(None, |best: Option<Self>, view| match best {
-                Some(best) if best.scale >= view.scale => Some(best),
-                _ => Some(view),
-            })
-            .expect("two candidates");
+        let below = Rect::new(
+            right,
+            panel.y,
+            span(right, right),
+            (height - panel.y).at_least(1.0),
+        );
+        let between = Rect::new(side, 0.0, span(side, side), height);
+        let [below, between] = [below, between].map(|area| Self::fit_into(world, screen, area));
+        let centred = if below.scale >= between.scale {
+            below
+        } else {
+            between
+        };
         let beside = Self::fit_into(
             world,
             screen,

@@ -342,15 +342,6 @@ macro_rules! material_fields {
                 })*
                 material
             }
-
-            /// The names of the fields this entry gives, in the table's order.
-            pub fn given(&self) -> Vec<&'static str> {
-                let mut given = Vec::new();
-                $(if self.$field.is_some() {
-                    given.push(stringify!($field));
-                })*
-                given
-            }
         }
 
         $(
