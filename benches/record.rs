@@ -5,9 +5,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use glam::Vec2;
+use slosh::input::MaterialRef;
 use slosh::preset::Preset;
 use slosh::replay::{Input, Recorder};
-use slosh::sim::{Pour, Stir};
+use slosh::sim::Stir;
 use std::time::Duration;
 
 fn record(c: &mut Criterion) {
@@ -19,12 +20,12 @@ fn record(c: &mut Criterion) {
         velocity: Vec2::new(-3.120_592_7, 0.577_215_7),
         radius: 1.697_056_4,
     });
-    let pour = Input::Pour(Pour {
-        material: 0,
+    let pour = Input::Pour {
+        material: MaterialRef::Index(0),
         centre: Vec2::new(8.108_001, 6.633_001),
         radius: 1.697_056_4,
         velocity: Vec2::new(-1.463_456_9, 2.026_715_8),
-    });
+    };
     let mut group = c.benchmark_group("record");
     group.bench_function("one frame of input", |b| {
         b.iter(|| {

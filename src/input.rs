@@ -30,8 +30,17 @@ pub enum Input {
         /// Speed at the rim.
         speed: f32,
     },
-    /// Liquid poured.
-    Pour(Pour),
+    /// Liquid poured from a disc (`World::pour`).
+    Pour {
+        /// What is poured: a material the world lacks joins it first, when the library has it.
+        material: MaterialRef,
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+        /// Velocity of the new particles.
+        velocity: Vec2,
+    },
     /// Particles erased in a disc.
     Erase {
         /// Centre of the disc.
@@ -73,6 +82,103 @@ pub enum Input {
         /// Its new value, in the world's units.
         value: f32,
     },
+}
+
+/// The material an input pours: by name (`pour lava …`, as the window records it), or by its
+/// index among the world's materials (`pour 0 …`, as older replays do).
+#[derive(Clone, Debug, PartialEq)]
+pub enum MaterialRef {
+    /// The material of this name: the world's, or the library's, which then joins the world
+    /// (`preset::library::arrival`).
+    Name(String),
+    /// The world's material of this index.
+    Index(usize),
+}
+
+impl MaterialRef {
+    /// The index of the world's material this names, when the world has it.
+    pub fn in_world(&self, world: &World) -> Option<usize> {
+        match self {
+            Self::Index(index) => (*index < world.materials().len()).then_some(*index),
+            Self::Name(name) => world.materials().iter().position(|m| &m.name == name),
+        }
+    }
+
+    /// The index of the world's material this names, bringing the library's material of that
+    /// name into the world first when the world lacks it (`World::add_materials`).
+    pub fn into_world(&self, world: &mut World) -> Result<usize, EditError> {
+        if let Some(index) = self.in_world(world) {
+            return Ok(index);
+        }
+        match self {
+            Self::Index(index) => Err(EditError::NoMaterial(*index)),
+            Self::Name(name) => match crate::preset::library::arrival(world, name) {
+                Some(arrival) => world.add_materials(arrival),
+                None => {
+                    let library = crate::preset::library::library();
+                    let world_names = world.materials().iter().map(|m| m.name.as_str());
+                    let library_names = library.materials().iter().map(|m| m.name.as_str());
+                    let known = world_names.chain(library_names);
+                    Err(EditError::Arrival(
+                        match crate::preset::library::nearest(name, known) {
+                            Some(near) => {
+                                format!("no material is called `{name}` (the nearest is `{near}`)")
+                            }
+                            None => format!(
+                                "no material is called `{name}` (see `slosh --list-materials`)"
+                            ),
+                        },
+                    ))
+                }
+            },
+        }
+    }
+
+    /// The word a replay line writes for it: the name, in double quotes when it holds a space
+    /// or reads as a number (an index), else the index.
+    fn word(&self) -> String {
+        match self {
+            Self::Index(index) => index.to_string(),
+            Self::Name(name) => {
+                let plain = !name.is_empty()
+                    && !name.contains(char::is_whitespace)
+                    && !name.contains('"')
+                    && name.parse::<f64>().is_err();
+                if plain {
+                    name.clone()
+                } else {
+                    format!("\"{name}\"")
+                }
+            }
+        }
+    }
+}
+
+/// The first argument of `args` as a material (an index, a name, or a name in double quotes
+/// across several words), and the arguments after it.
+fn material_word<'a>(args: &'a [&'a str]) -> Result<(MaterialRef, &'a [&'a str]), String> {
+    let (first, rest) = args.split_first().ok_or("`pour` takes a material first")?;
+    if let Some(opened) = first.strip_prefix('"') {
+        if let Some(name) = opened.strip_suffix('"') {
+            return Ok((MaterialRef::Name(name.to_string()), rest));
+        }
+        let mut words = vec![opened];
+        for (at, word) in rest.iter().enumerate() {
+            if let Some(last) = word.strip_suffix('"') {
+                words.push(last);
+                return Ok((MaterialRef::Name(words.join(" ")), &rest[at + 1..]));
+            }
+            words.push(word);
+        }
+        return Err(format!(
+            "the material `{}` has no closing quote",
+            args.join(" ")
+        ));
+    }
+    Ok(match first.parse::<usize>() {
+        Ok(index) => (MaterialRef::Index(index), rest),
+        Err(_) => (MaterialRef::Name(first.to_string()), rest),
+    })
 }
 
 impl Input {
@@ -118,16 +224,15 @@ impl Input {
                     put(&value);
                 }
             }
-            Self::Pour(pour) => {
+            Self::Pour {
+                material,
+                centre,
+                radius,
+                velocity,
+            } => {
                 put(&"pour");
-                put(&pour.material);
-                for value in [
-                    pour.centre.x,
-                    pour.centre.y,
-                    pour.radius,
-                    pour.velocity.x,
-                    pour.velocity.y,
-                ] {
+                put(&material.word());
+                for value in [centre.x, centre.y, *radius, velocity.x, velocity.y] {
                     put(&value);
                 }
             }
@@ -254,13 +359,26 @@ impl Input {
                 }
             }
             "pour" => {
-                count(6)?;
-                Self::Pour(Pour {
-                    material: index(0)?,
-                    centre: point(1)?,
-                    radius: number(3)?,
-                    velocity: point(4)?,
-                })
+                let (material, values) = material_word(args)?;
+                if values.len() != 5 {
+                    return Err(format!(
+                        "`pour` takes a material and 5 values, got {}",
+                        values.len()
+                    ));
+                }
+                let number = |word: &str| -> Result<f32, String> {
+                    word.parse::<f32>()
+                        .map_err(|_| format!("`{word}` is not a number"))
+                };
+                let point = |at: usize| -> Result<Vec2, String> {
+                    Ok(Vec2::new(number(values[at])?, number(values[at + 1])?))
+                };
+                Self::Pour {
+                    material,
+                    centre: point(0)?,
+                    radius: number(values[2])?,
+                    velocity: point(3)?,
+                }
             }
             "erase" => {
                 count(3)?;
@@ -352,8 +470,23 @@ impl Input {
                 radius,
                 speed,
             } => world.pull(centre, radius, speed),
-            Self::Pour(pour) => {
-                world.pour(pour)?;
+            Self::Pour {
+                ref material,
+                centre,
+                radius,
+                velocity,
+            } => {
+                // A pour the world would refuse brings no material in.
+                if !(centre.is_finite() && velocity.is_finite() && radius.is_finite()) {
+                    return Err(EditError::NotFinite("pour"));
+                }
+                let material = material.into_world(world)?;
+                world.pour(Pour {
+                    material,
+                    centre,
+                    radius,
+                    velocity,
+                })?;
             }
             Self::Erase { centre, radius } => {
                 world.erase(centre, radius)?;

@@ -88,19 +88,41 @@ const DIGITS: [KeyCode; 10] = [
     KeyCode::Key0,
 ];
 
+/// Which menu, if any, is over the world and takes the keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Open {
+    /// None: the keys work the world.
+    Nothing,
+    /// The level menu (M).
+    Levels,
+    /// The scene menu (O).
+    Scenes,
+}
+
 /// The command of each key pressed this frame (`keys`, as `Keyboard::take` gives them). While
-/// the level menu is open (`menu_open`) the keys move through it instead: Up and Down choose,
-/// Enter or a digit plays, M or Esc closes it (F12 still saves a screenshot).
-pub fn commands(menu_open: bool, keys: &[KeyPress]) -> Vec<Command> {
+/// a menu is open (`open`) the keys move through it instead: in the level menu Up and Down
+/// choose, Enter or a digit plays, M or Esc closes it; in the scene menu the arrows choose,
+/// Enter opens, O or Esc closes it (F12 still saves a screenshot).
+pub fn commands(open: Open, keys: &[KeyPress]) -> Vec<Command> {
     keys.iter()
-        .filter_map(|&press| {
-            if menu_open {
-                menu_command(press.key)
-            } else {
-                command(press)
-            }
+        .filter_map(|&press| match open {
+            Open::Nothing => command(press),
+            Open::Levels => menu_command(press.key),
+            Open::Scenes => scene_command(press.key),
         })
         .collect()
+}
+
+/// What `key` does while the scene menu is open.
+fn scene_command(key: KeyCode) -> Option<Command> {
+    Some(match key {
+        KeyCode::Left | KeyCode::Up => Command::SceneMove(-1),
+        KeyCode::Right | KeyCode::Down => Command::SceneMove(1),
+        KeyCode::Enter | KeyCode::KpEnter => Command::Confirm,
+        KeyCode::O | KeyCode::Escape => Command::SceneMenu,
+        KeyCode::F12 => Command::Screenshot,
+        _ => return None,
+    })
 }
 
 /// What `key` does while the level menu is open.
@@ -168,6 +190,7 @@ fn command(press: KeyPress) -> Option<Command> {
         KeyCode::F9 => Command::SaveGif,
         KeyCode::F10 => Command::ShareLink,
         KeyCode::M => Command::LevelMenu,
+        KeyCode::O => Command::SceneMenu,
         KeyCode::Enter | KeyCode::KpEnter => Command::Confirm,
         _ => return None,
     })
@@ -317,7 +340,7 @@ mod tests {
             (KeyCode::Key1, NONE),
         ]);
         assert_eq!(
-            commands(false, &keys),
+            commands(Open::Nothing, &keys),
             [Command::SwitchPreset(13), Command::SwitchPreset(1)]
         );
     }
@@ -329,7 +352,7 @@ mod tests {
         use crate::app::game::session::{key_label, PRESET_KEYS};
         let keys = one_frame(&[(KeyCode::B, NONE), (KeyCode::Key0, SHIFT)]);
         let [Command::SwitchPreset(sandbox), Command::SwitchPreset(twentieth)] =
-            commands(false, &keys)[..]
+            commands(Open::Nothing, &keys)[..]
         else {
             panic!("B and Shift+0 switch presets");
         };
@@ -354,7 +377,7 @@ mod tests {
             (KeyCode::Z, NONE),
         ]);
         assert_eq!(
-            commands(false, &keys),
+            commands(Open::Nothing, &keys),
             [
                 Command::Undo,
                 Command::Redo,
@@ -373,12 +396,36 @@ mod tests {
             (KeyCode::Q, NONE),
         ]);
         assert_eq!(
-            commands(true, &keys),
+            commands(Open::Levels, &keys),
             [
                 Command::PlayLevel(1),
                 Command::MenuMove(1),
                 Command::Confirm
             ]
+        );
+    }
+
+    #[test]
+    fn the_scene_menu_takes_arrows_enter_and_closes_on_o() {
+        let keys = one_frame(&[
+            (KeyCode::Right, NONE),
+            (KeyCode::Up, NONE),
+            (KeyCode::Enter, NONE),
+            (KeyCode::Q, NONE),
+            (KeyCode::O, NONE),
+        ]);
+        assert_eq!(
+            commands(Open::Scenes, &keys),
+            [
+                Command::SceneMove(1),
+                Command::SceneMove(-1),
+                Command::Confirm,
+                Command::SceneMenu
+            ]
+        );
+        assert_eq!(
+            commands(Open::Nothing, &one_frame(&[(KeyCode::O, NONE)])),
+            [Command::SceneMenu]
         );
     }
 

@@ -351,7 +351,12 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
             timing.note_capture(ms);
         }
         game.poll_file();
-        for command in input::commands(game.menu.open, &keyboard.take()) {
+        let open = match (game.menu.open, game.scenes.open) {
+            (true, _) => input::Open::Levels,
+            (_, true) => input::Open::Scenes,
+            _ => input::Open::Nothing,
+        };
+        for command in input::commands(open, &keyboard.take()) {
             game.apply(command);
         }
         if game.quit_requested() {
@@ -398,7 +403,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 },
                 toolbar: compact,
                 palette: if game.display.palette {
-                    game.session.world.materials().len()
+                    game.tools.offered(&game.session.world).len()
                 } else {
                     0
                 },
@@ -413,7 +418,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         toolbar.update();
         if toolbar.captures(pixel) {
             if mouse.pressed {
-                if let Some(command) = toolbar.command_at(pixel, &game) {
+                if let Some(command) = toolbar.command_at(pixel) {
                     game.apply(command);
                 }
             }
@@ -422,9 +427,21 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         if let Some(grid) = layout.palette.filter(|grid| grid.rect.contains(pixel)) {
             // The palette takes the mouse: a click picks the material under it.
             if mouse.pressed {
-                let materials = game.session.world.materials().len();
+                let materials = game.tools.offered(&game.session.world).len();
                 if let Some(index) = grid.row_at(materials, pixel) {
                     game.apply(Command::SelectMaterial(index));
+                }
+            }
+            mouse.release();
+        }
+        if game.scenes.open {
+            // The scene menu takes the mouse: a click opens the scene under it.
+            if mouse.pressed {
+                let screen = Vec2::new(screen_width(), screen_height());
+                let cards = draw::scene_menu::cards(screen, game.scenes.cards.len());
+                if let Some(index) = cards.iter().position(|card| card.contains(pixel)) {
+                    game.scenes.selected = index;
+                    game.apply(Command::Confirm);
                 }
             }
             mouse.release();
@@ -540,6 +557,7 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
         };
         draw::level_hud::draw_end(&game);
         draw::level_hud::draw_menu(&game);
+        draw::scene_menu::draw(&game);
         panel.draw(&mut game);
         toolbar.draw(&game);
         draw::hud::draw_overlays(&game, &presets, &layout);

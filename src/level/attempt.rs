@@ -208,7 +208,7 @@ impl Attempt {
         let left = |most: Option<f32>, spent: f32| most.is_none_or(|most| spent < most);
         let spent = self.spent;
         let within = match input {
-            Input::Pour(_) => left(budget.pour, spent.pour),
+            Input::Pour { .. } => left(budget.pour, spent.pour),
             Input::Erase { .. } => left(budget.erase, spent.erase),
             Input::Draw(obstacle) => budget
                 .walls
@@ -227,7 +227,7 @@ impl Attempt {
     pub fn spend(&mut self, input: &Input, particles_before: usize, world: &World) {
         let now = world.particles().len();
         match input {
-            Input::Pour(_) => {
+            Input::Pour { .. } => {
                 self.spent.pour += now.saturating_sub(particles_before) as f32 / self.per_area
             }
             Input::Erase { .. } => {
@@ -340,6 +340,13 @@ impl Attempt {
             return input.apply(world);
         };
         attempt.admits(input).map_err(EditError::Refused)?;
+        if let Input::Pour { material, .. } = input {
+            if material.in_world(world).is_none() {
+                return Err(EditError::Refused(
+                    "a level pours only its own materials".into(),
+                ));
+            }
+        }
         let before = world.particles().len();
         input.apply(world)?;
         attempt.spend(input, before, world);
@@ -464,7 +471,7 @@ pub fn tool_of(input: &Input) -> Option<Tool> {
         Input::Preset { .. } | Input::Undo | Input::Redo => return None,
         Input::Stir(_) => Tool::Stir,
         Input::Pull { .. } => Tool::Pull,
-        Input::Pour(_) => Tool::Pour,
+        Input::Pour { .. } => Tool::Pour,
         Input::Erase { .. } => Tool::Erase,
         Input::Heat { rate, .. } if *rate < 0.0 => Tool::Cool,
         Input::Heat { .. } => Tool::Heat,

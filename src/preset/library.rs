@@ -7,7 +7,8 @@
 //! checked by the same rules as a preset's materials (its test below builds it as a scene).
 
 use super::PresetError;
-use crate::sim::{Material, MaterialPatch};
+use crate::sim::scene::{Product, Reaction};
+use crate::sim::{AirSettings, Arrival, Material, MaterialPatch, World};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -27,7 +28,7 @@ pub struct Library {
 /// `"vapour"` or `"nothing"` (a view of `Reaction`, as obstacles' kinds are of theirs).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub(super) struct ReactionFile {
+pub(crate) struct ReactionFile {
     pub name: String,
     pub between: [String; 2],
     pub into: [String; 2],
@@ -54,7 +55,7 @@ impl Library {
     }
 
     /// The library's reactions, as the file writes them.
-    pub(super) fn reactions(&self) -> &[ReactionFile] {
+    pub(crate) fn reactions(&self) -> &[ReactionFile] {
         &self.reactions
     }
 
@@ -135,37 +136,129 @@ pub(super) fn resolve(
 /// Brings the library's reactions into a scene of `materials` with its own `reactions`: each
 /// library reaction between two materials the scene holds, under a name the scene does not use,
 /// joins it. What the scene's materials turn into that it lacks (a reaction's products, what a
-/// material melts into) joins its materials from the library, after its own. A reaction whose
-/// product is `vapour` joins only a scene with a boiling material.
+/// material melts into) joins its materials from the library, after its own, and may bring
+/// reactions of its own in turn. A reaction whose product is `vapour` joins only a scene with a
+/// boiling material.
 pub(super) fn apply(materials: &mut Vec<Material>, reactions: &mut Vec<ReactionFile>) {
+    let names: Vec<&str> = reactions.iter().map(|r| r.name.as_str()).collect();
+    let (more, joining) = joining(materials, &names);
+    materials.extend(more);
+    reactions.extend(joining);
+}
+
+/// What `apply` adds to a scene of `materials` with the reactions called `reactions`: the
+/// library materials, then the library reactions, in the order they join (until nothing more
+/// does).
+fn joining(materials: &[Material], reactions: &[&str]) -> (Vec<Material>, Vec<ReactionFile>) {
+    let mut all = materials.to_vec();
+    let mut joined: Vec<ReactionFile> = Vec::new();
     let has = |materials: &[Material], name: &str| materials.iter().any(|m| m.name == name);
-    for reaction in library().reactions() {
-        let own = reactions.iter().any(|r| r.name == reaction.name);
-        let meet = reaction.between.iter().all(|name| has(materials, name));
-        let boils = materials.iter().any(|m| m.boiling_point.is_some());
-        let needs_vapour = reaction.into.iter().any(|p| p == "vapour");
-        if own || !meet || (needs_vapour && !boils) {
-            continue;
+    let add = |all: &mut Vec<Material>, name: &str| {
+        if !has(all, name) {
+            if let Some(material) = library().material(name) {
+                all.push(material.clone());
+            }
         }
-        for product in &reaction.into {
-            if product == "vapour" || product == "nothing" || has(materials, product) {
+    };
+    loop {
+        let (materials_before, reactions_before) = (all.len(), joined.len());
+        for reaction in library().reactions() {
+            let own = reactions.contains(&reaction.name.as_str())
+                || joined.iter().any(|r| r.name == reaction.name);
+            let meet = reaction.between.iter().all(|name| has(&all, name));
+            let boils = all.iter().any(|m| m.boiling_point.is_some());
+            let needs_vapour = reaction.into.iter().any(|p| p == "vapour");
+            if own || !meet || (needs_vapour && !boils) {
                 continue;
             }
-            if let Some(material) = library().material(product) {
-                materials.push(material.clone());
+            for product in &reaction.into {
+                if product != "vapour" && product != "nothing" {
+                    add(&mut all, product);
+                }
             }
+            joined.push(reaction.clone());
         }
-        reactions.push(reaction.clone());
+        let mut k = 0;
+        while k < all.len() {
+            if let Some(melt) = all[k].melts_into.clone() {
+                add(&mut all, &melt);
+            }
+            k += 1;
+        }
+        if all.len() == materials_before && joined.len() == reactions_before {
+            break;
+        }
     }
-    let mut k = 0;
-    while k < materials.len() {
-        let melt = materials[k].melts_into.clone();
-        if let Some(melt) = melt.filter(|melt| !has(materials, melt)) {
-            if let Some(material) = library().material(&melt) {
-                materials.push(material.clone());
-            }
-        }
-        k += 1;
+    (all.split_off(materials.len()), joined)
+}
+
+/// The side of the air's cells the library gives a world it brings air into: the sandbox's.
+const AIR_CELL: f32 = 0.25;
+
+/// What joins a running world when library material `name` is poured into it for the first
+/// time (`World::add_materials`): the material, what it and the world's materials turn into
+/// that the world lacks, the library reactions between them (as `apply` brings them into a
+/// preset), and air, for a world without it where something would boil or burn at once: where
+/// a material is as hot as another's boiling point or ignition temperature (lava poured beside
+/// water or wood). `None` when the library has no material of that name.
+pub fn arrival(world: &World, name: &str) -> Option<Arrival> {
+    let material = library().material(name)?;
+    let mut materials = world.materials().to_vec();
+    materials.push(material.clone());
+    let own: Vec<&str> = world.reactions().iter().map(|r| r.name.as_str()).collect();
+    let (more, reactions) = joining(&materials, &own);
+    let new: Vec<Material> = std::iter::once(material.clone()).chain(more).collect();
+    let all: Vec<Material> = world.materials().iter().chain(&new).cloned().collect();
+    let air = world.air().is_none() && needs_air(&all, &reactions);
+    let domain = world.domain();
+    let width = domain.max().x - domain.min().x;
+    Some(Arrival {
+        reactions: reactions.iter().map(|r| resolved(r, &all)).collect(),
+        air: air.then(|| AirSettings {
+            columns: ((width / AIR_CELL).round() as usize).clamp(16, 128),
+            ..AirSettings::default()
+        }),
+        materials: new,
+    })
+}
+
+/// True when something among `materials` would boil or burn at once, or a reaction makes
+/// vapour: then the world needs air to carry it.
+fn needs_air(materials: &[Material], reactions: &[ReactionFile]) -> bool {
+    let hottest = materials
+        .iter()
+        .map(|m| m.temperature)
+        .fold(f32::NEG_INFINITY, crate::sim::numerics::portable::max);
+    let reached = |point: Option<f32>| point.is_some_and(|point| point <= hottest);
+    let vapour = reactions
+        .iter()
+        .flat_map(|r| &r.into)
+        .any(|p| p == "vapour");
+    vapour
+        || materials
+            .iter()
+            .any(|m| reached(m.boiling_point) || reached(m.ignition_temperature))
+}
+
+/// A library reaction among `materials`, which hold every material it names.
+fn resolved(reaction: &ReactionFile, materials: &[Material]) -> Reaction {
+    let index = |name: &str| {
+        materials
+            .iter()
+            .position(|m| m.name == name)
+            .expect("a joining reaction's materials joined before it")
+    };
+    let product = |name: &str| match name {
+        "vapour" => Product::Vapour,
+        "nothing" => Product::Nothing,
+        name => Product::Material(index(name)),
+    };
+    Reaction {
+        name: reaction.name.clone(),
+        between: [index(&reaction.between[0]), index(&reaction.between[1])],
+        into: [product(&reaction.into[0]), product(&reaction.into[1])],
+        rate: reaction.rate,
+        heat: reaction.heat,
     }
 }
 

@@ -7,10 +7,10 @@
 //! values that normalise to the scene's.
 
 use super::file::ObstacleFile;
-use super::Preset;
+use super::{library, Preset};
 use crate::sim::scene::material::{Law, MATERIAL_FIELDS};
 use crate::sim::scene::resolution::scale_material;
-use crate::sim::{Material, Obstacle, Shape};
+use crate::sim::{Material, Obstacle, Product, Shape, World};
 use glam::Vec2;
 
 /// The first line of every saved preset.
@@ -95,6 +95,72 @@ impl Preset {
             scene,
             reference,
             written,
+            ..self.clone()
+        }
+    }
+
+    /// The preset holding what joined `world` since it was built from `self.scene`
+    /// (`World::add_materials`, as pouring a library material the scene lacked does): the
+    /// materials after the scene's (the library's of each name, or, for one the library lacks,
+    /// the world's mapped back to the reference radius), the reactions after the scene's, and
+    /// the world's air where the scene had none. `edited` and the snapshot then take the world
+    /// as one of this preset; a preset whose world gained nothing comes back as it is.
+    pub fn holding(&self, world: &World) -> Preset {
+        let (own, joined) = (self.scene.materials.len(), world.materials().len());
+        let air = world.air().filter(|_| self.scene.air.is_none());
+        if joined <= own && air.is_none() {
+            return self.clone();
+        }
+        let mut written = self.written.clone();
+        for material in &world.materials()[own.min(joined)..] {
+            let reference = library::library().material(&material.name).cloned();
+            written
+                .materials
+                .push(reference.unwrap_or_else(|| self.material_at_reference(material)));
+        }
+        let named = |name: &str| -> Option<library::ReactionFile> {
+            let names = |index: usize| world.materials().get(index).map(|m| m.name.clone());
+            let library = library::library().reactions().iter();
+            if let Some(file) = library.clone().find(|r| r.name == name) {
+                return Some(file.clone());
+            }
+            let reaction = world.reactions().iter().find(|r| r.name == name)?;
+            let product = |product: &Product| match product {
+                Product::Vapour => Some("vapour".to_string()),
+                Product::Nothing => Some("nothing".to_string()),
+                Product::Material(index) => names(*index),
+            };
+            Some(library::ReactionFile {
+                name: name.to_string(),
+                between: [names(reaction.between[0])?, names(reaction.between[1])?],
+                into: [product(&reaction.into[0])?, product(&reaction.into[1])?],
+                rate: reaction.rate,
+                heat: reaction.heat,
+            })
+        };
+        let own_reactions = self.scene.reactions.len();
+        for reaction in world.reactions().iter().skip(own_reactions) {
+            written.reactions.extend(named(&reaction.name));
+        }
+        if let Some(air) = air {
+            written.air = Some(air.settings().clone());
+        }
+        let text = toml::to_string(&written).expect("a preset file is always TOML");
+        let Ok(reread) = Preset::parse(&self.name, &text) else {
+            return self.clone();
+        };
+        let radius = self.scene.params.particle_radius;
+        let Ok(rebuilt) = reread.reference.at_particle_radius(radius) else {
+            return self.clone();
+        };
+        let mut scene = self.scene.clone();
+        scene.materials = rebuilt.materials;
+        scene.reactions = rebuilt.reactions;
+        scene.air = rebuilt.air;
+        Preset {
+            scene,
+            reference: reread.reference,
+            written: reread.written,
             ..self.clone()
         }
     }

@@ -72,7 +72,7 @@ fn edit_of(input: &Input) -> Option<(Starts, Option<Stroke>)> {
         Input::Draw(_) | Input::Undraw(_) => Some((Starts::Always, None)),
         Input::Grab(_) => Some((Starts::Always, Some(Stroke::Grab))),
         Input::Drag(_) | Input::Release => Some((Starts::Never, Some(Stroke::Grab))),
-        Input::Pour(_) => stroke(Stroke::Pour),
+        Input::Pour { .. } => stroke(Stroke::Pour),
         Input::Erase { .. } => stroke(Stroke::Erase),
         Input::Heat { .. } => stroke(Stroke::Heat),
         Input::Gravity(_) => stroke(Stroke::Gravity),

@@ -8,7 +8,7 @@
 //! seed 1
 //! 0 preset seed own 5d1c3e0f2a9b4c77
 //! 0 stir 5.1 3.2 1.5 -0.25 1.2
-//! 12 pour 1 4 6 0.6 0 0
+//! 12 pour lava 4 6 0.6 0 0
 //! 30 heat 5 1.5 1.2 300
 //! 40 draw capsule 2 2 5 2.5 0.15 0.5
 //! 80 gravity 4.9 -8.487049
@@ -25,7 +25,7 @@
 //! | `preset` | source (a preset's or a level's `NAME`, or a `.toml` path), `own` or a particle count, the new world's checksum | a fresh world (a switch, a reset, a reload, `[`/`]`); in a level, a fresh go at it |
 //! | `stir` | x y vx vy radius | `World::stir` |
 //! | `pull` | x y radius speed | `World::pull` |
-//! | `pour` | material x y radius vx vy | `World::pour` |
+//! | `pour` | material (a name, in double quotes when it holds a space, or an index of the world's materials) x y radius vx vy | `World::pour`; a library material the world lacks joins it first (`World::add_materials`) |
 //! | `erase` | x y radius | `World::erase` |
 //! | `heat` | x y radius rate (degrees per second; negative cools) | `World::heat_under` |
 //! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |

@@ -7,6 +7,7 @@
 mod common;
 
 mod air;
+mod arrival;
 #[cfg(feature = "bodies")]
 mod bodies;
 mod collapse;

@@ -5,9 +5,10 @@
 use crate::common::on_threads;
 use glam::Vec2;
 use slosh::headless::{self, HeadlessOptions, StirMode};
+use slosh::input::MaterialRef;
 use slosh::replay::{build, Input, Player, Recorder, Replay};
 use slosh::sim::numerics::portable::{unit_vector, Ordered};
-use slosh::sim::{Obstacle, Pour, Stir, Tunable};
+use slosh::sim::{Obstacle, Stir, Tunable};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -40,12 +41,12 @@ fn record_every_input(path: &Path, frames: u64) -> u64 {
     let script = |frame: u64| -> Vec<Input> {
         let t = frame as f32 * 0.05;
         match frame % 50 {
-            5 => vec![Input::Pour(Pour {
-                material: (frame / 50 % 2) as usize,
+            5 => vec![Input::Pour {
+                material: MaterialRef::Index((frame / 50 % 2) as usize),
                 centre: Vec2::new(3.0 + unit_vector(t).y, 5.0),
                 radius: 0.4,
                 velocity: Vec2::new(1.0, -1.0),
-            })],
+            }],
             10 => vec![Input::Stir(Stir {
                 position: Vec2::new(5.0, 1.0),
                 velocity: Vec2::new(4.0 * unit_vector(t).x, 1.0),

@@ -5,17 +5,18 @@
 
 use crate::common::step_frames;
 use glam::Vec2;
+use slosh::input::MaterialRef;
 use slosh::preset::Preset;
 use slosh::replay::{build, History, Input, Player, Recorder, Replay};
-use slosh::sim::{EditError, Obstacle, Pour};
+use slosh::sim::{EditError, Obstacle};
 
 fn pour_at(x: f32) -> Input {
-    Input::Pour(Pour {
-        material: 0,
+    Input::Pour {
+        material: MaterialRef::Index(0),
         centre: Vec2::new(x, 6.0),
         radius: 0.4,
         velocity: Vec2::ZERO,
-    })
+    }
 }
 
 #[test]

@@ -757,14 +757,14 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
         .args(["--particles", "1500", "--record"])
         .arg(&replay);
     let window = Driven::start(&display, command);
-    // Stir through the pool, pour the second material, erase a hole.
+    // Stir through the pool, pour the palette's second material, erase a hole.
     window.drag((300, 600), (900, 560), true);
     window.key_until("w", "tool", "pour".into());
-    // The dam has one liquid: Tab comes back to it and says so.
+    // The dam has one liquid: Tab goes on to the library's next, oil, which the pour brings in.
     window.chord(&["Tab"], "the next liquid", |state| {
         state["message"]
             .as_str()
-            .is_some_and(|message| message.starts_with("pouring"))
+            .is_some_and(|message| message.starts_with("pouring oil"))
     });
     window.drag((640, 200), (700, 220), true);
     window.key_until("e", "tool", "erase".into());
@@ -811,13 +811,14 @@ fn every_tool_driven_by_xdotool_records_a_replay_that_ends_alike() {
     let recording = std::fs::read_to_string(&replay).unwrap();
     for verb in [
         " stir ",
-        " pour 0 ",
+        " pour oil ",
         " erase ",
         " heat ",
         " draw capsule ",
         " undraw 0",
         " gravity ",
-        " tune 0 stiffness ",
+        // The panel tunes the material in hand: the oil Tab picked and the pour brought in.
+        " tune 1 stiffness ",
         " undo\n",
         " redo\n",
     ] {

@@ -42,8 +42,14 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "F",
         "grab & throw: press on a body, drag, let go (bodies in bath, mill, dam)",
     ),
-    ("Tab", "next material to pour (and to tune)"),
-    ("I", "material palette: click a swatch to pour it"),
+    (
+        "Tab",
+        "next material to pour: the scene's, then the library's",
+    ),
+    (
+        "I",
+        "material palette: click a swatch to pour it (any material, into any scene)",
+    ),
     ("right button", "pull liquid toward the cursor"),
     (
         "mouse wheel",
@@ -87,6 +93,7 @@ pub const CONTROLS: &[(&str, &str)] = &[
         "B",
         "the sandbox: an empty box with every material (Tab picks one)",
     ),
+    ("O", "scenes: each scene as a picture; click one to open it"),
     (
         "M",
         "levels: Up / Down and Enter to play; Enter after a level: the next",
@@ -179,7 +186,6 @@ fn tool_line(game: &Game, cursor: Option<Vec2>, keys: bool) -> Vec<Piece> {
     }
     let tool = game.tools.tool;
     let mut said = vec![format!("Tool: {}", capitalised(tool.name()))];
-    let materials = game.session.world.materials();
     if tool == Tool::Grab {
         said.push(match game.session.world.bodies() {
             None => "no bodies here".into(),
@@ -188,12 +194,8 @@ fn tool_line(game: &Game, cursor: Option<Vec2>, keys: bool) -> Vec<Piece> {
                 None => "press on a body".into(),
             },
         });
-    } else if tool == Tool::Pour && materials.len() > 1 {
-        said.push(
-            materials[game.tools.material.min(materials.len() - 1)]
-                .name
-                .clone(),
-        );
+    } else if tool == Tool::Pour && game.tools.offered(&game.session.world).len() > 1 {
+        said.push(game.tools.material_name(&game.session.world));
     }
     let heat_matters =
         matches!(tool, Tool::Heat | Tool::Cool) || game.display.shading == Shading::Temperature;
@@ -402,22 +404,12 @@ fn draw_help(game: &Game, presets: &[Preset]) {
     }
     lines.push((String::new(), TEXT));
     lines.push(("Presets".into(), WARN));
-    // The page leaves out the benchmarks' tank, which has no key, to keep the overlay on screen.
-    let shown = if WEB {
-        &presets[..presets.len().min(PRESET_KEYS)]
-    } else {
-        presets
-    };
-    for (index, preset) in shown.iter().enumerate() {
-        let key = if index < PRESET_KEYS {
-            key_label(index + 1)
-        } else {
-            "-".to_string()
-        };
-        let colour = if index < PRESET_KEYS { TEXT } else { DIM };
+    // The scenes on keys: the benchmarks' scenes after them are no player's.
+    for (index, preset) in presets.iter().take(PRESET_KEYS).enumerate() {
+        let key = key_label(index + 1);
         lines.push((
             format!("{key:<7}  {:<9} {}", preset.name, preset.description),
-            colour,
+            TEXT,
         ));
     }
     for key in presets.len() + 1..=PRESET_KEYS {

@@ -1,7 +1,7 @@
 //! Everything that draws: the liquid and the scene (`render`, with `splats`, `smoke` and the
 //! glow's `bloom`; the liquid's optics in numbers in `look`), the HUDs (`hud`, `level_hud`, the
 //! engine figures `stats`, the touch `toolbar`, the tuning `panel`, the material palette
-//! `swatches`), where they and the box go
+//! `swatches`, the scene menu `scene_menu`), where they and the box go
 //! (`layout`, `view`), the colours heat is shown in (`palette`), the HUDs' type (`text`), and the
 //! GIF capture (`capture`). The only code that calls macroquad's drawing.
 
@@ -14,6 +14,7 @@ pub(crate) mod look;
 pub(crate) mod palette;
 pub(crate) mod panel;
 pub(crate) mod render;
+pub(crate) mod scene_menu;
 pub(crate) mod smoke;
 pub(crate) mod splats;
 pub(crate) mod stats;

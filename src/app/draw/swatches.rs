@@ -1,5 +1,6 @@
 //! The material palette: a column of swatches along the window's right edge, one for each of
-//! the world's materials, with its colour and name; a click (or a tap) picks it for pouring.
+//! the world's materials and then each library material it lacks (pouring one brings it in),
+//! with its colour and name; a click (or a tap) picks it for pouring.
 //! I and the touch toolbar's "palette" button open and close it; Tab still steps through the
 //! same materials. The layout keeps the box clear of it (`layout::Layout::palette`). Its
 //! geometry (`column`, `row_at`) draws nothing, so that a test can lay it out.
@@ -19,6 +20,8 @@ const TITLE: f32 = 22.0;
 const PAD: f32 = 6.0;
 const BACKGROUND: Color = Color::new(0.0, 0.0, 0.0, 0.72);
 const CHOSEN: Color = Color::new(0.25, 0.45, 0.8, 0.9);
+/// The name of a material the world does not hold yet.
+const NEW: Color = Color::new(0.75, 0.78, 0.85, 0.85);
 
 /// Where the palette lies: its rectangle, and how many swatches stand side by side in it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,10 +81,11 @@ impl Grid {
     }
 }
 
-/// Draws the palette in `grid`: a title, then each of the world's materials as a swatch of its
-/// colour and its name, the one in hand marked.
+/// Draws the palette in `grid`: a title, then each material offered (the world's, then the
+/// library's it lacks, their names dimmer) as a swatch of its colour and its name, the one in
+/// hand marked.
 pub fn draw(game: &Game, grid: Grid) {
-    let materials = game.session.world.materials();
+    let offered = game.tools.offered(&game.session.world);
     let column = grid.rect;
     draw_rectangle(column.x, column.y, column.w, column.h, BACKGROUND);
     draw_rectangle_lines(column.x, column.y, column.w, column.h, 1.0, DIM);
@@ -92,9 +96,9 @@ pub fn draw(game: &Game, grid: Grid) {
         18.0,
         DIM,
     );
-    let size = grid.row_height(materials.len()).at_most(20.0);
-    for (index, material) in materials.iter().enumerate() {
-        let rect = grid.cell(materials.len(), index);
+    let size = grid.row_height(offered.len()).at_most(20.0);
+    for (index, material) in offered.iter().enumerate() {
+        let rect = grid.cell(offered.len(), index);
         if index == game.tools.material {
             draw_rectangle(rect.x, rect.y, rect.w, rect.h, CHOSEN);
         }
@@ -112,7 +116,7 @@ pub fn draw(game: &Game, grid: Grid) {
             rect.x + swatch + 10.0,
             rect.y + rect.h * 0.5 + size * 0.3,
             size,
-            TEXT,
+            if material.joins { NEW } else { TEXT },
         );
     }
 }

@@ -1,7 +1,7 @@
 //! The touch toolbar: buttons along the bottom of the window for a device without keys (a
 //! phone), shown once the screen has been touched, or on a narrow screen. One finger uses the
 //! tool in hand (macroquad turns a touch into the mouse); the buttons give the keys' commands:
-//! the tools, the material palette, the next scene, the level menu, pause, reset, share and the
+//! the tools, the material palette, the scene menu, the level menu, pause, reset, share and the
 //! sound on or off.
 
 use super::text::{DIM, TEXT};
@@ -20,8 +20,8 @@ enum Action {
     Tool(Tool),
     /// Open or close the material palette.
     Palette,
-    /// The next embedded preset.
-    Scene,
+    /// The scene menu.
+    Scenes,
     /// The level menu.
     Levels,
     /// Pause or resume.
@@ -44,7 +44,7 @@ const BUTTONS: &[(&str, Action)] = &[
     ("heat", Action::Tool(Tool::Heat)),
     ("cool", Action::Tool(Tool::Cool)),
     ("palette", Action::Palette),
-    ("scene", Action::Scene),
+    ("scenes", Action::Scenes),
     ("levels", Action::Levels),
     ("pause", Action::Pause),
     ("reset", Action::Reset),
@@ -85,7 +85,7 @@ impl Toolbar {
     }
 
     /// The command of the button at `point`, if one is there.
-    pub fn command_at(&self, point: Vec2, game: &Game) -> Option<Command> {
+    pub fn command_at(&self, point: Vec2) -> Option<Command> {
         if !self.shown() {
             return None;
         }
@@ -95,10 +95,7 @@ impl Toolbar {
         Some(match action {
             Action::Tool(tool) => Command::SelectTool(tool),
             Action::Palette => Command::TogglePalette,
-            Action::Scene => {
-                let count = crate::preset::BUILTIN.len();
-                Command::SwitchPreset(game.session.key().map_or(1, |key| key % count + 1))
-            }
+            Action::Scenes => Command::SceneMenu,
             Action::Levels => Command::LevelMenu,
             Action::Pause => Command::TogglePause,
             Action::Reset => Command::Reset,
@@ -119,6 +116,7 @@ impl Toolbar {
                 Action::Pause => game.session.paused,
                 Action::Sound => !game.progress.sound.muted,
                 Action::Palette => game.display.palette,
+                Action::Scenes => game.scenes.open,
                 _ => false,
             };
             let fill = if chosen { CHOSEN } else { BACKGROUND };

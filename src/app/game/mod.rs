@@ -7,6 +7,7 @@ pub(crate) mod hearing;
 pub(crate) mod levels;
 pub(crate) mod page;
 pub(crate) mod recording;
+pub(crate) mod scenes;
 pub(crate) mod session;
 pub(crate) mod state_report;
 pub(crate) mod tools;
@@ -20,6 +21,7 @@ use glam::Vec2;
 use hearing::Hearing;
 use levels::{Menu, Progress, TOOLS};
 use recording::Recording;
+use scenes::SceneMenu;
 use session::{checkout_differs, key_label, PresetSource, Resolution, Scale, Session, PRESET_KEYS};
 use tools::{FrameInput, Tools};
 
@@ -85,11 +87,16 @@ pub enum Command {
     Redo,
     /// Open or close the level menu.
     LevelMenu,
+    /// Open or close the scene menu.
+    SceneMenu,
+    /// Move the scene menu's choice by this many cards.
+    SceneMove(isize),
     /// Move the level menu's selection by this many rows.
     MenuMove(isize),
     /// Play level `index` (in `level::BUILTIN`'s order), if it is open.
     PlayLevel(usize),
-    /// Enter: in the menu, play the level chosen; after a level ends, the next one (won) or
+    /// Enter: in the scene menu, open the scene chosen; in the level menu, play the level
+    /// chosen; after a level ends, the next one (won) or
     /// the same again (lost).
     Confirm,
     /// Close the window.
@@ -111,6 +118,8 @@ pub struct Game {
     pub progress: Progress,
     /// The level menu.
     pub menu: Menu,
+    /// The scene menu.
+    pub scenes: SceneMenu,
     /// The sound events of the frames run, while the window plays them (`hear`).
     hearing: Option<Hearing>,
     /// Whether the current go at a level has been counted in `progress` (once it is won).
@@ -154,6 +163,7 @@ impl Game {
             display: Display::default(),
             progress: Progress::default(),
             menu: Menu::default(),
+            scenes: SceneMenu::default(),
             hearing: None,
             counted: false,
             quit: false,
@@ -244,7 +254,15 @@ impl Game {
             }
             Command::Screenshot => self.screenshot_requested = true,
             Command::Quit => self.quit = true,
-            Command::LevelMenu => self.toggle_menu(),
+            Command::LevelMenu => {
+                self.scenes.open = false;
+                self.toggle_menu()
+            }
+            Command::SceneMenu => {
+                self.menu.open = false;
+                self.scenes.toggle(&self.session.preset.name)
+            }
+            Command::SceneMove(cards) => self.scenes.step(cards),
             Command::MenuMove(rows) => self.menu.step(rows),
             Command::PlayLevel(index) => self.play_level(index),
             Command::Confirm => self.confirm(),
@@ -562,6 +580,8 @@ impl Game {
         let built = self.session.built();
         let session = &self.session;
         (self.recording).record_preset(session.seed(), &built, &session.preset, &session.world);
+        // A level pours only its own materials; any other scene, the library's too.
+        self.tools.library = self.attempt().is_none();
     }
 
     /// Polls the preset file; reloads it when it changed.
@@ -699,6 +719,13 @@ impl Game {
     }
 
     fn confirm(&mut self) {
+        if self.scenes.open {
+            self.scenes.open = false;
+            if let Some(number) = self.scenes.chosen() {
+                self.switch_to_key(number);
+            }
+            return;
+        }
         if self.menu.open {
             self.play_level(self.menu.selected);
             return;

@@ -578,15 +578,15 @@ impl Session {
         self.watcher = None;
     }
 
-    /// The current preset with the person's edits (tuned materials, drawn obstacles, gravity),
-    /// as a preset file would give it.
+    /// The current preset with the person's edits (tuned materials, drawn obstacles, gravity)
+    /// and the materials poured into it (`Preset::holding`), as a preset file would give it.
     pub fn edited_preset(&self) -> Preset {
         let world = &self.world;
-        let materials = self
-            .preset
-            .materials_of_world(world.materials(), world.params().substeps);
-        self.preset
-            .edited(&materials, world.obstacles(), world.params().gravity)
+        let preset = self.preset.holding(world);
+        // Materials the preset could not take (none the library gives) stay the world's alone.
+        let own = &world.materials()[..preset.scene.materials.len().min(world.materials().len())];
+        let materials = preset.materials_of_world(own, world.params().substeps);
+        preset.edited(&materials, world.obstacles(), world.params().gravity)
     }
 
     /// The scene as a link (`crate::share`), at the session's particle count and seed: by name

@@ -4,10 +4,11 @@
 //! between the walls.
 
 use super::recording::Recording;
+use crate::input::MaterialRef;
 use crate::level::Tool;
 use crate::replay::Input;
 use crate::sim::numerics::portable::Ordered;
-use crate::sim::{EditError, Material, Obstacle, Pour, Stir, Tunable, World};
+use crate::sim::{EditError, Material, Obstacle, Stir, Tunable, World};
 use glam::Vec2;
 
 /// Fastest the arrow keys turn gravity, in radians per second.
@@ -43,13 +44,80 @@ pub struct FrameInput {
     pub drag: Option<Vec2>,
 }
 
+/// A material the palette offers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offered {
+    /// Its name.
+    pub name: String,
+    /// Its colour.
+    pub colour: [f32; 3],
+    /// It is the library's, not yet in the world: pouring it brings it in.
+    pub joins: bool,
+}
+
+/// What a world holds that a pour may add to: its materials and reactions, and whether it has
+/// heat and air.
+struct Joined {
+    materials: usize,
+    reactions: usize,
+    heat: bool,
+    air: bool,
+}
+
+impl Joined {
+    fn of(world: &World) -> Self {
+        Self {
+            materials: world.materials().len(),
+            reactions: world.reactions().len(),
+            heat: world.heat().is_some(),
+            air: world.air().is_some(),
+        }
+    }
+
+    /// What joined `world` since, in words for the HUD (`None`: nothing).
+    fn news(&self, world: &World) -> Option<String> {
+        let names = |from: usize| -> Vec<String> {
+            world.materials()[from.min(world.materials().len())..]
+                .iter()
+                .map(|m| m.name.clone())
+                .collect()
+        };
+        let new = names(self.materials);
+        let (first, products) = new.split_first()?;
+        let mut brought: Vec<String> = Vec::new();
+        if !products.is_empty() {
+            brought.push(products.join(" and "));
+        }
+        if world.heat().is_some() && !self.heat {
+            brought.push("heat".into());
+        }
+        if world.air().is_some() && !self.air {
+            brought.push("air".into());
+        }
+        let reactions: Vec<&str> = world.reactions()[self.reactions.min(world.reactions().len())..]
+            .iter()
+            .map(|r| r.name.as_str())
+            .collect();
+        if !reactions.is_empty() {
+            brought.push(format!("reactions: {}", reactions.join(", ")));
+        }
+        Some(match brought.is_empty() {
+            true => format!("{first} joins the scene"),
+            false => format!("{first} joins the scene, bringing {}", brought.join("; ")),
+        })
+    }
+}
+
 /// The player's hands on the world: the tool in hand and its ring, the material poured, the
 /// box's tilt and gravity's strength, and the materials as built (the panel's "preset values").
 pub struct Tools {
     /// What the left mouse button does.
     pub tool: Tool,
-    /// The material poured.
+    /// The material poured: its place in the palette (`offered`).
     pub material: usize,
+    /// The palette offers the library's materials beside the world's (not in a level, which
+    /// pours only its own).
+    pub library: bool,
     /// Radius of the stirring and pulling cursor, in world units.
     pub stir_radius: f32,
     /// How far the box is tilted, in radians (positive: anticlockwise, so the liquid runs
@@ -68,6 +136,7 @@ impl Tools {
         let mut tools = Self {
             tool: Tool::Stir,
             material: 0,
+            library: true,
             stir_radius: default_stir_radius(world),
             tilt: 0.0,
             gravity_strength: 0.0,
@@ -113,25 +182,54 @@ impl Tools {
         self.stir_radius = (self.stir_radius * factor).clamp(low, high);
     }
 
-    /// Selects the next of `world`'s materials for pouring; what to say.
-    pub fn next_material(&mut self, world: &World) -> String {
-        self.material = (self.material + 1) % world.materials().len();
-        let name = &world.materials()[self.material].name;
-        format!("pouring {name}")
+    /// What the palette offers in `world`: its materials, then, unless in a level, the
+    /// library's that it lacks (pouring one brings it in).
+    pub fn offered(&self, world: &World) -> Vec<Offered> {
+        let own = world.materials().iter().map(|m| Offered {
+            name: m.name.clone(),
+            colour: m.colour,
+            joins: false,
+        });
+        let library = crate::preset::library::library().materials().iter();
+        let lacking = library
+            .filter(|m| self.library && !world.materials().iter().any(|w| w.name == m.name))
+            .map(|m| Offered {
+                name: m.name.clone(),
+                colour: m.colour,
+                joins: true,
+            });
+        own.chain(lacking).collect()
     }
 
-    /// Selects `world`'s material `index` for pouring; what to say (`None` for an index the
-    /// world has no material at).
+    /// The name of the material in hand, in `world`.
+    pub fn material_name(&self, world: &World) -> String {
+        let offered = self.offered(world);
+        let at = self.material.min(offered.len() - 1);
+        offered[at].name.clone()
+    }
+
+    /// Selects the next material of the palette for pouring; what to say.
+    pub fn next_material(&mut self, world: &World) -> String {
+        self.material = (self.material + 1) % self.offered(world).len();
+        format!("pouring {}", self.material_name(world))
+    }
+
+    /// Selects the palette's material `index` for pouring; what to say (`None` for an index
+    /// the palette has no material at).
     pub fn select_material(&mut self, world: &World, index: usize) -> Option<String> {
-        let name = &world.materials().get(index)?.name;
+        let offered = self.offered(world);
+        let chosen = offered.get(index)?;
         self.material = index;
-        Some(format!("pouring {name}"))
+        Some(match chosen.joins {
+            true => format!("pouring {} (new to this scene)", chosen.name),
+            false => format!("pouring {}", chosen.name),
+        })
     }
 
     /// Applies what the mouse asks of one simulation frame to `world` through `recording`:
     /// what to say when the particle cap stops a pour.
     pub fn frame(
-        &self,
+        &mut self,
         world: &mut World,
         recording: &mut Recording,
         input: FrameInput,
@@ -183,14 +281,15 @@ impl Tools {
     /// Pours the selected material from the ring at `centre`; what to say when the cap stops
     /// it.
     fn pour(
-        &self,
+        &mut self,
         world: &mut World,
         recording: &mut Recording,
         centre: Vec2,
         velocity: Vec2,
     ) -> Option<String> {
-        let pour = Pour {
-            material: self.material.min(world.materials().len() - 1),
+        let name = self.material_name(world);
+        let pour = Input::Pour {
+            material: MaterialRef::Name(name.clone()),
             centre,
             radius: self.stir_radius,
             velocity,
@@ -198,10 +297,16 @@ impl Tools {
         let cap = world.params().max_particles;
         let full = |world: &World| world.particles().len() >= cap;
         // A full world takes no pour (and records none).
-        if !full(world) {
-            recording.input(world, Input::Pour(pour)).ok();
+        if full(world) {
+            return Some(format!("the particle cap ({cap}) stops the pour"));
         }
-        full(world).then(|| format!("the particle cap ({cap}) stops the pour"))
+        let before = Joined::of(world);
+        recording.input(world, pour).ok();
+        let joined = before.news(world);
+        // The material in hand stays in hand where the palette moved it.
+        let offered = self.offered(world);
+        self.material = offered.iter().position(|o| o.name == name).unwrap_or(0);
+        joined.or_else(|| full(world).then(|| format!("the particle cap ({cap}) stops the pour")))
     }
 
     /// Lays a wall from `a` to `b` of the draw thickness (a circle for a click), shortened to

@@ -223,6 +223,11 @@ pub struct AfterFrame<'a> {
     /// burning particle's burned mass and flame, which the air takes as hot smoke (empty in
     /// scenes where nothing burns).
     pub fumes: Vec<Fume>,
+    /// The heat's books, which each process that brings or takes heat adds to.
+    pub(crate) books: &'a mut heat::HeatBooks,
+    /// Each material's heat per unit mass at 0 °C (`heat::Phases::offsets`), left by the heat
+    /// for the books (empty in a world without heat).
+    pub(crate) offsets: Vec<f64>,
 }
 
 /// Mass that burned in a frame, at a burning particle: the air takes it as smoke as hot as the
@@ -238,6 +243,14 @@ pub struct Fume {
 }
 
 impl AfterFrame<'_> {
+    /// The heat particle `index` holds, for the books; 0 in a world without heat.
+    pub(crate) fn held_by(&self, index: usize) -> f64 {
+        if self.offsets.is_empty() {
+            return 0.0;
+        }
+        heat::held_by(self.particles, self.materials, &self.offsets, index)
+    }
+
     /// Turns particle `index` into `material`, its mass with it (a phase change: water to ice);
     /// it keeps its temperature.
     ///
@@ -423,6 +436,7 @@ mod tests {
         let mut particles = Particles::default();
         let mut births = Births::new(3);
         let mut rng = rand::SeedableRng::seed_from_u64(1);
+        let mut books = heat::HeatBooks::default();
         let mut frame = AfterFrame {
             particles: &mut particles,
             materials: &materials,
@@ -431,6 +445,8 @@ mod tests {
             births: &mut births,
             rng: &mut rng,
             fumes: Vec::new(),
+            books: &mut books,
+            offsets: Vec::new(),
         };
         assert!(frame.spawn(0, Vec2::new(1.0, 1.0), Vec2::ZERO));
         assert!(frame.spawn(0, Vec2::new(2.0, 1.0), Vec2::ZERO));

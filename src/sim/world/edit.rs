@@ -5,15 +5,16 @@
 
 use super::World;
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::air::AirSettings;
 use crate::sim::scene::material::{Tunable, MATERIAL_FIELDS, TEMPERATURE};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::{self, Field, Scale};
-use crate::sim::scene::resolution::rescale_substeps;
-use crate::sim::scene::resolution::REFERENCE_RADIUS;
-use crate::sim::scene::{Material, Obstacle};
+use crate::sim::scene::resolution::{rescale_substeps, scale_material, REFERENCE_RADIUS};
+use crate::sim::scene::{Material, Obstacle, Product, Reaction};
 use crate::sim::stages::contact::collide;
-use crate::sim::stages::liquid::Liquid;
+use crate::sim::stages::liquid::{contrast_substep_factor, Liquid};
 use crate::sim::stages::stability;
+use crate::sim::subsystems::air::Air;
 use crate::sim::subsystems::granular::Granular;
 use crate::sim::subsystems::heat::Heat;
 use crate::sim::subsystems::obstacles::{gap_problem, way_out};
@@ -59,6 +60,8 @@ pub enum EditError {
     Unsupported(&'static str),
     /// An edit the game's rules refuse: a level allows only some tools, and only so much.
     Refused(String),
+    /// Materials that cannot join the world (`World::add_materials`), and why.
+    Arrival(String),
 }
 
 impl fmt::Display for EditError {
@@ -85,7 +88,7 @@ impl fmt::Display for EditError {
             ),
             Self::Gap(problem) => write!(f, "the obstacle {problem}"),
             Self::Unsupported(what) => write!(f, "{what}"),
-            Self::Refused(why) => write!(f, "{why}"),
+            Self::Refused(why) | Self::Arrival(why) => write!(f, "{why}"),
         }
     }
 }
@@ -104,6 +107,21 @@ pub struct Pour {
     pub radius: f32,
     /// Velocity of the new particles.
     pub velocity: Vec2,
+}
+
+/// Materials joining a running world (`World::add_materials`), with what they bring.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Arrival {
+    /// The materials, as a preset file writes them: at the reference particle radius
+    /// (`sim::scene::resolution::REFERENCE_RADIUS`) and the default substeps per frame; the world
+    /// rescales them to its own.
+    pub materials: Vec<Material>,
+    /// The reactions they take part in, by the indices of the world's materials followed by
+    /// these; they follow the world's own.
+    pub reactions: Vec<Reaction>,
+    /// The air, for a world without it (what boils or burns needs it to carry the vapour and
+    /// the smoke); a world with air keeps its own.
+    pub air: Option<AirSettings>,
 }
 
 /// What a pour did.
@@ -497,12 +515,58 @@ impl World {
                 "a material's mass cannot change at run time (rebuild the scene instead)",
             ));
         }
+        self.check_material(&material)?;
+        self.materials[index] = Material {
+            name: current.name.clone(),
+            colour: current.colour,
+            ..material
+        };
+        self.take_materials();
+        // Conduction starts and stops with the materials' conductivities; the temperatures are
+        // the particles' and stay.
+        if let Some(air) = self.subsystems.air.as_mut() {
+            air.set_materials(&self.materials);
+        }
+        match &mut self.subsystems.heat {
+            Some(heat) => heat.set_materials(&self.materials),
+            None => {
+                let air = self.subsystems.air.is_some();
+                self.subsystems.heat =
+                    Heat::for_materials(&self.materials, &self.params, air, Vec::new())
+            }
+        }
+        self.settle_substeps();
+        Ok(())
+    }
+
+    /// The stages' and the mechanical subsystems' constants, taken again from the materials
+    /// (edited or joined by others): the liquid's, the springs', the contacts', the fixed
+    /// materials' and the sand's (which comes or stays with a granular material).
+    fn take_materials(&mut self) {
+        let h = self.params.interaction_radius;
+        self.liquid = Liquid::new(&self.materials, &self.params);
+        self.subsystems
+            .springs
+            .set_materials(&self.materials, &self.params);
+        self.subsystems.contacts.set_materials(&self.materials, h);
+        self.subsystems.fixed.set_materials(&self.materials);
+        match &mut self.subsystems.granular {
+            Some(granular) => granular.set_materials(&self.materials),
+            None => {
+                self.subsystems.granular = Granular::for_materials(&self.materials, &self.domain)
+            }
+        }
+    }
+
+    /// `material` refused as `set_material` refuses it, in this world's units: a stiffness no
+    /// substeps hold calm, a value outside its range of the preset files rescaled to this world.
+    fn check_material(&self, material: &Material) -> Result<(), EditError> {
         for (field, value, near) in [
             ("stiffness", material.stiffness, false),
             ("near_stiffness", material.near_stiffness, true),
         ] {
             let most = stability::MAX_STABILITY_SUBSTEPS;
-            let limit = stability::calm_stiffness(&self.params, &material, near, most);
+            let limit = stability::calm_stiffness(&self.params, material, near, most);
             if let Some(value) = value.filter(|&value| value > limit) {
                 return Err(EditError::Boils {
                     field,
@@ -514,42 +578,113 @@ impl World {
         let scale = Scale::of(&self.params);
         let lambda = self.params.particle_radius / REFERENCE_RADIUS;
         for row in MATERIAL_FIELDS {
-            if let Some(value) = (row.value)(&material) {
+            if let Some(value) = (row.value)(material) {
                 let field = row.field.in_world(row.law.length_factor(lambda));
                 check(row.name, &field, value, &scale)?;
             }
         }
-        self.materials[index] = Material {
-            name: current.name.clone(),
-            colour: current.colour,
-            ..material
-        };
-        let h = self.params.interaction_radius;
-        self.liquid = Liquid::new(&self.materials, &self.params);
-        self.subsystems
-            .springs
-            .set_materials(&self.materials, &self.params);
-        self.subsystems.contacts.set_materials(&self.materials, h);
-        match &mut self.subsystems.granular {
-            Some(granular) => granular.set_materials(&self.materials),
-            None => {
-                self.subsystems.granular = Granular::for_materials(&self.materials, &self.domain)
+        Ok(())
+    }
+
+    /// Brings materials the world lacks into it, with what they need (`Arrival`): the stages and
+    /// subsystems take them as a scene holding them from the start would (heat joins when they
+    /// conduct, melt, burn or react; the sand's friction with a granular material; the springs
+    /// with an elastic one), and the substeps follow their masses and stiffnesses. Returns the
+    /// index of the first of them (they follow the world's own, in the arrival's order). The
+    /// world's particles, springs and clocks stay; a snapshot of it, saved with a scene holding
+    /// the same materials, reactions and air, reopens into the same world.
+    ///
+    /// Refused, changing nothing, when a name is taken or empty, a value is out of range, a
+    /// material melts into one neither the world nor the arrival has, or a reaction names a
+    /// material there is not.
+    pub fn add_materials(&mut self, arrival: Arrival) -> Result<usize, EditError> {
+        let first = self.materials.len();
+        let lambda = self.params.particle_radius / REFERENCE_RADIUS;
+        let mut materials = self.materials.clone();
+        for material in &arrival.materials {
+            let name = &material.name;
+            if name.is_empty() || materials.iter().any(|m| &m.name == name) {
+                return Err(EditError::Arrival(format!(
+                    "a material called `{name}` is already in the world"
+                )));
+            }
+            let mut joined = material.clone();
+            scale_material(&mut joined, lambda);
+            let mut one = [joined];
+            let mut written = SimParams {
+                substeps: SimParams::default().substeps,
+                ..self.params.clone()
+            };
+            rescale_substeps(&mut written, &mut one, self.params.substeps);
+            let [joined] = one;
+            self.check_material(&joined)?;
+            materials.push(joined);
+        }
+        for material in &materials[first..] {
+            if let Some(into) = material.melts_into.as_ref() {
+                if !materials.iter().any(|m| &m.name == into) {
+                    return Err(EditError::Arrival(format!(
+                        "`{}` melts into `{into}`, which is not in the world",
+                        material.name
+                    )));
+                }
             }
         }
-        // Conduction starts and stops with the materials' conductivities; the temperatures are
-        // the particles' and stay.
-        if let Some(air) = self.subsystems.air.as_mut() {
-            air.set_materials(&self.materials);
+        let boils = materials.iter().any(|m| m.boiling_point.is_some());
+        for reaction in &arrival.reactions {
+            let products = reaction.into.iter().filter_map(|product| match product {
+                Product::Material(index) => Some(*index),
+                _ => None,
+            });
+            let vapour = reaction.into.contains(&Product::Vapour);
+            if reaction
+                .between
+                .iter()
+                .copied()
+                .chain(products)
+                .any(|index| index >= materials.len())
+                || (vapour && !boils)
+            {
+                return Err(EditError::Arrival(format!(
+                    "the reaction `{}` names a material the world does not have",
+                    reaction.name
+                )));
+            }
         }
+        // A heavier or lighter material than any before asks for the substeps a scene of these
+        // masses runs (`World::new`).
+        let before = contrast_substep_factor(&self.materials);
+        let after = contrast_substep_factor(&materials);
+        if after > before {
+            self.own_substeps = self.own_substeps.div_ceil(before) * after;
+        }
+        self.materials = materials;
+        self.take_materials();
+        if self.subsystems.air.is_none() {
+            if let Some(settings) = arrival.air {
+                self.subsystems.air = Some(Air::joining(
+                    settings,
+                    &self.domain,
+                    self.obstacles(),
+                    &self.materials,
+                    false,
+                ));
+            }
+        }
+        let air = self.subsystems.air.is_some();
         match &mut self.subsystems.heat {
-            Some(heat) => heat.set_materials(&self.materials),
+            Some(heat) => heat.join(&self.materials, arrival.reactions, air),
             None => {
-                let air = self.subsystems.air.is_some();
-                self.subsystems.heat = Heat::for_materials(&self.materials, &self.params, air)
+                self.subsystems.heat =
+                    Heat::for_materials(&self.materials, &self.params, air, arrival.reactions)
             }
+        }
+        let heat = self.subsystems.heat.is_some();
+        if let Some(air) = self.subsystems.air.as_mut() {
+            air.take_heat(heat, &self.materials);
         }
         self.settle_substeps();
-        Ok(())
+        Ok(first)
     }
 
     /// Material `index`, or the error that there is none.

@@ -10,7 +10,7 @@ mod edit;
 mod random_stir;
 mod state;
 
-pub use edit::{EditError, Pour, Poured, MAX_HEAT_RATE};
+pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
 pub use random_stir::RandomStirrer;
 pub use state::{EmitterProgress, ParticleState, WorldState};
 
@@ -31,7 +31,7 @@ use crate::sim::stages::stability;
 use crate::sim::stages::wall_density::WallDensity;
 use crate::sim::subsystems::air::Air;
 use crate::sim::subsystems::bodies::Bodies;
-use crate::sim::subsystems::heat::{self, HeatTotals};
+use crate::sim::subsystems::heat::{self, HeatBooks, HeatTotals};
 use crate::sim::subsystems::registry::{Subsystems, SUBSYSTEMS};
 use crate::sim::subsystems::springs::SpringCounts;
 use crate::sim::subsystems::stir::{self, Stir};
@@ -123,6 +123,9 @@ pub struct World {
     /// The fields whose values make the world run more substeps per frame than `own_substeps`,
     /// with the substeps each needs (`stability::substeps_needed`); empty for a calm scene.
     stability_substeps: Vec<(&'static str, u32)>,
+    /// What the processes that bring or take heat have moved (not kept by snapshots: a world
+    /// reopened starts its books again).
+    heat_books: HeatBooks,
 }
 
 impl World {
@@ -195,6 +198,7 @@ impl World {
             last_frame: FrameReport::default(),
             times: StageTimes::default(),
             stability_substeps: Vec::new(),
+            heat_books: HeatBooks::default(),
         }
     }
 
@@ -316,6 +320,8 @@ impl World {
             births: &mut self.births,
             rng: &mut self.rng,
             fumes: Vec::new(),
+            books: &mut self.heat_books,
+            offsets: Vec::new(),
         });
     }
 
@@ -589,6 +595,20 @@ impl World {
             .heat
             .as_ref()
             .map_or(0.0, |heat| heat.burnt(id))
+    }
+
+    /// The heat the processes that bring or take it by design have moved since the world was
+    /// made (`HeatBooks`): the particles' heat (`heat()`) has changed by its total and, up to
+    /// rounding, by what edits did; `None` in a world without heat.
+    pub fn heat_books(&self) -> Option<HeatBooks> {
+        self.subsystems.heat.as_ref().map(|_| self.heat_books)
+    }
+
+    /// The reactions between the world's materials, in the order they happen each frame (empty
+    /// without heat).
+    pub fn reactions(&self) -> &[crate::sim::scene::Reaction] {
+        let heat = self.subsystems.heat.as_ref();
+        heat.map_or(&[], |heat| heat.reactions())
     }
 
     /// How many times each of the scene's reactions has happened, by name, in the scene's order

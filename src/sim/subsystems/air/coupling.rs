@@ -172,28 +172,37 @@ pub fn exchange_at_surface(
     materials: &[Material],
     rate: f32,
     dt: f32,
-) {
+) -> f64 {
     if rate <= 0.0 {
-        return;
+        return 0.0;
     }
     let p = particles;
-    (&p.position, &p.material, &mut p.temperature)
-        .into_par_iter()
-        .with_min_len(CHUNK)
-        .for_each(|(position, &material, temperature)| {
-            let Some((ci, cj)) = grid.cell_at(*position) else {
-                return;
-            };
-            let (open, count) = open_around(grid, ci, cj);
-            if count == 0 {
-                return;
+    let (position, material, mass) = (&p.position, &p.material, &p.mass);
+    let gained: Vec<f64> = (p.temperature.par_chunks_mut(CHUNK).enumerate())
+        .map(|(chunk, temperatures)| {
+            let mut gained = 0.0;
+            for (k, temperature) in temperatures.iter_mut().enumerate() {
+                let i = chunk * CHUNK + k;
+                let Some((ci, cj)) = grid.cell_at(position[i]) else {
+                    continue;
+                };
+                let (open, count) = open_around(grid, ci, cj);
+                if count == 0 {
+                    continue;
+                }
+                let air: f32 = open[..count].iter().map(|&c| grid.temperature[c]).sum();
+                let air = air / count as f32;
+                let c = materials[material[i] as usize].heat_capacity;
+                let share = 1.0 - portable::exp(-rate * dt / c);
+                let before = *temperature;
+                *temperature += (air - *temperature) * share;
+                let moved = f64::from(*temperature) - f64::from(before);
+                gained += f64::from(mass[i]) * f64::from(c) * moved;
             }
-            let air: f32 = open[..count].iter().map(|&c| grid.temperature[c]).sum();
-            let air = air / count as f32;
-            let c = materials[material as usize].heat_capacity;
-            let share = 1.0 - portable::exp(-rate * dt / c);
-            *temperature += (air - *temperature) * share;
-        });
+            gained
+        })
+        .collect();
+    gained.iter().sum()
 }
 
 /// Drags spray toward the air's velocity: v += (u_air − v)(1 − e^(−drag Δt)) for every particle

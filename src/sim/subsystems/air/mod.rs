@@ -184,11 +184,43 @@ impl Air {
     /// heat only).
     pub fn of_scene(scene: &Scene) -> Option<Self> {
         let mut air = Air::new(scene.air.clone()?, &scene.domain, &scene.obstacles);
-        // A material boils only in a scene with heat: nothing else brings it to the boil.
-        air.exchanges = crate::sim::subsystems::heat::Heat::new(scene).is_some();
-        air.boiling = vapour::Boiling::of(&scene.materials).filter(|_| air.exchanges);
-        let grid = &air.grid;
-        for wall in scene.domain.walls() {
+        air.take_heat(
+            crate::sim::subsystems::heat::Heat::new(scene).is_some(),
+            &scene.materials,
+        );
+        air.plates_of(&scene.domain);
+        Some(air)
+    }
+
+    /// The air of `settings` joining a running world of `domain`, `obstacles` and `materials`,
+    /// with heat or without: the air `of_scene` builds for that world's scene.
+    pub fn joining(
+        settings: AirSettings,
+        domain: &Domain,
+        obstacles: &[Obstacle],
+        materials: &[crate::sim::scene::Material],
+        heat: bool,
+    ) -> Self {
+        let mut air = Air::new(settings, domain, obstacles);
+        air.take_heat(heat, materials);
+        air.plates_of(domain);
+        air
+    }
+
+    /// Whether the world has heat, and its `materials`: with heat the liquid's surface exchanges
+    /// it with the air, and the air carries the vapour of the material that boils. A material
+    /// boils only in a scene with heat: nothing else brings it to the boil.
+    pub fn take_heat(&mut self, heat: bool, materials: &[crate::sim::scene::Material]) {
+        self.exchanges = heat;
+        self.boiling = vapour::Boiling::of(materials).filter(|_| heat);
+    }
+
+    /// The cells beside a wall with a temperature, which it keeps at that temperature.
+    fn plates_of(&mut self, domain: &Domain) {
+        let grid = &self.grid;
+        let plates = &mut self.plates;
+        let solid = &self.static_solid;
+        for wall in domain.walls() {
             let Some(temperature) = wall.temperature else {
                 continue;
             };
@@ -196,13 +228,12 @@ impl Air {
                 for i in 0..grid.nx {
                     let c = grid.cell(i, j);
                     let beside = wall.distance(grid.cell_centre(i, j)) < 1.5 * grid.dx;
-                    if beside && !air.static_solid[c] {
-                        air.plates.push((c, temperature));
+                    if beside && !solid[c] {
+                        plates.push((c, temperature));
                     }
                 }
             }
         }
-        Some(air)
     }
 
     /// Takes the boiling material of `materials` (changed at run time: its boiling point moved).
@@ -561,7 +592,7 @@ impl Subsystem for Air {
         );
         coupling::take_fumes(&mut self.grid, &frame.fumes);
         if self.exchanges {
-            coupling::exchange_at_surface(
+            frame.books.air += coupling::exchange_at_surface(
                 &self.grid,
                 frame.particles,
                 frame.materials,

@@ -143,10 +143,15 @@ pub fn boil_off(grid: &mut MacGrid, frame: &mut AfterFrame, boiling: &Boiling) -
         frame.particles.velocity[i] += lift;
     }
     if keep.is_empty() {
-        0
-    } else {
-        frame.remove(&keep)
+        return 0;
     }
+    // The steam takes the heat of the particles it was.
+    let left: f64 = (0..frame.particles.len())
+        .filter(|&i| !keep[i])
+        .map(|i| frame.held_by(i))
+        .sum();
+    frame.books.air -= left;
+    frame.remove(&keep)
 }
 
 /// Vapour and dew in cells the liquid now fills (it moved over them) go to the open cells
@@ -223,6 +228,8 @@ pub fn condense(
             }
             let new = frame.particles.len() - 1;
             frame.particles.temperature[new] = grid.temperature[c].at_most(below);
+            // The drop brings the heat it holds.
+            frame.books.air += frame.held_by(new);
             // Each cell gives its share; the last what rounding left of the drop.
             let mut taken = 0.0;
             for (k, &cell) in open[..count].iter().enumerate() {

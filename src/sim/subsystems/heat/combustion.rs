@@ -80,6 +80,8 @@ pub(crate) struct Burned {
     pub gone: Vec<usize>,
     /// The mass that burned, at each burning particle, for the air.
     pub fumes: Vec<Fume>,
+    /// The heat of combustion released, in degrees of water × mass (`HeatBooks::burning`).
+    pub released: f64,
 }
 
 /// What snapshots keep of the burning: the burnt fractions by id (those not 0) and the count.
@@ -200,6 +202,7 @@ impl Combustion {
                 }
                 self.burnt[id] = now;
                 particles.temperature[i] += share * fuel.heat / capacity[material];
+                burned.released += f64::from(share * fuel.heat) * f64::from(particles.mass[i]);
                 burned.fumes.push(Fume {
                     position: particles.position[i],
                     mass: share * particles.mass[i],

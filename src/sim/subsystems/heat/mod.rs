@@ -24,11 +24,14 @@
 //! Deterministic: every pair sum is taken by the neighbour stages' bands in a fixed order, and
 //! the liquid's mean volume in chunks of a fixed size, so any thread count gives the same bits.
 
+mod books;
 mod combustion;
 mod conduction;
 mod phase;
 mod reactions;
 
+pub(crate) use books::held_by;
+pub use books::HeatBooks;
 pub use conduction::MAX_CYCLES;
 
 use crate::sim::numerics::checksum::Fnv;
@@ -37,7 +40,7 @@ use crate::sim::numerics::portable::Ordered;
 use crate::sim::particles::Particles;
 use crate::sim::scene::domain::Wall;
 use crate::sim::scene::params::SimParams;
-use crate::sim::scene::{Material, Obstacle, Product, Scene};
+use crate::sim::scene::{Material, Obstacle, Product, Reaction, Scene};
 use crate::sim::stages::pairs::Contact;
 use crate::sim::subsystems::{from_state, to_state, AfterFrame, Diffusion, FromScene, Frozen};
 use crate::sim::subsystems::{Restoring, SavedState, StateError, Subsystem};
@@ -94,6 +97,10 @@ impl Plate {
 /// seed's h of 0.3 and a diffusivity of 0.5, takes its temperature at about 44 per second.
 const PLATE_RATE: f32 = 8.0;
 
+/// Particles to a task of the plates' pass (a fixed size, so that its sum is the same at any
+/// thread count).
+const PLATE_CHUNK: usize = 1024;
+
 impl Heat {
     /// Heat for `scene`, or `None` when it has nothing to do: no material conducts, melts or
     /// freezes, no reactions, nothing burns, no wall or obstacle with a temperature. A liquid
@@ -125,23 +132,42 @@ impl Heat {
         needed.then_some(heat)
     }
 
-    /// Heat for a running world (with `air` or without) whose `materials` were edited to
-    /// conduct or change phase, in a scene that had none (so no reactions and no plates), or
-    /// `None` when they still do not.
-    pub fn for_materials(materials: &[Material], params: &SimParams, air: bool) -> Option<Self> {
+    /// Heat for a running world (with `air` or without) that had none (so no plates), now that
+    /// its `materials` were edited or joined by others, with `reactions` between them; `None`
+    /// when it still has nothing to do. It is the heat `new` builds for a scene of these
+    /// materials and reactions.
+    pub fn for_materials(
+        materials: &[Material],
+        params: &SimParams,
+        air: bool,
+        reactions: Vec<Reaction>,
+    ) -> Option<Self> {
         let materials = &*awaiting_air(materials, air);
         let heat = Self {
             materials: thermal(materials),
             conducts: materials.iter().any(|m| m.conductivity > 0.0),
             conduction: Conduction::default(),
             phases: Phases::new(materials),
-            reactions: Reactions::default(),
+            reactions: Reactions::new(reactions),
             combustion: Combustion::new(materials),
             plates: Vec::new(),
             h: params.interaction_radius,
             air,
         };
-        (heat.conducts || heat.phases.melts_or_freezes() || heat.combustion.any()).then_some(heat)
+        let needed = heat.conducts
+            || heat.phases.melts_or_freezes()
+            || heat.reactions.any()
+            || heat.combustion.any();
+        needed.then_some(heat)
+    }
+
+    /// Takes a running world's `materials` after others joined them, with the `reactions` they
+    /// bring (after the world's own, none of which happened yet) and whether the world has air
+    /// now; what happened and what burned stay.
+    pub fn join(&mut self, materials: &[Material], reactions: Vec<Reaction>, air: bool) {
+        self.air = air;
+        self.set_materials(materials);
+        self.reactions.extend(reactions);
     }
 
     /// Takes the thermal constants and phase changes of `materials` (changed at run time).
@@ -151,6 +177,11 @@ impl Heat {
         self.conducts = materials.iter().any(|m| m.conductivity > 0.0);
         self.phases = Phases::new(materials);
         self.combustion.set_materials(materials);
+    }
+
+    /// The scene's reactions, in the order they happen.
+    pub fn reactions(&self) -> &[Reaction] {
+        &self.reactions.list
     }
 
     /// How many times each of the scene's reactions has happened, by name, in the scene's order;
@@ -183,6 +214,7 @@ impl Heat {
         let burned = self
             .combustion
             .burn(frame.particles, &capacity, &offsets, down, frame.dt);
+        frame.books.burning += burned.released;
         frame.fumes.extend(burned.fumes);
         burned.gone
     }
@@ -193,30 +225,42 @@ impl Heat {
         self.phases.ready_to_boil(material, latent)
     }
 
-    /// Once a frame: the plates warm or cool the particles beside them.
-    fn plates(&self, particles: &mut Particles, dt: f32) {
+    /// Once a frame: the plates warm or cool the particles beside them. Returns the heat they
+    /// gave (taken, where negative), summed in chunks of a fixed size so that any thread count
+    /// gives the same.
+    fn plates(&self, particles: &mut Particles, dt: f32) -> f64 {
         if self.plates.is_empty() {
-            return;
+            return 0.0;
         }
         let (h, materials) = (self.h, &self.materials);
         let p = particles;
-        (&p.position, &p.material, &mut p.temperature)
-            .into_par_iter()
-            .with_min_len(1024)
-            .for_each(|(position, &material, t)| {
-                let alpha = materials[material as usize].diffusivity;
-                if alpha <= 0.0 {
-                    return;
-                }
-                for plate in &self.plates {
-                    let (distance, plate_t) = plate.distance_and_temperature(*position);
-                    if distance < h {
-                        let weight = (1.0 - distance / h).at_most(1.0);
-                        let rate = PLATE_RATE * alpha / (h * h) * weight;
-                        *t += (plate_t - *t) * (1.0 - portable::exp(-rate * dt));
+        let (position, material, mass) = (&p.position, &p.material, &p.mass);
+        let gained: Vec<f64> = (p.temperature.par_chunks_mut(PLATE_CHUNK).enumerate())
+            .map(|(chunk, temperatures)| {
+                let mut gained = 0.0;
+                for (k, t) in temperatures.iter_mut().enumerate() {
+                    let i = chunk * PLATE_CHUNK + k;
+                    let thermal = &materials[material[i] as usize];
+                    let alpha = thermal.diffusivity;
+                    if alpha <= 0.0 {
+                        continue;
                     }
+                    let before = *t;
+                    for plate in &self.plates {
+                        let (distance, plate_t) = plate.distance_and_temperature(position[i]);
+                        if distance < h {
+                            let weight = (1.0 - distance / h).at_most(1.0);
+                            let rate = PLATE_RATE * alpha / (h * h) * weight;
+                            *t += (plate_t - *t) * (1.0 - portable::exp(-rate * dt));
+                        }
+                    }
+                    let c = f64::from(thermal.heat_capacity);
+                    gained += f64::from(mass[i]) * c * (f64::from(*t) - f64::from(before));
                 }
-            });
+                gained
+            })
+            .collect();
+        gained.iter().sum()
     }
 
     /// Once a frame: this frame's reactions, then every particle's phase changes; then the
@@ -229,6 +273,7 @@ impl Heat {
             heat,
         } in reacted
         {
+            let before = frame.held_by(index);
             let material = frame.particles.material[index] as usize;
             let c = self.materials[material].heat_capacity;
             frame.particles.temperature[index] += heat / c;
@@ -255,8 +300,13 @@ impl Heat {
                         p.latent[index] = heat;
                     }
                 }
-                Product::Nothing => gone.push(index),
+                Product::Nothing => {
+                    gone.push(index);
+                    frame.books.reactions -= before;
+                    continue;
+                }
             }
+            frame.books.reactions += frame.held_by(index) - before;
         }
         let phases = &self.phases;
         let p = &mut *frame.particles;
@@ -273,7 +323,11 @@ impl Heat {
             })
             .collect();
         for (index, into) in changed {
+            // The heat per unit mass stays (`settle`); the mass is the new material's.
+            let mass = frame.particles.mass[index];
             frame.convert(index, into);
+            let kept = f64::from(mass) / f64::from(frame.particles.mass[index]);
+            frame.books.phase_mass += frame.held_by(index) * (1.0 - kept);
         }
         if !gone.is_empty() {
             let mut keep = vec![true; frame.particles.len()];
@@ -399,7 +453,8 @@ impl Subsystem for Heat {
     }
 
     fn after_frame(&mut self, frame: &mut AfterFrame) {
-        self.plates(frame.particles, frame.dt);
+        frame.offsets = self.phases.offsets();
+        frame.books.plates += self.plates(frame.particles, frame.dt);
         let burned_out = self.burn(frame);
         self.react_and_change(frame, burned_out);
     }

@@ -62,6 +62,15 @@ impl Reactions {
         }
     }
 
+    /// `more` reactions after these, none happened yet; the counts of these stay.
+    pub fn extend(&mut self, more: Vec<Reaction>) {
+        let counts = std::mem::take(&mut self.counts);
+        let mut list = std::mem::take(&mut self.list);
+        list.extend(more);
+        *self = Self::new(list);
+        self.counts[..counts.len()].copy_from_slice(&counts);
+    }
+
     /// True when the scene has reactions.
     pub fn any(&self) -> bool {
         !self.list.is_empty()
