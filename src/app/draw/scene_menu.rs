@@ -25,7 +25,8 @@ const GAP: f32 = 10.0;
 const HEADER: f32 = 48.0;
 const PANEL: Color = Color::new(0.04, 0.05, 0.08, 0.9);
 const CHOSEN: Color = Color::new(0.25, 0.45, 0.8, 0.9);
-const GROUND: Color = Color::new(0.08, 0.09, 0.12, 1.0);
+const GROUND: Color = Color::new(0.06, 0.07, 0.09, 1.0);
+const BOX: Color = Color::new(0.14, 0.15, 0.19, 1.0);
 const SOLID: Color = Color::new(0.55, 0.55, 0.6, 1.0);
 
 /// The menu's frame on a `screen` for `count` cards, with the cards to a row and their width:
@@ -138,7 +139,7 @@ pub fn draw(game: &Game) {
 }
 
 /// Draws `picture` fitted into `area`: the box dark, each block in its material's colour, the
-/// solids grey, each emitter a small arrow in its colour.
+/// solids grey, each body in its colour, each emitter a small arrow in its colour.
 fn draw_picture(picture: &Picture, area: Rect) {
     draw_rectangle(area.x, area.y, area.w, area.h, GROUND);
     let size = picture.max - picture.min;
@@ -153,8 +154,11 @@ fn draw_picture(picture: &Picture, area: Rect) {
             offset.y + (size.y - local.y) * scale,
         )
     };
-    let (low, high) = (at(picture.min), at(picture.max));
-    draw_rectangle_lines(low.x, high.y, high.x - low.x, low.y - high.y, 1.0, DIM);
+    // The box lighter than the card around it, its edges on whole pixels.
+    let (low, high) = (at(picture.min).round(), at(picture.max).round());
+    let (width, height) = (high.x - low.x, low.y - high.y);
+    draw_rectangle(low.x, high.y, width, height, BOX);
+    draw_rectangle_lines(low.x, high.y, width, height, 2.0, DIM);
     for &(min, max, [r, g, b]) in &picture.blocks {
         let (a, c) = (at(min), at(max));
         let colour = Color::new(r, g, b, 1.0);
@@ -178,6 +182,15 @@ fn draw_picture(picture: &Picture, area: Rect) {
                 draw_line(p.x, p.y, q.x, q.y, thickness, SOLID);
                 draw_circle(p.x, p.y, thickness * 0.5, SOLID);
                 draw_circle(q.x, q.y, thickness * 0.5, SOLID);
+            }
+        }
+    }
+    for (outline, [r, g, b]) in &picture.bodies {
+        let colour = Color::new(*r, *g, *b, 1.0);
+        let corners: Vec<Vec2> = outline.iter().map(|&p| at(p)).collect();
+        if let Some((&first, rest)) = corners.split_first() {
+            for pair in rest.windows(2) {
+                draw_triangle(first, pair[0], pair[1], colour);
             }
         }
     }

@@ -17,14 +17,14 @@ pub struct Card {
     pub key: String,
     /// Its key as `Command::SwitchPreset` counts it (from 1).
     pub number: usize,
-    /// What it shows, in a few words (the preset's description before its colon).
+    /// What it shows, in a few words (the preset's description after its colon).
     pub title: String,
     /// The picture.
     pub picture: Picture,
 }
 
-/// How a scene starts, in world coordinates: the walls' bounding box, its blocks, solids and
-/// emitters, each with its material's colour.
+/// How a scene starts, in world coordinates: the walls' bounding box, its blocks, solids,
+/// emitters and rigid bodies, each in its colour.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Picture {
     /// Lower left corner of the box.
@@ -37,6 +37,8 @@ pub struct Picture {
     pub solids: Vec<Shape>,
     /// Each emitter: where it is, which way it pours, and its material's colour.
     pub emitters: Vec<(Vec2, Vec2, [f32; 3])>,
+    /// Each part of each rigid body, as its outline where it starts, and the body's colour.
+    pub bodies: Vec<(Vec<Vec2>, [f32; 3])>,
 }
 
 impl Picture {
@@ -54,7 +56,26 @@ impl Picture {
             emitters: (scene.emitters.iter())
                 .map(|e| (e.position, e.direction, colour(e.material)))
                 .collect(),
+            bodies: (scene.bodies.iter())
+                .flat_map(|body| {
+                    let turn = crate::sim::numerics::portable::unit_vector(body.angle);
+                    body.parts.iter().map(move |part| {
+                        let outline = part.outline(12).into_iter();
+                        let placed = outline.map(|p| body.position + turn.rotate(p)).collect();
+                        (placed, body.colour)
+                    })
+                })
+                .collect(),
         }
+    }
+}
+
+/// `text` with its first letter in capitals.
+fn capitalised(text: &str) -> String {
+    let mut letters = text.chars();
+    match letters.next() {
+        Some(first) => first.to_uppercase().chain(letters).collect(),
+        None => String::new(),
     }
 }
 
@@ -66,8 +87,9 @@ pub fn cards() -> Vec<Card> {
         .enumerate()
         .filter_map(|(index, (name, _))| {
             let preset = Preset::load(name).ok()?;
+            // The words after the description's title, which the card's name already gives.
             let title = match preset.description.split_once(':') {
-                Some((title, _)) => title.trim().to_string(),
+                Some((_, what)) => capitalised(what.trim()),
                 None => preset.description.clone(),
             };
             Some(Card {
@@ -137,7 +159,7 @@ mod tests {
         for card in &cards {
             let p = &card.picture;
             assert!(p.max.x > p.min.x && p.max.y > p.min.y, "{}", card.name);
-            let drawn = p.blocks.len() + p.solids.len() + p.emitters.len();
+            let drawn = p.blocks.len() + p.solids.len() + p.emitters.len() + p.bodies.len();
             let empty = ["sandbox", "smoke"].contains(&card.name.as_str());
             assert!(empty || drawn > 0, "{} has nothing to show", card.name);
             assert!(!card.title.is_empty());
