@@ -41,6 +41,13 @@ pub enum Input {
         /// Velocity of the new particles.
         velocity: Vec2,
     },
+    /// A rigid body of the library placed, at rest (`World::add_body`).
+    Body {
+        /// The library body's name (`crate`, `ball`, `log`, `duck`).
+        name: String,
+        /// Where its origin goes.
+        position: Vec2,
+    },
     /// Particles erased in a disc.
     Erase {
         /// Centre of the disc.
@@ -134,28 +141,31 @@ impl MaterialRef {
         }
     }
 
-    /// The word a replay line writes for it: the name, in double quotes when it holds a space
-    /// or reads as a number (an index), else the index.
+    /// The word a replay line writes for it: the name (`quoted`), else the index.
     fn word(&self) -> String {
         match self {
             Self::Index(index) => index.to_string(),
-            Self::Name(name) => {
-                let plain = !name.is_empty()
-                    && !name.contains(char::is_whitespace)
-                    && !name.contains('"')
-                    && name.parse::<f64>().is_err();
-                if plain {
-                    name.clone()
-                } else {
-                    format!("\"{name}\"")
-                }
-            }
+            Self::Name(name) => quoted(name),
         }
     }
 }
 
-/// The first argument of `args` as a material (an index, a name, or a name in double quotes
-/// across several words), and the arguments after it.
+/// `name` as a replay line writes it: in double quotes when it holds a space or reads as a
+/// number (an index).
+fn quoted(name: &str) -> String {
+    let plain = !name.is_empty()
+        && !name.contains(char::is_whitespace)
+        && !name.contains('"')
+        && name.parse::<f64>().is_err();
+    if plain {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+/// The first argument of `args` as a material or a body (an index, a name, or a name in double
+/// quotes across several words), and the arguments after it.
 fn material_word<'a>(args: &'a [&'a str]) -> Result<(MaterialRef, &'a [&'a str]), String> {
     let (first, rest) = args.split_first().ok_or("`pour` takes a material first")?;
     if let Some(opened) = first.strip_prefix('"') {
@@ -235,6 +245,12 @@ impl Input {
                 for value in [centre.x, centre.y, *radius, velocity.x, velocity.y] {
                     put(&value);
                 }
+            }
+            Self::Body { name, position } => {
+                put(&"body");
+                put(&quoted(name));
+                put(&position.x);
+                put(&position.y);
             }
             Self::Erase { centre, radius } => {
                 put(&"erase");
@@ -380,6 +396,25 @@ impl Input {
                     velocity: point(3)?,
                 }
             }
+            "body" => {
+                let (MaterialRef::Name(name), values) = material_word(args)? else {
+                    return Err("`body` takes a body's name first".into());
+                };
+                if values.len() != 2 {
+                    return Err(format!(
+                        "`body` takes a name and 2 values, got {}",
+                        values.len()
+                    ));
+                }
+                let number = |word: &str| -> Result<f32, String> {
+                    word.parse::<f32>()
+                        .map_err(|_| format!("`{word}` is not a number"))
+                };
+                Self::Body {
+                    name,
+                    position: Vec2::new(number(values[0])?, number(values[1])?),
+                }
+            }
             "erase" => {
                 count(3)?;
                 Self::Erase {
@@ -487,6 +522,18 @@ impl Input {
                     radius,
                     velocity,
                 })?;
+            }
+            Self::Body { ref name, position } => {
+                let library = crate::preset::library::library();
+                let radius = world.params().particle_radius;
+                let Some(body) = library.body(name, position, radius) else {
+                    let names: Vec<&str> = library.body_names().collect();
+                    return Err(EditError::Arrival(format!(
+                        "no body is called `{name}` (the library's: {})",
+                        names.join(", ")
+                    )));
+                };
+                world.add_body(body)?;
             }
             Self::Erase { centre, radius } => {
                 world.erase(centre, radius)?;

@@ -467,6 +467,11 @@ async fn main_loop(mut game: Game, options: &WindowOptions) -> Result<(), String
                 _ if !mouse.stirring => game.release_body(),
                 _ => {}
             },
+            Tool::Pour => {
+                if let Some(at) = mouse.position.filter(|_| mouse.pressed) {
+                    game.place_body(at);
+                }
+            }
             _ => {}
         }
         save_if_asked(&mut game, capture.as_mut());

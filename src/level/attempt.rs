@@ -347,6 +347,9 @@ impl Attempt {
                 ));
             }
         }
+        if let Input::Body { .. } = input {
+            return Err(EditError::Refused("a level places no bodies".into()));
+        }
         let before = world.particles().len();
         input.apply(world)?;
         attempt.spend(input, before, world);
@@ -471,7 +474,7 @@ pub fn tool_of(input: &Input) -> Option<Tool> {
         Input::Preset { .. } | Input::Undo | Input::Redo => return None,
         Input::Stir(_) => Tool::Stir,
         Input::Pull { .. } => Tool::Pull,
-        Input::Pour { .. } => Tool::Pour,
+        Input::Pour { .. } | Input::Body { .. } => Tool::Pour,
         Input::Erase { .. } => Tool::Erase,
         Input::Heat { rate, .. } if *rate < 0.0 => Tool::Cool,
         Input::Heat { .. } => Tool::Heat,

@@ -37,45 +37,7 @@ pub(super) fn bodies(
                 format!("`{}` is defined twice", file.name),
             ));
         }
-        let fixed = Scale::default();
-        let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
-        check_count(
-            &at("shapes"),
-            &field::BODY_SHAPES,
-            file.shapes.len(),
-            &fixed,
-        )?;
-        let mut parts = Vec::with_capacity(file.shapes.len());
-        for (k, shape) in file.shapes.iter().enumerate() {
-            parts.push(part(
-                shape,
-                &[Key("bodies"), Index(index), Key("shapes"), Index(k)],
-                radius,
-            )?);
-        }
-        check_colour(&at("colour"), &field::BODY_COLOUR, file.colour, &fixed)?;
-        let body = Body {
-            name: file.name.clone(),
-            parts,
-            position: check_vector(
-                &at("position"),
-                &field::BODY_POSITION,
-                file.position,
-                &fixed,
-            )?,
-            angle: value(&field::BODY_ANGLE, file.angle)?,
-            velocity: check_vector(
-                &at("velocity"),
-                &field::BODY_VELOCITY,
-                file.velocity,
-                &fixed,
-            )?,
-            angular_velocity: value(&field::BODY_ANGULAR_VELOCITY, file.angular_velocity)?,
-            density: value(&field::BODY_DENSITY, file.density)?,
-            friction: value(&field::BODY_FRICTION, file.friction)?,
-            restitution: value(&field::BODY_RESTITUTION, file.restitution)?,
-            colour: file.colour,
-        };
+        let body = body(file, index, radius)?;
         #[cfg(feature = "bodies")]
         room(&body, &built, domain, obstacles, gap)
             .map_err(|problem| invalid(&at("position"), problem))?;
@@ -111,6 +73,51 @@ pub(super) fn bodies(
         joints.push(Hinge { body, to, anchor });
     }
     Ok((built, joints))
+}
+
+/// `[[bodies]]` entry `index`, `file`, checked for particles of `radius`: its name, parts, pose,
+/// motion and constants (not its room among the others).
+pub(super) fn body(file: &BodyFile, index: usize, radius: f32) -> Result<Body, Invalid> {
+    let at = |field| [Key("bodies"), Index(index), Key(field)];
+    let fixed = Scale::default();
+    let value = |field: &Field, value| check(&at(field.key()), field, value, &fixed);
+    check_count(
+        &at("shapes"),
+        &field::BODY_SHAPES,
+        file.shapes.len(),
+        &fixed,
+    )?;
+    let mut parts = Vec::with_capacity(file.shapes.len());
+    for (k, shape) in file.shapes.iter().enumerate() {
+        parts.push(part(
+            shape,
+            &[Key("bodies"), Index(index), Key("shapes"), Index(k)],
+            radius,
+        )?);
+    }
+    check_colour(&at("colour"), &field::BODY_COLOUR, file.colour, &fixed)?;
+    Ok(Body {
+        name: file.name.clone(),
+        parts,
+        position: check_vector(
+            &at("position"),
+            &field::BODY_POSITION,
+            file.position,
+            &fixed,
+        )?,
+        angle: value(&field::BODY_ANGLE, file.angle)?,
+        velocity: check_vector(
+            &at("velocity"),
+            &field::BODY_VELOCITY,
+            file.velocity,
+            &fixed,
+        )?,
+        angular_velocity: value(&field::BODY_ANGULAR_VELOCITY, file.angular_velocity)?,
+        density: value(&field::BODY_DENSITY, file.density)?,
+        friction: value(&field::BODY_FRICTION, file.friction)?,
+        restitution: value(&field::BODY_RESTITUTION, file.restitution)?,
+        colour: file.colour,
+    })
 }
 
 /// Why a preset with bodies or hinges does not load in a build without the `bodies` feature.

@@ -100,15 +100,18 @@ impl Preset {
     }
 
     /// The preset holding what joined `world` since it was built from `self.scene`
-    /// (`World::add_materials`, as pouring a library material the scene lacked does): the
-    /// materials after the scene's (the library's of each name, or, for one the library lacks,
-    /// the world's mapped back to the reference radius), the reactions after the scene's, and
-    /// the world's air where the scene had none. `edited` and the snapshot then take the world
+    /// (`World::add_materials`, as pouring a library material the scene lacked does, and
+    /// `World::add_body`): the materials after the scene's (the library's of each name, or, for
+    /// one the library lacks, the world's mapped back to the reference radius), the reactions
+    /// after the scene's, the world's air where the scene had none, and the library's bodies
+    /// placed, where they were placed. `edited` and the snapshot then take the world
     /// as one of this preset; a preset whose world gained nothing comes back as it is.
     pub fn holding(&self, world: &World) -> Preset {
         let (own, joined) = (self.scene.materials.len(), world.materials().len());
         let air = world.air().filter(|_| self.scene.air.is_none());
-        if joined <= own && air.is_none() {
+        let placed = world.bodies().map_or(&[][..], |bodies| bodies.specs());
+        let placed = placed.get(self.scene.bodies.len()..).unwrap_or(&[]);
+        if joined <= own && air.is_none() && placed.is_empty() {
             return self.clone();
         }
         let mut written = self.written.clone();
@@ -145,6 +148,22 @@ impl Preset {
         if let Some(air) = air {
             written.air = Some(air.settings().clone());
         }
+        for body in placed {
+            // `crate 2` is the library's crate, placed a second time.
+            let base = match body.name.rsplit_once(' ') {
+                Some((base, count)) if count.parse::<u32>().is_ok() => base,
+                _ => body.name.as_str(),
+            };
+            if let Some(file) = library::library().body_file(base) {
+                let mut file = file.clone();
+                file.name = body.name.clone();
+                file.position = body.position.to_array();
+                file.angle = body.angle;
+                file.velocity = body.velocity.to_array();
+                file.angular_velocity = body.angular_velocity;
+                written.bodies.push(file);
+            }
+        }
         let text = toml::to_string(&written).expect("a preset file is always TOML");
         let Ok(reread) = Preset::parse(&self.name, &text) else {
             return self.clone();
@@ -157,6 +176,7 @@ impl Preset {
         scene.materials = rebuilt.materials;
         scene.reactions = rebuilt.reactions;
         scene.air = rebuilt.air;
+        scene.bodies = rebuilt.bodies;
         Preset {
             scene,
             reference: reread.reference,

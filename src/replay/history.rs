@@ -69,7 +69,7 @@ fn edit_of(input: &Input) -> Option<(Starts, Option<Stroke>)> {
     match input {
         Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } => None,
         Input::Undo | Input::Redo => None,
-        Input::Draw(_) | Input::Undraw(_) => Some((Starts::Always, None)),
+        Input::Draw(_) | Input::Undraw(_) | Input::Body { .. } => Some((Starts::Always, None)),
         Input::Grab(_) => Some((Starts::Always, Some(Stroke::Grab))),
         Input::Drag(_) | Input::Release => Some((Starts::Never, Some(Stroke::Grab))),
         Input::Pour { .. } => stroke(Stroke::Pour),

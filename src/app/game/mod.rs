@@ -283,6 +283,10 @@ impl Game {
                 if let Some(said) = self.tools.select_material(&self.session.world, index) {
                     self.say(said);
                 }
+                // A body is placed by the pour tool's click.
+                if self.tools.in_hand(&self.session.world).body {
+                    self.tools.tool = Tool::Pour;
+                }
             }
             Command::TogglePalette => self.display.palette = !self.display.palette,
             Command::TiltBack => {
@@ -457,6 +461,14 @@ impl Game {
     pub fn grab_body(&mut self, point: Vec2) {
         let world = &mut self.session.world;
         if let Some(said) = tools::grab_body(world, &mut self.recording, point) {
+            self.say(said);
+        }
+    }
+
+    /// The pour tool pressed at `point` with a body picked in the palette: places it there.
+    pub fn place_body(&mut self, point: Vec2) {
+        let world = &mut self.session.world;
+        if let Some(said) = self.tools.place_body(world, &mut self.recording, point) {
             self.say(said);
         }
     }

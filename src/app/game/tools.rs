@@ -53,6 +53,8 @@ pub struct Offered {
     pub colour: [f32; 3],
     /// It is the library's, not yet in the world: pouring it brings it in.
     pub joins: bool,
+    /// It is a rigid body of the library, which a click places.
+    pub body: bool,
 }
 
 /// What a world holds that a pour may add to: its materials and reactions, and whether it has
@@ -189,16 +191,61 @@ impl Tools {
             name: m.name.clone(),
             colour: m.colour,
             joins: false,
+            body: false,
         });
-        let library = crate::preset::library::library().materials().iter();
+        let library = crate::preset::library::library();
         let lacking = library
+            .materials()
+            .iter()
             .filter(|m| self.library && !world.materials().iter().any(|w| w.name == m.name))
             .map(|m| Offered {
                 name: m.name.clone(),
                 colour: m.colour,
                 joins: true,
+                body: false,
             });
-        own.chain(lacking).collect()
+        // With rigid bodies: the library's bodies last, placed by a click.
+        let radius = world.params().particle_radius;
+        let bodies = library
+            .body_names()
+            .filter(|_| self.library && cfg!(feature = "bodies"))
+            .filter_map(|name| library.body(name, Vec2::ZERO, radius))
+            .map(|body| Offered {
+                name: body.name,
+                colour: body.colour,
+                joins: true,
+                body: true,
+            });
+        own.chain(lacking).chain(bodies).collect()
+    }
+
+    /// The palette's entry in hand, in `world`.
+    pub fn in_hand(&self, world: &World) -> Offered {
+        let offered = self.offered(world);
+        let at = self.material.min(offered.len() - 1);
+        offered[at].clone()
+    }
+
+    /// Places the body in hand at `at` (the pour tool's click with a body picked in the
+    /// palette); what to say.
+    pub fn place_body(
+        &mut self,
+        world: &mut World,
+        recording: &mut Recording,
+        at: Vec2,
+    ) -> Option<String> {
+        let chosen = self.in_hand(world);
+        if !chosen.body {
+            return None;
+        }
+        let input = Input::Body {
+            name: chosen.name.clone(),
+            position: at,
+        };
+        Some(match recording.input(world, input) {
+            Ok(()) => format!("placed a {}: F grabs and throws it", chosen.name),
+            Err(refused) => refused.to_string(),
+        })
     }
 
     /// The name of the material in hand, in `world`.
@@ -220,9 +267,10 @@ impl Tools {
         let offered = self.offered(world);
         let chosen = offered.get(index)?;
         self.material = index;
-        Some(match chosen.joins {
-            true => format!("pouring {} (new to this scene)", chosen.name),
-            false => format!("pouring {}", chosen.name),
+        Some(match (chosen.body, chosen.joins) {
+            (true, _) => format!("{}: click to place it", chosen.name),
+            (false, true) => format!("pouring {} (new to this scene)", chosen.name),
+            (false, false) => format!("pouring {}", chosen.name),
         })
     }
 
@@ -287,7 +335,12 @@ impl Tools {
         centre: Vec2,
         velocity: Vec2,
     ) -> Option<String> {
-        let name = self.material_name(world);
+        let chosen = self.in_hand(world);
+        if chosen.body {
+            // A body is placed by a click (`place_body`), not poured.
+            return None;
+        }
+        let name = chosen.name;
         let pour = Input::Pour {
             material: MaterialRef::Name(name.clone()),
             centre,

@@ -6,6 +6,7 @@
 use super::World;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::scene::air::AirSettings;
+use crate::sim::scene::bodies::Body;
 use crate::sim::scene::material::{Tunable, MATERIAL_FIELDS, TEMPERATURE};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::{self, Field, Scale};
@@ -62,6 +63,8 @@ pub enum EditError {
     Refused(String),
     /// Materials that cannot join the world (`World::add_materials`), and why.
     Arrival(String),
+    /// No room for a body where it was placed (`World::add_body`), and why.
+    NoRoom(String),
 }
 
 impl fmt::Display for EditError {
@@ -89,6 +92,7 @@ impl fmt::Display for EditError {
             Self::Gap(problem) => write!(f, "the obstacle {problem}"),
             Self::Unsupported(what) => write!(f, "{what}"),
             Self::Refused(why) | Self::Arrival(why) => write!(f, "{why}"),
+            Self::NoRoom(why) => write!(f, "no room for the body there: it {why}"),
         }
     }
 }
@@ -685,6 +689,92 @@ impl World {
         }
         self.settle_substeps();
         Ok(first)
+    }
+
+    /// Places `body` in the running world at its `position` and `angle` (with its velocity),
+    /// after the scene's bodies, and returns its index. Its name is made unique (`crate`, then
+    /// `crate 2`). The particles under it give it room, as under the eraser, so that none is
+    /// squeezed out of it at once. Refused, changing nothing, where it would come within two
+    /// particle radii of a wall, an obstacle or another body where they stand now, and in a
+    /// build without the `bodies` feature.
+    #[cfg_attr(not(feature = "bodies"), allow(unused_variables, unused_mut))]
+    pub fn add_body(&mut self, mut body: Body) -> Result<usize, EditError> {
+        #[cfg(not(feature = "bodies"))]
+        return Err(EditError::Unsupported(
+            "rigid bodies need the `bodies` feature",
+        ));
+        #[cfg(feature = "bodies")]
+        {
+            use crate::sim::subsystems::bodies::{
+                distance_between, distance_to_obstacle, wall_problem, Bodies,
+            };
+            use crate::sim::subsystems::Subsystem as _;
+            finite("body position", body.position)?;
+            finite("body velocity", body.velocity)?;
+            let r = self.params.particle_radius;
+            let gap = 2.0 * r;
+            if let Some(problem) = wall_problem(&body, &self.domain, gap) {
+                return Err(EditError::NoRoom(problem));
+            }
+            for obstacle in self.obstacles() {
+                let room = distance_to_obstacle(&body, obstacle);
+                if room < gap {
+                    return Err(EditError::NoRoom(format!(
+                        "would be {room} from an obstacle, under {gap}"
+                    )));
+                }
+            }
+            if let Some(bodies) = self.subsystems.bodies.as_ref() {
+                for (spec, now) in bodies.specs().iter().zip(bodies.states()) {
+                    let there = Body {
+                        position: now.position,
+                        angle: now.angle,
+                        ..spec.clone()
+                    };
+                    let room = distance_between(&body, &there);
+                    if room < gap {
+                        return Err(EditError::NoRoom(format!(
+                            "would be {room} from the {}, under {gap}",
+                            spec.name
+                        )));
+                    }
+                }
+            }
+            let taken = |name: &str, bodies: &Option<Bodies>| {
+                bodies
+                    .as_ref()
+                    .is_some_and(|b| b.specs().iter().any(|s| s.name == name))
+            };
+            let base = body.name.clone();
+            let mut count = 1;
+            while taken(&body.name, &self.subsystems.bodies) {
+                count += 1;
+                body.name = format!("{base} {count}");
+            }
+            let water = crate::sim::physics::water_density(&self.params);
+            let index = match self.subsystems.bodies.as_mut() {
+                Some(bodies) => bodies.add(body, water),
+                None => {
+                    self.subsystems.bodies = Some(Bodies::new(
+                        vec![body],
+                        Vec::new(),
+                        &self.domain,
+                        self.obstacles(),
+                        r,
+                        water,
+                    ));
+                    0
+                }
+            };
+            let bodies = self.subsystems.bodies.as_ref().expect("just added");
+            let keep: Vec<bool> = (self.particles.position.iter())
+                .map(|&p| !bodies.occupies(p))
+                .collect();
+            if keep.contains(&false) {
+                self.particles.retain(&keep);
+            }
+            Ok(index)
+        }
     }
 
     /// Material `index`, or the error that there is none.

@@ -159,6 +159,25 @@ impl Bodies {
         }
     }
 
+    /// Adds `body` (density relative to water, whose density is `water_density`) to the bodies
+    /// of a running world, at its pose, after the others; returns its index. The caller keeps
+    /// it clear of the walls, the obstacles and the other bodies.
+    pub fn add(&mut self, body: Body, water_density: f32) -> usize {
+        let index = self.specs.len();
+        let (handle, colliders) = self
+            .rapier
+            .add_body(&body, water_density, self.particle_radius);
+        self.handles.push(handle);
+        self.parts
+            .extend(colliders.into_iter().map(|collider| PartRef {
+                body: index,
+                collider,
+            }));
+        self.pending.push(Push::default());
+        self.specs.push(body);
+        index
+    }
+
     /// Everything the bodies' next step depends on (see `BodiesState`).
     pub fn save_state(&self) -> BodiesState {
         BodiesState {
