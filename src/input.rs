@@ -32,7 +32,8 @@ pub enum Input {
     },
     /// Liquid poured from a disc (`World::pour`).
     Pour {
-        /// What is poured: a material the world lacks joins it first, when the library has it.
+        /// What is poured: a material the world lacks joins it first, when the library has it
+        /// (`replay::History::apply`).
         material: MaterialRef,
         /// Centre of the disc.
         centre: Vec2,
@@ -41,7 +42,8 @@ pub enum Input {
         /// Velocity of the new particles.
         velocity: Vec2,
     },
-    /// A rigid body of the library placed, at rest (`World::add_body`).
+    /// A rigid body of the library placed, at rest (`World::add_body`, through
+    /// `replay::History::apply`, which takes it from the library).
     Body {
         /// The library body's name (`crate`, `ball`, `log`, `duck`).
         name: String,
@@ -96,7 +98,7 @@ pub enum Input {
 #[derive(Clone, Debug, PartialEq)]
 pub enum MaterialRef {
     /// The material of this name: the world's, or the library's, which then joins the world
-    /// (`preset::library::arrival`).
+    /// (`preset::library::arrival`, by `replay::History::apply`).
     Name(String),
     /// The world's material of this index.
     Index(usize),
@@ -111,34 +113,14 @@ impl MaterialRef {
         }
     }
 
-    /// The index of the world's material this names, bringing the library's material of that
-    /// name into the world first when the world lacks it (`World::add_materials`).
-    pub fn into_world(&self, world: &mut World) -> Result<usize, EditError> {
-        if let Some(index) = self.in_world(world) {
-            return Ok(index);
-        }
-        match self {
-            Self::Index(index) => Err(EditError::NoMaterial(*index)),
-            Self::Name(name) => match crate::preset::library::arrival(world, name) {
-                Some(arrival) => world.add_materials(arrival),
-                None => {
-                    let library = crate::preset::library::library();
-                    let world_names = world.materials().iter().map(|m| m.name.as_str());
-                    let library_names = library.materials().iter().map(|m| m.name.as_str());
-                    let known = world_names.chain(library_names);
-                    Err(EditError::Arrival(
-                        match crate::preset::library::nearest(name, known) {
-                            Some(near) => {
-                                format!("no material is called `{name}` (the nearest is `{near}`)")
-                            }
-                            None => format!(
-                                "no material is called `{name}` (see `slosh --list-materials`)"
-                            ),
-                        },
-                    ))
-                }
-            },
-        }
+    /// The index of the world's material this names, or the error that the world has none of
+    /// that name or index (a library material the world lacks joins it through the history
+    /// first, `replay::History::apply`).
+    pub fn index_in(&self, world: &World) -> Result<usize, EditError> {
+        self.in_world(world).ok_or_else(|| match self {
+            Self::Index(index) => EditError::NoMaterial(*index),
+            Self::Name(name) => EditError::Arrival(format!("no material is called `{name}`")),
+        })
     }
 
     /// The word a replay line writes for it: the name (`quoted`), else the index.
@@ -515,7 +497,7 @@ impl Input {
                 if !(centre.is_finite() && velocity.is_finite() && radius.is_finite()) {
                     return Err(EditError::NotFinite("pour"));
                 }
-                let material = material.into_world(world)?;
+                let material = material.index_in(world)?;
                 world.pour(Pour {
                     material,
                     centre,
@@ -523,17 +505,10 @@ impl Input {
                     velocity,
                 })?;
             }
-            Self::Body { ref name, position } => {
-                let library = crate::preset::library::library();
-                let radius = world.params().particle_radius;
-                let Some(body) = library.body(name, position, radius) else {
-                    let names: Vec<&str> = library.body_names().collect();
-                    return Err(EditError::Arrival(format!(
-                        "no body is called `{name}` (the library's: {})",
-                        names.join(", ")
-                    )));
-                };
-                world.add_body(body)?;
+            Self::Body { .. } => {
+                return Err(EditError::Unsupported(
+                    "a body comes from the library through the history (replay::History)",
+                ))
             }
             Self::Erase { centre, radius } => {
                 world.erase(centre, radius)?;

@@ -120,6 +120,45 @@ pub(super) fn body(file: &BodyFile, index: usize, radius: f32) -> Result<Body, I
     })
 }
 
+/// The body library's file, as embedded: the rigid bodies the palette places.
+const LIBRARY: &str = include_str!("../../assets/bodies.toml");
+
+/// The body library's file as serde reads it.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BodyLibrary {
+    bodies: Vec<BodyFile>,
+}
+
+/// The body library's entries, read once.
+fn library() -> &'static [BodyFile] {
+    static BODIES: std::sync::OnceLock<Vec<BodyFile>> = std::sync::OnceLock::new();
+    BODIES.get_or_init(|| {
+        let read: BodyLibrary = toml::from_str(LIBRARY).expect("the embedded body library reads");
+        read.bodies
+    })
+}
+
+/// The names of the body library's rigid bodies (crate, ball, log, duck), in the palette's
+/// order.
+pub fn library_body_names() -> impl Iterator<Item = &'static str> {
+    library().iter().map(|b| b.name.as_str())
+}
+
+/// The body library's body called `name` at `position`, at rest, its parts checked for
+/// particles of `radius` (each at least one radius thick); `None` for a name the library lacks
+/// or parts too thin for these particles.
+pub fn library_body(name: &str, position: Vec2, radius: f32) -> Option<Body> {
+    let index = library().iter().position(|b| b.name == name)?;
+    let body = body(&library()[index], index, radius).ok()?;
+    Some(Body { position, ..body })
+}
+
+/// The body library's body called `name` as a preset's `[[bodies]]` entry writes it.
+pub(super) fn library_body_file(name: &str) -> Option<&'static BodyFile> {
+    library().iter().find(|b| b.name == name)
+}
+
 /// Why a preset with bodies or hinges does not load in a build without the `bodies` feature.
 #[cfg(not(feature = "bodies"))]
 pub(crate) const NO_BODIES: &str =

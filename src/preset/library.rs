@@ -1,6 +1,5 @@
 //! The material library (`assets/materials.toml`): every kind of matter defined once, with its
-//! constants, look and heat, the reactions between library materials, and the rigid bodies the
-//! palette places.
+//! constants, look and heat, and the reactions between library materials.
 //!
 //! A preset's `[[materials]]` entry that names a library material takes it, overriding only the
 //! fields it gives; a library reaction joins every scene that holds both its materials, and
@@ -23,8 +22,6 @@ pub struct Library {
     materials: Vec<Material>,
     #[serde(default)]
     reactions: Vec<ReactionFile>,
-    #[serde(default)]
-    bodies: Vec<super::file::BodyFile>,
 }
 
 /// A `[[reactions]]` entry as written: materials by name, and each product a material's name,
@@ -55,26 +52,6 @@ impl Library {
     /// The library material called `name`, if any.
     pub fn material(&self, name: &str) -> Option<&Material> {
         self.materials.iter().find(|m| m.name == name)
-    }
-
-    /// The names of the library's rigid bodies (crate, ball, log, duck), in the palette's order.
-    pub fn body_names(&self) -> impl Iterator<Item = &str> {
-        self.bodies.iter().map(|b| b.name.as_str())
-    }
-
-    /// The library's body called `name` at `position`, at rest, its parts checked for particles
-    /// of `radius` (each at least one radius thick); `None` for a name the library lacks or
-    /// parts too thin for these particles.
-    pub fn body(&self, name: &str, position: glam::Vec2, radius: f32) -> Option<crate::sim::Body> {
-        let file = self.bodies.iter().find(|b| b.name == name)?;
-        let index = self.bodies.iter().position(|b| b.name == name)?;
-        let body = super::bodies::body(file, index, radius).ok()?;
-        Some(crate::sim::Body { position, ..body })
-    }
-
-    /// The library's body called `name` as a preset's `[[bodies]]` entry writes it.
-    pub(super) fn body_file(&self, name: &str) -> Option<&super::file::BodyFile> {
-        self.bodies.iter().find(|b| b.name == name)
     }
 
     /// The library's reactions, as the file writes them.

@@ -23,6 +23,7 @@ mod locate;
 mod save;
 mod validate;
 
+pub use bodies::{library_body, library_body_names};
 pub use error::{one_line, PresetError};
 
 use crate::level::{self, Level};

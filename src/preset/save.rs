@@ -154,7 +154,7 @@ impl Preset {
                 Some((base, count)) if count.parse::<u32>().is_ok() => base,
                 _ => body.name.as_str(),
             };
-            if let Some(file) = library::library().body_file(base) {
+            if let Some(file) = super::bodies::library_body_file(base) {
                 let mut file = file.clone();
                 file.name = body.name.clone();
                 file.position = body.position.to_array();

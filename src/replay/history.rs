@@ -173,7 +173,9 @@ impl History {
                     ),
                 };
                 let before = starts.then(|| world.clone());
-                Attempt::apply(attempt, input, world)?;
+                if !from_the_library(input, world, attempt.is_some())? {
+                    Attempt::apply(attempt, input, world)?;
+                }
                 if let Some((_, stroke)) = edit {
                     self.last = stroke.map(|stroke| (frame, stroke));
                 }
@@ -188,5 +190,59 @@ impl History {
                 Ok(())
             }
         }
+    }
+}
+
+/// What the library brings for `input` before `world` takes it: a library material that a pour
+/// names and the world lacks joins the world (`preset::library::arrival`, with what it brings),
+/// and a body is placed (`World::add_body`); true when that was the whole input. In a level
+/// (`in_level`) neither: a level pours only its own materials and places no bodies. A name
+/// the library lacks is refused with the nearest it has; a refusal changes nothing.
+fn from_the_library(input: &Input, world: &mut World, in_level: bool) -> Result<bool, EditError> {
+    use crate::input::MaterialRef;
+    use crate::preset::library;
+    match input {
+        Input::Pour {
+            material: MaterialRef::Name(name),
+            centre,
+            radius,
+            velocity,
+        } if !in_level && world.materials().iter().all(|m| &m.name != name) => {
+            // A pour the world would refuse brings nothing in.
+            if !(centre.is_finite() && velocity.is_finite() && radius.is_finite()) {
+                return Err(EditError::NotFinite("pour"));
+            }
+            let Some(arrival) = library::arrival(world, name) else {
+                let known = (world.materials().iter().map(|m| m.name.as_str())).chain(
+                    library::library()
+                        .materials()
+                        .iter()
+                        .map(|m| m.name.as_str()),
+                );
+                return Err(EditError::Arrival(match library::nearest(name, known) {
+                    Some(near) => {
+                        format!("no material is called `{name}` (the nearest is `{near}`)")
+                    }
+                    None => {
+                        format!("no material is called `{name}` (see `slosh --list-materials`)")
+                    }
+                }));
+            };
+            world.add_materials(arrival)?;
+            Ok(false)
+        }
+        Input::Body { name, position } if !in_level => {
+            let radius = world.params().particle_radius;
+            let Some(body) = crate::preset::library_body(name, *position, radius) else {
+                let names: Vec<&str> = crate::preset::library_body_names().collect();
+                return Err(EditError::Arrival(format!(
+                    "no body is called `{name}` (the library's: {})",
+                    names.join(", ")
+                )));
+            };
+            world.add_body(body)?;
+            Ok(true)
+        }
+        _ => Ok(false),
     }
 }

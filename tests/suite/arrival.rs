@@ -198,7 +198,9 @@ fn pour_lines_name_materials_and_unknown_names_are_refused() {
 
     let mut world = pool("arrival-names").build_world(6);
     let before = world.checksum();
-    let refused = pour("lavaa").apply(&mut world).unwrap_err();
+    let refused = History::new()
+        .apply(0, None, &pour("lavaa"), &mut world)
+        .unwrap_err();
     assert!(
         refused.to_string().contains("the nearest is `lava`"),
         "{refused}"

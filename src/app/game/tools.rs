@@ -206,10 +206,9 @@ impl Tools {
             });
         // With rigid bodies: the library's bodies last, placed by a click.
         let radius = world.params().particle_radius;
-        let bodies = library
-            .body_names()
+        let bodies = crate::preset::library_body_names()
             .filter(|_| self.library && cfg!(feature = "bodies"))
-            .filter_map(|name| library.body(name, Vec2::ZERO, radius))
+            .filter_map(|name| crate::preset::library_body(name, Vec2::ZERO, radius))
             .map(|body| Offered {
                 name: body.name,
                 colour: body.colour,
