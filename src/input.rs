@@ -50,6 +50,9 @@ pub enum Input {
         /// Where its origin goes.
         position: Vec2,
     },
+    /// The most particles the world may hold, lowered by the window's automatic resolution
+    /// when the world's frames came to cost more than it affords (`World::set_particle_cap`).
+    Cap(usize),
     /// Particles erased in a disc.
     Erase {
         /// Centre of the disc.
@@ -234,6 +237,10 @@ impl Input {
                 put(&position.x);
                 put(&position.y);
             }
+            Self::Cap(cap) => {
+                put(&"cap");
+                put(cap);
+            }
             Self::Erase { centre, radius } => {
                 put(&"erase");
                 for value in [centre.x, centre.y, *radius] {
@@ -397,6 +404,10 @@ impl Input {
                     position: Vec2::new(number(values[0])?, number(values[1])?),
                 }
             }
+            "cap" => {
+                count(1)?;
+                Self::Cap(index(0)?)
+            }
             "erase" => {
                 count(3)?;
                 Self::Erase {
@@ -510,6 +521,7 @@ impl Input {
                     "a body comes from the library through the history (replay::History)",
                 ))
             }
+            Self::Cap(cap) => world.set_particle_cap(cap)?,
             Self::Erase { centre, radius } => {
                 world.erase(centre, radius)?;
             }

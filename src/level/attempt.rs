@@ -471,7 +471,7 @@ impl Attempt {
 /// The tool an input comes from (`None` for a fresh world, which every level allows).
 pub fn tool_of(input: &Input) -> Option<Tool> {
     Some(match input {
-        Input::Preset { .. } | Input::Undo | Input::Redo => return None,
+        Input::Preset { .. } | Input::Undo | Input::Redo | Input::Cap(_) => return None,
         Input::Stir(_) => Tool::Stir,
         Input::Pull { .. } => Tool::Pull,
         Input::Pour { .. } | Input::Body { .. } => Tool::Pour,

@@ -67,7 +67,7 @@ enum Starts {
 fn edit_of(input: &Input) -> Option<(Starts, Option<Stroke>)> {
     let stroke = |stroke| Some((Starts::UnlessGoingOn, Some(stroke)));
     match input {
-        Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } => None,
+        Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } | Input::Cap(_) => None,
         Input::Undo | Input::Redo => None,
         Input::Draw(_) | Input::Undraw(_) | Input::Body { .. } => Some((Starts::Always, None)),
         Input::Grab(_) => Some((Starts::Always, Some(Stroke::Grab))),

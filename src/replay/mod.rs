@@ -27,6 +27,7 @@
 //! | `pull` | x y radius speed | `World::pull` |
 //! | `pour` | material (a name, in double quotes when it holds a space, or an index of the world's materials) x y radius vx vy | `World::pour`; a library material the world lacks joins it first (`World::add_materials`) |
 //! | `body` | name (a library body's: `crate`, `ball`, `log`, `duck`) x y | `World::add_body` |
+//! | `cap` | the most particles | `World::set_particle_cap` (the window's automatic resolution, when the world's frames came to cost more than it affords) |
 //! | `erase` | x y radius | `World::erase` |
 //! | `heat` | x y radius rate (degrees per second; negative cools) | `World::heat_under` |
 //! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |

@@ -265,6 +265,12 @@ impl Births {
         }
     }
 
+    /// Makes `cap` the most particles: a lower one than the particles there are stops every
+    /// birth, removing none.
+    pub fn set_cap(&mut self, cap: usize) {
+        self.cap = cap;
+    }
+
     /// The id the next particle gets.
     pub fn next_id(&self) -> u32 {
         self.next_id

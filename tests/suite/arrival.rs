@@ -305,3 +305,26 @@ fn a_crate_from_the_palette_floats_is_thrown_undone_and_saved() {
     assert_eq!(undone.checksum(), before);
     assert!(undone.bodies().is_none());
 }
+
+/// The cap the window's automatic resolution records (`cap N`) reads back, stops pours at it,
+/// removes nothing below it, and replays; out of range it is refused.
+#[test]
+fn a_recorded_cap_stops_the_pour_and_removes_nothing() {
+    let cap = Input::Cap(300);
+    assert_eq!(cap.to_line(), "cap 300");
+    assert_eq!(Input::parse(&["cap", "300"]).unwrap(), cap);
+    let mut world = pool("arrival-cap").build_world(8);
+    let held = world.particles().len();
+    assert!(held > 300, "{held}");
+    let mut history = History::new();
+    history.apply(0, None, &cap, &mut world).unwrap();
+    assert_eq!(world.params().max_particles, 300);
+    assert_eq!(world.particles().len(), held, "none removed");
+    history.apply(1, None, &pour("water"), &mut world).unwrap();
+    assert_eq!(world.particles().len(), held, "no pour past the cap");
+    let refused = history.apply(2, None, &Input::Cap(0), &mut world);
+    assert!(
+        matches!(refused, Err(EditError::OutOfRange { .. })),
+        "{refused:?}"
+    );
+}

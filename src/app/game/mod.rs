@@ -363,6 +363,26 @@ impl Game {
         self.count_a_win();
         self.play_due();
         self.correct_auto();
+        self.reprice();
+    }
+
+    /// Under `--particles auto`, once after materials join the world: where its frames came to
+    /// cost more than the window affords, the world takes no more particles (`Session::reprice`,
+    /// recorded as `Input::Cap`), and the HUD says so.
+    fn reprice(&mut self) {
+        if self.recording.replaying() {
+            return;
+        }
+        let Some(cap) = self.session.reprice() else {
+            return;
+        };
+        let world = &mut self.session.world;
+        if self.recording.input(world, Input::Cap(cap)).is_ok() {
+            self.say(format!(
+                "what joined made frames dearer than real time affords: the pour now stops at \
+                 {cap} particles"
+            ));
+        }
     }
 
     /// Under `--particles auto`, restarts the scene once, coarser, when its first seconds cost

@@ -261,6 +261,11 @@ pub struct Session {
     correction: Option<f64>,
     /// `auto_correction` has had its look at the current preset (or the person chose a count).
     checked: bool,
+    /// The materials the world held when its frames' cost was last judged (`reprice`).
+    priced_materials: usize,
+    /// The milliseconds of the frames since materials last joined the world, while `reprice`
+    /// watches them.
+    since_joined: Option<Vec<f64>>,
 }
 
 /// Simulation frames `Session::auto_correction` leaves out after a world is built (its buffers
@@ -271,6 +276,22 @@ const CHECK_FRAMES: (usize, usize) = (10, 40);
 /// How much dearer than its model a scene's first seconds may be before `--particles auto` goes
 /// coarser: the model's own accuracy (`benches/auto_resolution.sh`).
 pub const AUTO_TOLERANCE: f64 = 1.25;
+
+/// The particle cap for a world of `particles` particles (under a cap of `cap`) whose frames
+/// take `observed` milliseconds where `budget` is what the automatic resolution affords: a
+/// frame's cost taken to go with its particles, the count whose frames would take the budget,
+/// never below the particles there are (none is removed). `None` unless the frames cost over
+/// `AUTO_TOLERANCE` times the budget and the new cap is under 90% of the old.
+pub fn repriced_cap(particles: usize, cap: usize, observed: f64, budget: f64) -> Option<usize> {
+    if !(observed.is_finite() && budget.is_finite() && budget > 0.0)
+        || observed <= budget * AUTO_TOLERANCE
+    {
+        return None;
+    }
+    let affordable = (particles as f64 * budget / observed) as usize;
+    let new = affordable.max(particles).max(1);
+    (new * 10 < cap * 9).then_some(new)
+}
 
 /// How many simulation frames' costs `Session::sim_ms_median` goes over: the last 10 seconds
 /// at 20 frames a second.
@@ -311,6 +332,8 @@ impl Session {
             model: scale.model,
             correction: None,
             checked: false,
+            priced_materials: 0,
+            since_joined: None,
         }
     }
 
@@ -379,6 +402,51 @@ impl Session {
             self.recent_sim_ms.pop_front();
         }
         self.recent_sim_ms.push_back(self.sim_ms);
+        if let Some(frames) = &mut self.since_joined {
+            frames.push(self.sim_ms);
+        }
+    }
+
+    /// Under `Resolution::Auto`, once after materials join the world (a pour of one it lacked):
+    /// the lower particle cap to record (`Input::Cap`) when its frames have come to cost more
+    /// than the automatic resolution affords. It watches `CHECK_FRAMES` after the arrival (10
+    /// left out, then 40), and where their median is over `AUTO_TOLERANCE` times `AUTO_SHARE` of
+    /// a frame's real time, the world takes no more particles than it affords at that price
+    /// (`repriced_cap`). The particle size stays: restarting the scene coarser would throw away
+    /// what the player built. `None` otherwise, and without `Resolution::Auto`.
+    pub fn reprice(&mut self) -> Option<usize> {
+        let materials = self.world.materials().len();
+        if self.resolution != Resolution::Auto || materials < self.priced_materials {
+            // Undo took materials out, or the count is the player's: nothing to judge.
+            self.priced_materials = materials;
+            self.since_joined = None;
+            return None;
+        }
+        if materials > self.priced_materials {
+            // Nothing to judge at a fresh world's start; after an arrival, its frames.
+            if self.priced_materials > 0 {
+                self.since_joined = Some(Vec::new());
+            }
+            self.priced_materials = materials;
+            return None;
+        }
+        let (skipped, watched) = CHECK_FRAMES;
+        let frames = self.since_joined.as_ref()?;
+        if frames.len() < skipped + watched {
+            return None;
+        }
+        let mut watched: Vec<f64> = frames[skipped..skipped + watched].to_vec();
+        self.since_joined = None;
+        watched.sort_by(f64::total_cmp);
+        let observed = watched[watched.len() / 2];
+        let budget = AUTO_SHARE * 1000.0 / f64::from(self.world.params().frame_rate);
+        let params = self.world.params();
+        repriced_cap(
+            self.world.particles().len(),
+            params.max_particles,
+            observed,
+            budget,
+        )
     }
 
     /// The median wall-clock milliseconds of the last `SIM_KEPT` simulation frames of this
@@ -727,6 +795,59 @@ mod tests {
         early.recent_sim_ms.truncate(30);
         assert_eq!(early.auto_correction(), None, "not before 50 frames");
         assert!(early.auto_correction().is_none() && !early.checked);
+    }
+
+    /// Frames three times dearer than the budget after a material joined stop the pours where
+    /// the world is (its particles stay); frames within the tolerance, or a cap already near,
+    /// change nothing.
+    #[test]
+    fn dearer_frames_after_an_arrival_lower_the_cap_to_the_particles_there_are() {
+        assert_eq!(repriced_cap(3000, 8000, 75.0, 25.0), Some(3000));
+        assert_eq!(
+            repriced_cap(3000, 8000, 30.0, 25.0),
+            None,
+            "within the tolerance"
+        );
+        assert_eq!(
+            repriced_cap(7500, 8000, 75.0, 25.0),
+            None,
+            "the cap is near already"
+        );
+        assert_eq!(repriced_cap(3000, 8000, f64::NAN, 25.0), None);
+        let mut session = Session::new(
+            Preset::load("sandbox").unwrap(),
+            PresetSource::Builtin {
+                name: "sandbox".into(),
+                key: 21,
+            },
+            1,
+            Resolution::Auto,
+            Scale::default(),
+        );
+        assert_eq!(session.reprice(), None, "the world as built is not judged");
+        let pour = Input::Pour {
+            material: crate::input::MaterialRef::Name("lava".into()),
+            centre: glam::Vec2::new(8.0, 4.0),
+            radius: 0.5,
+            velocity: glam::Vec2::ZERO,
+        };
+        // The sandbox holds every material: an arrival needs a world without one.
+        let mut world = Preset::load("dam").unwrap().build_world(1);
+        // Room to pour, which the dearer frames take away.
+        world.set_particle_cap(40_000).unwrap();
+        let mut history = crate::replay::History::new();
+        session.world = world.clone();
+        assert_eq!(session.reprice(), None);
+        history.apply(0, None, &pour, &mut world).unwrap();
+        session.world = world;
+        assert_eq!(session.reprice(), None, "the arrival starts the watch");
+        let budget = AUTO_SHARE * 1000.0 / f64::from(session.world.params().frame_rate);
+        for _ in 0..50 {
+            session.since_joined.as_mut().unwrap().push(3.0 * budget);
+        }
+        let particles = session.world.particles().len();
+        assert_eq!(session.reprice(), Some(particles));
+        assert_eq!(session.reprice(), None, "once per arrival");
     }
 
     /// F10's link: an embedded preset as it loads goes by name; once a wall is drawn it goes as

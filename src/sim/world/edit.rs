@@ -777,6 +777,24 @@ impl World {
         }
     }
 
+    /// Makes `cap` the most particles the world holds (`params().max_particles`): pours and
+    /// emitters stop there; a cap below the particles there are removes none, and only stops
+    /// every new one. Refused outside 1 to `ranges::MAX_PARTICLES`.
+    pub fn set_particle_cap(&mut self, cap: usize) -> Result<(), EditError> {
+        let most = ranges::MAX_PARTICLES;
+        if !(1..=most).contains(&cap) {
+            return Err(EditError::OutOfRange {
+                field: "particle cap",
+                value: cap as f32,
+                low: 1.0,
+                high: most as f32,
+            });
+        }
+        self.params.max_particles = cap;
+        self.births.set_cap(cap);
+        Ok(())
+    }
+
     /// Material `index`, or the error that there is none.
     fn material_index(&self, index: usize) -> Result<&Material, EditError> {
         self.materials
