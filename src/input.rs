@@ -149,6 +149,31 @@ fn quoted(name: &str) -> String {
     }
 }
 
+/// `word` as a number, or the error that it is none.
+fn number_word(word: &str) -> Result<f32, String> {
+    word.parse::<f32>()
+        .map_err(|_| format!("`{word}` is not a number"))
+}
+
+/// The arguments of `verb` that names a material or a body first and then takes `N` numbers.
+fn named_values<const N: usize>(
+    verb: &str,
+    args: &[&str],
+) -> Result<(MaterialRef, [f32; N]), String> {
+    let (named, values) = material_word(args)?;
+    if values.len() != N {
+        return Err(format!(
+            "`{verb}` takes a name and {N} values, got {}",
+            values.len()
+        ));
+    }
+    let mut numbers = [0.0; N];
+    for (number, word) in numbers.iter_mut().zip(values) {
+        *number = number_word(word)?;
+    }
+    Ok((named, numbers))
+}
+
 /// The first argument of `args` as a material or a body (an index, a name, or a name in double
 /// quotes across several words), and the arguments after it.
 fn material_word<'a>(args: &'a [&'a str]) -> Result<(MaterialRef, &'a [&'a str]), String> {
@@ -320,11 +345,7 @@ impl Input {
                 Err(format!("`{verb}` takes {n} values, got {}", args.len()))
             }
         };
-        let number = |index: usize| -> Result<f32, String> {
-            let word = args[index];
-            word.parse::<f32>()
-                .map_err(|_| format!("`{word}` is not a number"))
-        };
+        let number = |index: usize| number_word(args[index]);
         let index = |at: usize| -> Result<usize, String> {
             let word = args[at];
             word.parse::<usize>()
@@ -364,44 +385,21 @@ impl Input {
                 }
             }
             "pour" => {
-                let (material, values) = material_word(args)?;
-                if values.len() != 5 {
-                    return Err(format!(
-                        "`pour` takes a material and 5 values, got {}",
-                        values.len()
-                    ));
-                }
-                let number = |word: &str| -> Result<f32, String> {
-                    word.parse::<f32>()
-                        .map_err(|_| format!("`{word}` is not a number"))
-                };
-                let point = |at: usize| -> Result<Vec2, String> {
-                    Ok(Vec2::new(number(values[at])?, number(values[at + 1])?))
-                };
+                let (material, [x, y, radius, vx, vy]) = named_values(verb, args)?;
                 Self::Pour {
                     material,
-                    centre: point(0)?,
-                    radius: number(values[2])?,
-                    velocity: point(3)?,
+                    centre: Vec2::new(x, y),
+                    radius,
+                    velocity: Vec2::new(vx, vy),
                 }
             }
             "body" => {
-                let (MaterialRef::Name(name), values) = material_word(args)? else {
+                let (MaterialRef::Name(name), [x, y]) = named_values(verb, args)? else {
                     return Err("`body` takes a body's name first".into());
-                };
-                if values.len() != 2 {
-                    return Err(format!(
-                        "`body` takes a name and 2 values, got {}",
-                        values.len()
-                    ));
-                }
-                let number = |word: &str| -> Result<f32, String> {
-                    word.parse::<f32>()
-                        .map_err(|_| format!("`{word}` is not a number"))
                 };
                 Self::Body {
                     name,
-                    position: Vec2::new(number(values[0])?, number(values[1])?),
+                    position: Vec2::new(x, y),
                 }
             }
             "cap" => {
@@ -504,10 +502,6 @@ impl Input {
                 radius,
                 velocity,
             } => {
-                // A pour the world would refuse brings no material in.
-                if !(centre.is_finite() && velocity.is_finite() && radius.is_finite()) {
-                    return Err(EditError::NotFinite("pour"));
-                }
                 let material = material.index_in(world)?;
                 world.pour(Pour {
                     material,

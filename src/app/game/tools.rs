@@ -249,9 +249,7 @@ impl Tools {
 
     /// The name of the material in hand, in `world`.
     pub fn material_name(&self, world: &World) -> String {
-        let offered = self.offered(world);
-        let at = self.material.min(offered.len() - 1);
-        offered[at].name.clone()
+        self.in_hand(world).name
     }
 
     /// Selects the next material of the palette for pouring; what to say.

@@ -12,3 +12,24 @@ pub(crate) mod simd;
 /// worker falls asleep and wakes late: seed went from 0.63 to 0.51 ms per substep), large enough
 /// to amortise scheduling.
 pub(crate) const LIGHT_CHUNK: usize = 1024;
+
+/// Calls `each(i, &mut values[i])` for every element, in parallel tasks of `LIGHT_CHUNK`
+/// elements, and returns the sum of what the calls return: each task's sum in its order, then
+/// the tasks' in theirs, so the same at any thread count.
+pub(crate) fn par_update_summed(
+    values: &mut [f32],
+    each: impl Fn(usize, &mut f32) -> f64 + Sync,
+) -> f64 {
+    use rayon::prelude::*;
+    let sums: Vec<f64> = (values.par_chunks_mut(LIGHT_CHUNK).enumerate())
+        .map(|(chunk, values)| {
+            let first = chunk * LIGHT_CHUNK;
+            let mut sum = 0.0;
+            for (k, value) in values.iter_mut().enumerate() {
+                sum += each(first + k, value);
+            }
+            sum
+        })
+        .collect();
+    sums.iter().sum()
+}

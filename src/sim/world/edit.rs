@@ -493,13 +493,7 @@ impl World {
         if target != self.params.substeps {
             rescale_substeps(&mut self.params, &mut self.materials, target);
             self.dt = self.params.dt();
-            let h = self.params.interaction_radius;
-            self.liquid = Liquid::new(&self.materials, &self.params);
-            self.subsystems
-                .springs
-                .set_materials(&self.materials, &self.params);
-            self.subsystems.contacts.set_materials(&self.materials, h);
-            self.subsystems.fixed.set_materials(&self.materials);
+            self.take_mechanics();
         }
         self.stability_substeps = needs;
     }
@@ -543,10 +537,9 @@ impl World {
         Ok(())
     }
 
-    /// The stages' and the mechanical subsystems' constants, taken again from the materials
-    /// (edited or joined by others): the liquid's, the springs', the contacts', the fixed
-    /// materials' and the sand's (which comes or stays with a granular material).
-    fn take_materials(&mut self) {
+    /// The liquid's, the springs', the contacts' and the fixed materials' constants, taken
+    /// again from the materials and the parameters (edited, rescaled to other substeps).
+    fn take_mechanics(&mut self) {
         let h = self.params.interaction_radius;
         self.liquid = Liquid::new(&self.materials, &self.params);
         self.subsystems
@@ -554,6 +547,13 @@ impl World {
             .set_materials(&self.materials, &self.params);
         self.subsystems.contacts.set_materials(&self.materials, h);
         self.subsystems.fixed.set_materials(&self.materials);
+    }
+
+    /// The stages' and the mechanical subsystems' constants, taken again from the materials
+    /// (edited or joined by others): `take_mechanics`, and the sand's (which comes or stays
+    /// with a granular material).
+    fn take_materials(&mut self) {
+        self.take_mechanics();
         match &mut self.subsystems.granular {
             Some(granular) => granular.set_materials(&self.materials),
             None => {

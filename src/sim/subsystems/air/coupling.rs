@@ -178,31 +178,23 @@ pub fn exchange_at_surface(
     }
     let p = particles;
     let (position, material, mass) = (&p.position, &p.material, &p.mass);
-    let gained: Vec<f64> = (p.temperature.par_chunks_mut(CHUNK).enumerate())
-        .map(|(chunk, temperatures)| {
-            let mut gained = 0.0;
-            for (k, temperature) in temperatures.iter_mut().enumerate() {
-                let i = chunk * CHUNK + k;
-                let Some((ci, cj)) = grid.cell_at(position[i]) else {
-                    continue;
-                };
-                let (open, count) = open_around(grid, ci, cj);
-                if count == 0 {
-                    continue;
-                }
-                let air: f32 = open[..count].iter().map(|&c| grid.temperature[c]).sum();
-                let air = air / count as f32;
-                let c = materials[material[i] as usize].heat_capacity;
-                let share = 1.0 - portable::exp(-rate * dt / c);
-                let before = *temperature;
-                *temperature += (air - *temperature) * share;
-                let moved = f64::from(*temperature) - f64::from(before);
-                gained += f64::from(mass[i]) * f64::from(c) * moved;
-            }
-            gained
-        })
-        .collect();
-    gained.iter().sum()
+    crate::sim::numerics::par_update_summed(&mut p.temperature, |i, temperature| {
+        let Some((ci, cj)) = grid.cell_at(position[i]) else {
+            return 0.0;
+        };
+        let (open, count) = open_around(grid, ci, cj);
+        if count == 0 {
+            return 0.0;
+        }
+        let air: f32 = open[..count].iter().map(|&c| grid.temperature[c]).sum();
+        let air = air / count as f32;
+        let c = materials[material[i] as usize].heat_capacity;
+        let share = 1.0 - portable::exp(-rate * dt / c);
+        let before = *temperature;
+        *temperature += (air - *temperature) * share;
+        let moved = f64::from(*temperature) - f64::from(before);
+        f64::from(mass[i]) * f64::from(c) * moved
+    })
 }
 
 /// Drags spray toward the air's velocity: v += (u_air − v)(1 − e^(−drag Δt)) for every particle

@@ -97,10 +97,6 @@ impl Plate {
 /// seed's h of 0.3 and a diffusivity of 0.5, takes its temperature at about 44 per second.
 const PLATE_RATE: f32 = 8.0;
 
-/// Particles to a task of the plates' pass (a fixed size, so that its sum is the same at any
-/// thread count).
-const PLATE_CHUNK: usize = 1024;
-
 impl Heat {
     /// Heat for `scene`, or `None` when it has nothing to do: no material conducts, melts or
     /// freezes, no reactions, nothing burns, no wall or obstacle with a temperature. A liquid
@@ -226,8 +222,7 @@ impl Heat {
     }
 
     /// Once a frame: the plates warm or cool the particles beside them. Returns the heat they
-    /// gave (taken, where negative), summed in chunks of a fixed size so that any thread count
-    /// gives the same.
+    /// gave (taken, where negative), the same at any thread count.
     fn plates(&self, particles: &mut Particles, dt: f32) -> f64 {
         if self.plates.is_empty() {
             return 0.0;
@@ -235,32 +230,24 @@ impl Heat {
         let (h, materials) = (self.h, &self.materials);
         let p = particles;
         let (position, material, mass) = (&p.position, &p.material, &p.mass);
-        let gained: Vec<f64> = (p.temperature.par_chunks_mut(PLATE_CHUNK).enumerate())
-            .map(|(chunk, temperatures)| {
-                let mut gained = 0.0;
-                for (k, t) in temperatures.iter_mut().enumerate() {
-                    let i = chunk * PLATE_CHUNK + k;
-                    let thermal = &materials[material[i] as usize];
-                    let alpha = thermal.diffusivity;
-                    if alpha <= 0.0 {
-                        continue;
-                    }
-                    let before = *t;
-                    for plate in &self.plates {
-                        let (distance, plate_t) = plate.distance_and_temperature(position[i]);
-                        if distance < h {
-                            let weight = (1.0 - distance / h).at_most(1.0);
-                            let rate = PLATE_RATE * alpha / (h * h) * weight;
-                            *t += (plate_t - *t) * (1.0 - portable::exp(-rate * dt));
-                        }
-                    }
-                    let c = f64::from(thermal.heat_capacity);
-                    gained += f64::from(mass[i]) * c * (f64::from(*t) - f64::from(before));
+        crate::sim::numerics::par_update_summed(&mut p.temperature, |i, t| {
+            let thermal = &materials[material[i] as usize];
+            let alpha = thermal.diffusivity;
+            if alpha <= 0.0 {
+                return 0.0;
+            }
+            let before = *t;
+            for plate in &self.plates {
+                let (distance, plate_t) = plate.distance_and_temperature(position[i]);
+                if distance < h {
+                    let weight = (1.0 - distance / h).at_most(1.0);
+                    let rate = PLATE_RATE * alpha / (h * h) * weight;
+                    *t += (plate_t - *t) * (1.0 - portable::exp(-rate * dt));
                 }
-                gained
-            })
-            .collect();
-        gained.iter().sum()
+            }
+            let c = f64::from(thermal.heat_capacity);
+            f64::from(mass[i]) * c * (f64::from(*t) - f64::from(before))
+        })
     }
 
     /// Once a frame: this frame's reactions, then every particle's phase changes; then the
