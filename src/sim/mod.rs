@@ -19,12 +19,14 @@
 pub mod numerics;
 pub mod particles;
 pub mod physics;
+pub mod queries;
 pub mod scene;
 pub mod stages;
 pub mod subsystems;
 pub mod world;
 
 pub use particles::{MaterialStats, Particles, WorldStats};
+pub use queries::{Found, Sample, Wrench};
 pub use scene::air::AirSettings;
 pub use scene::bodies::{Body, BodyState, Hinge};
 pub use scene::domain::{Domain, DomainError, Wall};

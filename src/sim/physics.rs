@@ -402,6 +402,18 @@ pub(crate) fn packing_sum(
     rows: std::ops::RangeInclusive<i64>,
     columns: i64,
 ) -> f64 {
+    packing_sum_of(h, spacing, rows, columns, |_, a| a * a * a)
+}
+
+/// Σ `term(r, a)` over the sites of `packing_sum`'s packing within h of the origin's site, that
+/// site left out.
+fn packing_sum_of(
+    h: f64,
+    spacing: f64,
+    rows: std::ops::RangeInclusive<i64>,
+    columns: i64,
+    term: impl Fn(f64, f64) -> f64,
+) -> f64 {
     let row = spacing * 3f64.sqrt() / 2.0;
     let mut sum = 0.0;
     for j in rows {
@@ -410,12 +422,46 @@ pub(crate) fn packing_sum(
             let y = j as f64 * row;
             let r = (x * x + y * y).sqrt();
             if (i, j) != (0, 0) && r < h {
-                let a = 1.0 - r / h;
-                sum += a * a * a;
+                sum += term(r, 1.0 - r / h);
             }
         }
     }
     sum
+}
+
+/// What the equation of state's pressures stand for as a pressure (a force per length, in 2D),
+/// `p = pressure × P + near × P_near`, whose gradient the relaxation turns into the liquid's
+/// acceleration: in a still pool p grows with depth by the weight of the liquid above, ρ g.
+///
+/// The relaxation moves particle i by −Δt² Σ_j ((P_i + P_j) N a² + (P_near,i + P_near,j) N_near
+/// a³) r̂ / (2 m_i) (`pressure_displacement`), an acceleration of that over Δt². Where P varies
+/// by a gradient G over a resting packing of n particles per area, the sum is N G S₂ / (2 m_i),
+/// with S₂ = ½ Σ_j a² r (the packing's sums are isotropic), and the same with S₃ = ½ Σ_j a³ r for
+/// the near pressure. A liquid of mass density m n accelerates by −∇p / (m n), so ∇p =
+/// n (N S₂ ∇P + N_near S₃ ∇P_near) / 2, whatever the mass. The sums run over the hexagonal
+/// packing of `rest_particles_per_area`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PressureScales {
+    /// The pressure of one unit of P.
+    pub pressure: f32,
+    /// The pressure of one unit of P_near.
+    pub near: f32,
+}
+
+/// `PressureScales` for interaction radius `h` and rest density `rest_density`.
+pub fn pressure_scales(h: f32, rest_density: f32) -> PressureScales {
+    let per_area = rest_particles_per_area(h, rest_density) as f64;
+    let spacing = (2.0 / (3f64.sqrt() * per_area)).sqrt();
+    let h64 = h as f64;
+    let reach = (h64 / spacing).ceil() as i64 + 2;
+    let sum = |term: fn(f64, f64) -> f64| packing_sum_of(h64, spacing, -reach..=reach, reach, term);
+    let s2 = 0.5 * sum(|r, a| a * a * r);
+    let s3 = 0.5 * sum(|r, a| a * a * a * r);
+    let (norm, near_norm) = (density_norm(h) as f64, near_density_norm(h) as f64);
+    PressureScales {
+        pressure: (0.5 * per_area * norm * s2) as f32,
+        near: (0.5 * per_area * near_norm * s3) as f32,
+    }
 }
 
 /// Mass per area of a liquid of `mass = 1` at rest: the particles per area of a hexagonal

@@ -24,6 +24,7 @@ mod phases;
 mod preset_errors;
 mod presets;
 mod properties;
+mod queries;
 mod ranges_sweep;
 mod resolution;
 mod sand;

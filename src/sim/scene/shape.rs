@@ -2,6 +2,7 @@
 //! in the body's own frame, as a scene describes them (plain data:
 //! the running bodies build rapier's shapes from them, `subsystems::bodies`).
 
+use crate::sim::numerics::portable::Ordered;
 use glam::Vec2;
 
 /// One convex piece of a body, in the body's frame.
@@ -59,6 +60,83 @@ impl Part {
             angle,
             ..self
         }
+    }
+
+    /// A disc of `radius` about `centre`: a region for the world's queries, or a body's part.
+    pub fn circle(centre: Vec2, radius: f32) -> Self {
+        Self::new(BodyShape::Circle { radius }).placed(centre, 0.0)
+    }
+
+    /// The upright rectangle from corner `min` to corner `max`.
+    pub fn rect(min: Vec2, max: Vec2) -> Self {
+        let half_size = 0.5 * (max - min);
+        Self::new(BodyShape::Box { half_size }).placed(0.5 * (min + max), 0.0)
+    }
+
+    /// The segment from `a` to `b` thickened by `radius` on each side (a stadium).
+    pub fn capsule(a: Vec2, b: Vec2, radius: f32) -> Self {
+        let half_length = 0.5 * a.distance(b);
+        let angle = crate::sim::numerics::portable::angle_of(b - a);
+        Self::new(BodyShape::Capsule {
+            half_length,
+            radius,
+        })
+        .placed(0.5 * (a + b), angle)
+    }
+
+    /// A point of the body's frame in the part's own frame (the inverse of `to_body`).
+    pub fn to_part(&self, point: Vec2) -> Vec2 {
+        let turn = crate::sim::numerics::portable::unit_vector(self.angle);
+        Vec2::new(turn.x, -turn.y).rotate(point - self.offset)
+    }
+
+    /// True when `point` (in the body's frame) lies inside the part or on its outline.
+    pub fn contains(&self, point: Vec2) -> bool {
+        let local = self.to_part(point);
+        match &self.shape {
+            BodyShape::Circle { radius } => local.length_squared() <= radius * radius,
+            BodyShape::Box { half_size } => local.abs().cmple(*half_size).all(),
+            BodyShape::Capsule {
+                half_length,
+                radius,
+            } => {
+                let along = local.x.at_least(-half_length).at_most(*half_length);
+                (local - Vec2::new(along, 0.0)).length_squared() <= radius * radius
+            }
+            BodyShape::Polygon { points } => (0..points.len()).all(|k| {
+                let (a, b) = (points[k], points[(k + 1) % points.len()]);
+                (b - a).perp_dot(local - a) >= 0.0
+            }),
+        }
+    }
+
+    /// The corners of the smallest upright box, in the body's frame, that holds the part.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        let (core, radius): (Vec<Vec2>, f32) = match &self.shape {
+            BodyShape::Circle { radius } => (vec![Vec2::ZERO], *radius),
+            BodyShape::Box { half_size } => (
+                vec![
+                    *half_size,
+                    -*half_size,
+                    Vec2::new(half_size.x, -half_size.y),
+                    Vec2::new(-half_size.x, half_size.y),
+                ],
+                0.0,
+            ),
+            BodyShape::Capsule {
+                half_length,
+                radius,
+            } => (
+                vec![Vec2::new(*half_length, 0.0), Vec2::new(-half_length, 0.0)],
+                *radius,
+            ),
+            BodyShape::Polygon { points } => (points.clone(), 0.0),
+        };
+        let placed = core.into_iter().map(|p| self.to_body(p));
+        let (low, high) = placed.fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(low, high), p| {
+            (low.at_most(p), high.at_least(p))
+        });
+        (low - Vec2::splat(radius), high + Vec2::splat(radius))
     }
 
     /// A point of the part's frame in the body's frame.
@@ -167,6 +245,26 @@ mod tests {
             points: vec![Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)],
         });
         assert!((triangle.area() - 2.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn each_shape_holds_what_lies_inside_it() {
+        let circle = Part::circle(Vec2::new(1.0, 1.0), 0.5);
+        assert!(circle.contains(Vec2::new(1.4, 1.0)) && !circle.contains(Vec2::new(1.6, 1.0)));
+        let rect = Part::rect(Vec2::new(0.0, 0.0), Vec2::new(2.0, 1.0));
+        assert!(rect.contains(Vec2::new(1.9, 0.9)) && !rect.contains(Vec2::new(2.1, 0.5)));
+        assert_eq!(rect.bounds(), (Vec2::ZERO, Vec2::new(2.0, 1.0)));
+        let capsule = Part::capsule(Vec2::ZERO, Vec2::new(2.0, 2.0), 0.25);
+        assert!(capsule.contains(Vec2::new(1.0, 1.2)) && !capsule.contains(Vec2::new(1.0, 1.5)));
+        assert!(capsule.contains(Vec2::new(2.1, 2.1)) && !capsule.contains(Vec2::new(2.0, 0.0)));
+        let (low, high) = capsule.bounds();
+        assert!((low + Vec2::splat(0.25)).length() < 1e-5, "{low}");
+        assert!((high - Vec2::splat(2.25)).length() < 1e-5, "{high}");
+        let triangle = Part::new(BodyShape::Polygon {
+            points: vec![Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 2.0)],
+        })
+        .placed(Vec2::new(5.0, 0.0), 0.0);
+        assert!(triangle.contains(Vec2::new(5.5, 0.5)) && !triangle.contains(Vec2::new(6.5, 1.0)));
     }
 
     #[test]

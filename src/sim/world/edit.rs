@@ -284,6 +284,7 @@ impl World {
             .with_min_len(crate::sim::numerics::LIGHT_CHUNK)
             .map(|p| (*p - centre).length_squared() >= radius * radius)
             .collect();
+        self.queries.invalidate();
         Ok(self.particles.retain(&keep))
     }
 
@@ -357,6 +358,7 @@ impl World {
             }
         }
         let radius = self.params.particle_radius;
+        self.queries.invalidate();
         let p = &mut self.particles;
         (&mut p.position, &mut p.velocity)
             .into_par_iter()
@@ -771,6 +773,7 @@ impl World {
                 .map(|&p| !bodies.occupies(p))
                 .collect();
             if keep.contains(&false) {
+                self.queries.invalidate();
                 self.particles.retain(&keep);
             }
             Ok(index)

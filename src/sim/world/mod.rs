@@ -7,6 +7,7 @@
 //! bit-identical at any thread count.
 
 mod edit;
+mod query;
 mod random_stir;
 mod state;
 
@@ -20,6 +21,8 @@ use crate::sim::numerics::clock::Instant;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::numerics::LIGHT_CHUNK;
 use crate::sim::particles::{Births, MaterialStats, Particles, WorldStats};
+use crate::sim::physics::{self, PressureScales};
+use crate::sim::queries::index::QueryCache;
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::params::SimParams;
 use crate::sim::stages::emission::Emission;
@@ -126,6 +129,13 @@ pub struct World {
     /// What the processes that bring or take heat have moved (not kept by snapshots: a world
     /// reopened starts its books again).
     heat_books: HeatBooks,
+    /// The particles sorted for the queries (`query.rs`), stale from any step or edit that
+    /// moves, adds or removes particles until the next query.
+    queries: QueryCache,
+    /// The pressure that the equation of state's P and P_near stand for (the queries').
+    pressure_scales: PressureScales,
+    /// Particles per area of the liquid at rest.
+    rest_per_area: f32,
 }
 
 impl World {
@@ -168,6 +178,7 @@ impl World {
     /// start of its clock: what `new` fills and a snapshot restores into.
     fn assembled(scene: Scene, rng: Pcg32, emission: Emission) -> Self {
         let subsystems = Subsystems::new(&scene);
+        let (h, rest_density) = (scene.params.interaction_radius, scene.params.rest_density);
         let Scene {
             params,
             materials,
@@ -199,6 +210,9 @@ impl World {
             times: StageTimes::default(),
             stability_substeps: Vec::new(),
             heat_books: HeatBooks::default(),
+            queries: QueryCache::default(),
+            pressure_scales: physics::pressure_scales(h, rest_density),
+            rest_per_area: physics::rest_particles_per_area(h, rest_density),
         }
     }
 
@@ -282,6 +296,7 @@ impl World {
     /// in more, up to `params.max_substeps`, when the fastest particle would otherwise travel
     /// more than `cfl × h` in one substep. Past that ceiling each substep caps the travel.
     pub fn step_frame(&mut self) {
+        self.queries.invalidate();
         let params = &self.params;
         let max_speed = self
             .particles
@@ -327,6 +342,7 @@ impl World {
 
     /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
     pub fn substep(&mut self) {
+        self.queries.invalidate();
         self.run_substep(None, false, true);
     }
 
@@ -386,6 +402,7 @@ impl World {
         let made = &self.materials[material];
         let made = (made.mass, made.temperature);
         let position = self.domain.clamp(position);
+        self.queries.invalidate();
         (self.births).spawn(&mut self.particles, material, made, position, velocity)
     }
 
@@ -418,6 +435,7 @@ impl World {
     /// The grid stage: rebuilds the grid and reorders every particle array into cell order
     /// (public for benches).
     pub fn sort_into_grid(&mut self) {
+        self.queries.invalidate();
         self.sort_into_grid_within(Bounds::of(&self.particles.position));
     }
 
