@@ -2,7 +2,7 @@
 //! and as the one line of text a replay writes for it (the verbs are listed in the module
 //! documentation of `replay`).
 
-use crate::sim::{EditError, Obstacle, Pour, Shape, Stir, Tunable, World};
+use crate::sim::{EditError, Obstacle, Part, Pour, Push, Shape, Stir, Tunable, World};
 use glam::Vec2;
 use std::fmt::Write as _;
 
@@ -68,6 +68,24 @@ pub enum Input {
         radius: f32,
         /// Degrees per second: positive heats, negative cools.
         rate: f32,
+    },
+    /// Each particle in a disc given an impulse by the game (`World::push`).
+    Push {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+        /// The impulse each particle takes.
+        impulse: Vec2,
+    },
+    /// Each particle in a disc given a tag of the game's own (`World::tag`).
+    Tag {
+        /// Centre of the disc.
+        centre: Vec2,
+        /// Its radius.
+        radius: f32,
+        /// The tag.
+        tag: u32,
     },
     /// An obstacle drawn.
     Draw(Obstacle),
@@ -147,6 +165,23 @@ fn quoted(name: &str) -> String {
     } else {
         format!("\"{name}\"")
     }
+}
+
+/// The disc of a push or a tag, or the error that its centre or radius is no number or its
+/// radius is negative.
+fn disc(centre: Vec2, radius: f32) -> Result<Part, EditError> {
+    if !centre.is_finite() {
+        return Err(EditError::NotFinite("centre"));
+    }
+    if !(radius >= 0.0 && radius.is_finite()) {
+        return Err(EditError::OutOfRange {
+            field: "radius",
+            value: radius,
+            low: 0.0,
+            high: f32::MAX,
+        });
+    }
+    Ok(Part::circle(centre, radius))
 }
 
 /// `word` as a number, or the error that it is none.
@@ -281,6 +316,27 @@ impl Input {
                 for value in [centre.x, centre.y, *radius, *rate] {
                     put(&value);
                 }
+            }
+            Self::Push {
+                centre,
+                radius,
+                impulse,
+            } => {
+                put(&"push");
+                for value in [centre.x, centre.y, *radius, impulse.x, impulse.y] {
+                    put(&value);
+                }
+            }
+            Self::Tag {
+                centre,
+                radius,
+                tag,
+            } => {
+                put(&"tag");
+                for value in [centre.x, centre.y, *radius] {
+                    put(&value);
+                }
+                put(tag);
             }
             Self::Draw(obstacle) => {
                 put(&"draw");
@@ -421,6 +477,25 @@ impl Input {
                     rate: number(3)?,
                 }
             }
+            "push" => {
+                count(5)?;
+                Self::Push {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    impulse: point(3)?,
+                }
+            }
+            "tag" => {
+                count(4)?;
+                let tag = args[3].parse::<u32>().map_err(|_| {
+                    format!("`{}` is not a tag (a whole number below 2³²)", args[3])
+                })?;
+                Self::Tag {
+                    centre: point(0)?,
+                    radius: number(2)?,
+                    tag,
+                }
+            }
             "draw" => match args.first().copied() {
                 Some("circle") => {
                     count(5)?;
@@ -525,6 +600,20 @@ impl Input {
                 rate,
             } => {
                 world.heat_under(centre, radius, rate)?;
+            }
+            Self::Push {
+                centre,
+                radius,
+                impulse,
+            } => {
+                world.push(&disc(centre, radius)?, Push::Impulse(impulse))?;
+            }
+            Self::Tag {
+                centre,
+                radius,
+                tag,
+            } => {
+                world.tag(&disc(centre, radius)?, tag);
             }
             Self::Draw(obstacle) => {
                 world.add_obstacle(obstacle)?;

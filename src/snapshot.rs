@@ -3,14 +3,14 @@
 //!
 //! The file is one JSON object, one top-level key per line:
 //!
-//! - `"format": "slosh-snapshot"` and `"version": 4` (older versions are refused with a one-line
+//! - `"format": "slosh-snapshot"` and `"version": 5` (older versions are refused with a one-line
 //!   error: version 1 came before the scene types carried their own serde, version 2 before the
 //!   particles carried their temperature, version 3 before they carried their latent heat);
 //! - `"preset"`: the text of the preset file the world was built from (`Preset::to_toml`), which
 //!   gives the walls, the emitters and the air's settings;
 //! - `"checksum"`: `World::checksum` of the saved world, as 16 hex digits;
 //! - `"world"`: the `WorldState`, one field per line, one particle per line (`[id, material, x,
-//!   y, vx, vy, temperature, latent]`), every float as the integer of its IEEE bits; in scenes
+//!   y, vx, vy, temperature, latent, tag]`), every float as the integer of its IEEE bits; in scenes
 //!   with rigid bodies, `"bodies"` holds rapier's world as rapier serializes it (its floats as
 //!   the shortest JSON numbers that read back to the same bits).
 //!
@@ -30,7 +30,7 @@ use std::path::Path;
 pub const FORMAT: &str = "slosh-snapshot";
 
 /// The `"version"` this build writes and reads.
-pub const VERSION: u64 = 4;
+pub const VERSION: u64 = 5;
 
 /// The file as written.
 #[derive(Serialize)]

@@ -472,7 +472,8 @@ impl Attempt {
 pub fn tool_of(input: &Input) -> Option<Tool> {
     Some(match input {
         Input::Preset { .. } | Input::Undo | Input::Redo | Input::Cap(_) => return None,
-        Input::Stir(_) => Tool::Stir,
+        Input::Tag { .. } => return None,
+        Input::Stir(_) | Input::Push { .. } => Tool::Stir,
         Input::Pull { .. } => Tool::Pull,
         Input::Pour { .. } | Input::Body { .. } => Tool::Pour,
         Input::Erase { .. } => Tool::Erase,

@@ -68,6 +68,7 @@ fn edit_of(input: &Input) -> Option<(Starts, Option<Stroke>)> {
     let stroke = |stroke| Some((Starts::UnlessGoingOn, Some(stroke)));
     match input {
         Input::Preset { .. } | Input::Stir(_) | Input::Pull { .. } | Input::Cap(_) => None,
+        Input::Push { .. } | Input::Tag { .. } => None,
         Input::Undo | Input::Redo => None,
         Input::Draw(_) | Input::Undraw(_) | Input::Body { .. } => Some((Starts::Always, None)),
         Input::Grab(_) => Some((Starts::Always, Some(Stroke::Grab))),

@@ -30,6 +30,8 @@
 //! | `cap` | the most particles | `World::set_particle_cap` (the window's automatic resolution, when the world's frames came to cost more than it affords) |
 //! | `erase` | x y radius | `World::erase` |
 //! | `heat` | x y radius rate (degrees per second; negative cools) | `World::heat_under` |
+//! | `push` | x y radius jx jy (the impulse each particle in the disc takes) | `World::push` (a game's force) |
+//! | `tag` | x y radius tag (a whole number) | `World::tag` (a game's tag on each particle in the disc) |
 //! | `draw` | `circle` x y radius friction, or `capsule` ax ay bx by radius friction | `World::add_obstacle` |
 //! | `undraw` | obstacle index | `World::remove_obstacle` |
 //! | `gravity` | x y | `World::set_gravity` |

@@ -41,5 +41,7 @@ pub use subsystems::air::AirState;
 pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;
 pub use world::RandomStirrer;
-pub use world::{Arrival, EditError, FrameReport, Pour, Poured, StageTimes, World, MAX_HEAT_RATE};
+pub use world::{
+    Arrival, EditError, FrameReport, Pour, Poured, Push, StageTimes, World, MAX_HEAT_RATE,
+};
 pub use world::{EmitterProgress, ParticleState, WorldState};

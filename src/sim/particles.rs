@@ -41,6 +41,9 @@ macro_rules! particle_columns {
                 /// (negative) while the temperature stays at the change's point
                 /// (`sim::subsystems::heat`). Zero away from one.
                 latent: f32,
+                /// A number of the game's own meaning (`World::tag`): 0 for a new particle, kept
+                /// through every step and change of phase. The engine never reads it.
+                tag: u32,
             }
             derived {
                 /// Mass, copied from the material (the neighbour stages read it per pair).
@@ -303,6 +306,7 @@ impl Births {
             velocity,
             temperature,
             0.0,
+            0,
             mass,
         );
         self.next_id += 1;
@@ -418,9 +422,9 @@ mod tests {
     use crate::sim::ParticleState;
 
     /// The array a snapshot holds, as plain numbers: `[id, material, x, y, vx, vy,
-    /// temperature, latent]`, the floats as bits (`ParticleState` is written from
+    /// temperature, latent, tag]`, the floats as bits (`ParticleState` is written from
     /// `particle_columns!`).
-    type Tuple = (u32, u16, u32, u32, u32, u32, u32, u32);
+    type Tuple = (u32, u16, u32, u32, u32, u32, u32, u32, u32);
 
     #[test]
     fn a_saved_particle_is_written_and_refused_as_its_old_tuple() {
@@ -433,6 +437,7 @@ mod tests {
             0xff80_0000,
             0x4120_0000,
             0xc2a0_0000,
+            9,
         );
         let written = serde_json::to_string(&tuple).unwrap();
         let particle: ParticleState = serde_json::from_str(&written).unwrap();
@@ -440,13 +445,15 @@ mod tests {
         assert_eq!(particle.position.y.to_bits(), 0x7fc0_0001);
         assert_eq!(particle.temperature, 10.0);
         assert_eq!(particle.latent, -80.0);
+        assert_eq!(particle.tag, 9);
         for text in [
-            "[7, 1, 2, 3, 4, 5, 6]",
-            "[7, 1, 2, 3, 4, 5, 6, 7, 8]",
-            "[7, 70000, 2, 3, 4, 5, 6, 7]",
-            "[7, 1, 2, 3, -4, 5, 6, 7]",
-            "[7, 1, 2, 3, 4.5, 5, 6, 7]",
-            "[7, 1, 2, 3, 4, 5, -6, 7]",
+            "[7, 1, 2, 3, 4, 5, 6, 7]",
+            "[7, 1, 2, 3, 4, 5, 6, 7, 8, 9]",
+            "[7, 70000, 2, 3, 4, 5, 6, 7, 8]",
+            "[7, 1, 2, 3, -4, 5, 6, 7, 8]",
+            "[7, 1, 2, 3, 4.5, 5, 6, 7, 8]",
+            "[7, 1, 2, 3, 4, 5, -6, 7, 8]",
+            "[7, 1, 2, 3, 4, 5, 6, 7, -8]",
             "{\"id\": 7}",
             "7",
             "[]",

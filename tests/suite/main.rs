@@ -15,6 +15,7 @@ mod docs_links;
 mod edits;
 mod elastic;
 mod fire;
+mod game;
 mod heat;
 mod jets;
 mod library;

@@ -258,8 +258,8 @@ fn refusal(path: &PathBuf, text: &str, line: Option<usize>) -> String {
 }
 
 /// The 1-based line of the first particle, and the text with particle `k`'s line changed by
-/// `edit` (given its `[id, material, x, y, vx, vy, temperature, latent]`).
-fn edit_particle(text: &str, k: usize, edit: impl Fn(&mut [u64; 8])) -> (usize, String) {
+/// `edit` (given its `[id, material, x, y, vx, vy, temperature, latent, tag]`).
+fn edit_particle(text: &str, k: usize, edit: impl Fn(&mut [u64; 9])) -> (usize, String) {
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let start = lines
         .iter()
@@ -268,7 +268,7 @@ fn edit_particle(text: &str, k: usize, edit: impl Fn(&mut [u64; 8])) -> (usize, 
     let index = start + 1 + k;
     let line = &lines[index];
     let body = line.trim().trim_end_matches(',');
-    let mut values: [u64; 8] = serde_json::from_str(body).unwrap();
+    let mut values: [u64; 9] = serde_json::from_str(body).unwrap();
     edit(&mut values);
     let comma = if line.trim_end().ends_with(',') {
         ","
@@ -287,7 +287,7 @@ fn the_file_is_text_with_one_particle_per_line() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "{");
     assert_eq!(lines[1], "  \"format\": \"slosh-snapshot\",");
-    assert_eq!(lines[2], "  \"version\": 4,");
+    assert_eq!(lines[2], "  \"version\": 5,");
     assert!(lines[3].starts_with("  \"preset\": \"# slosh preset"));
     assert!(lines[4].starts_with("  \"checksum\": \""));
     assert_eq!(lines[5], "  \"world\": {");
@@ -308,15 +308,15 @@ fn broken_files_are_refused_with_their_line() {
     let last_line = half.lines().count();
     refusal(&path, half, Some(last_line));
 
-    // Older versions: the files of version 1, whose scene values were mirrored by hand, and
-    // of version 2, whose particles had no temperature, and of version 3, whose particles had
-    // no latent heat.
-    for old in [1, 2, 3] {
-        let other = text.replacen("\"version\": 4,", &format!("\"version\": {old},"), 1);
+    // Older versions: the files of version 1, whose scene values were mirrored by hand, of
+    // version 2, whose particles had no temperature, of version 3, whose particles had no
+    // latent heat, and of version 4, whose particles had no tag.
+    for old in [1, 2, 3, 4] {
+        let other = text.replacen("\"version\": 5,", &format!("\"version\": {old},"), 1);
         let error = refusal(&path, &other, Some(3));
         assert!(
             error.ends_with(&format!(
-                "snapshot format version {old}, this build reads 4"
+                "snapshot format version {old}, this build reads 5"
             )),
             "{error}"
         );

@@ -7,11 +7,13 @@
 //! bit-identical at any thread count.
 
 mod edit;
+mod forces;
 mod query;
 mod random_stir;
 mod state;
 
 pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
+pub use forces::Push;
 pub use random_stir::RandomStirrer;
 pub use state::{EmitterProgress, ParticleState, WorldState};
 

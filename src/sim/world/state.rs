@@ -106,7 +106,7 @@ macro_rules! particle_state {
     ) => {
         /// One particle: its saved columns (`particle_columns!`; its mass is its material's).
         /// Serialized as one array of them in their order, a vector as x then y, the floats as
-        /// bits: `[id, material, x, y, vx, vy, temperature, latent]`.
+        /// bits: `[id, material, x, y, vx, vy, temperature, latent, tag]`.
         #[derive(Clone, Copy, Debug, PartialEq)]
         pub struct ParticleState {
             $( $(#[doc = $doc])* pub $saved: $saved_type, )*

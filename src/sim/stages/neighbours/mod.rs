@@ -496,6 +496,7 @@ mod tests {
                 velocity,
                 id as f32 * 0.125 - 3.0,
                 id as f32 * 0.5 - 1.0,
+                id * 3 + 1,
                 1.0 + id as f32 / 64.0,
             );
         }
