@@ -400,6 +400,9 @@ fn run_in_pool(
             }
         }
         if let (0, Some(sound)) = (frame, &mut sound) {
+            // The sound plays the world's own events, from the world as the first frame's
+            // inputs left it.
+            world.record_events(true);
             sound.listen_from(&world);
         }
         let start = Instant::now();

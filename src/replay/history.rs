@@ -89,11 +89,20 @@ pub fn world_bytes(world: &World) -> usize {
     const PER_PARTICLE: usize = 185;
     const PER_SPRING: usize = 30;
     const PER_AIR_CELL: usize = 320;
+    // A watcher's `Seen` per id (`sim::world::Watcher`).
+    const PER_WATCHED_PARTICLE: usize = 32;
     let air = world.air().map_or(0, |air| {
         let grid = air.grid();
         grid.nx * grid.ny * PER_AIR_CELL
     });
-    4096 + world.particles().len() * PER_PARTICLE + world.spring_counts().total * PER_SPRING + air
+    // A world that records its events keeps its watcher's view of each particle too.
+    let watched = if world.records_events() {
+        PER_WATCHED_PARTICLE
+    } else {
+        0
+    };
+    let particles = world.particles().len() * (PER_PARTICLE + watched);
+    4096 + particles + world.spring_counts().total * PER_SPRING + air
 }
 
 impl History {

@@ -42,6 +42,7 @@ pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;
 pub use world::RandomStirrer;
 pub use world::{
-    Arrival, EditError, FrameReport, Pour, Poured, Push, StageTimes, World, MAX_HEAT_RATE,
+    Arrival, EditError, Event, FrameReport, Pour, Poured, Push, Sensor, StageTimes, World,
+    MAX_HEAT_RATE,
 };
 pub use world::{EmitterProgress, ParticleState, WorldState};

@@ -2,14 +2,15 @@
 //! every machine (docs/ENGINE.md, "Sound").
 //!
 //! Three steps, each its own file:
-//! - `events.rs`: `Listener` watches a `World` after each simulation frame and tells what in it
-//!   makes a sound (`FrameEvents`): impacts, streams, hisses, crackles, knocks;
+//! - `events.rs`: `Listener` takes what in each simulation frame makes a sound
+//!   (`FrameEvents`: impacts, streams, hisses, crackles, knocks) from the world's own events
+//!   (`World::record_events`, `sim::world::Watcher`);
 //! - `synth.rs`: `Synth` turns each frame's events into stereo samples at `SAMPLE_RATE`, under a
 //!   voice budget, with its sound makers in `voices.rs` and the limiter in `limiter.rs`;
 //! - `wav.rs`: a run's sound as a WAV file, and the figures the reports give of it.
 //!
 //! The same run gives the same samples on every machine, at any thread count and in the page:
-//! the listener visits particles in id order, and the synthesiser uses only +, −, ×, ÷ and √
+//! the world's watcher visits particles in id order, and the synthesiser uses only +, −, ×, ÷ and √
 //! per sample, its coefficients from `sim::numerics::portable`, its noise from its own seeded
 //! integer generator.
 //!

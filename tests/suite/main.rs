@@ -38,6 +38,7 @@ mod undo;
 mod cli_errors;
 #[cfg(feature = "cli")]
 mod engine;
+mod events;
 #[cfg(feature = "cli")]
 mod golden;
 #[cfg(feature = "cli")]

@@ -24,12 +24,14 @@ pub struct Hearing {
 }
 
 impl Hearing {
-    /// Before a frame of `world`: a listener for it, if it is not the world last heard.
-    pub fn before_frame(&mut self, world: &World) {
-        if self.listener.is_some() && world.time() == self.heard_at {
+    /// Before a frame of `world`: a listener for it, if it is not the world last heard; the
+    /// world records its events (`World::record_events`), which the listener reads.
+    pub fn before_frame(&mut self, world: &mut World) {
+        if self.listener.is_some() && world.time() == self.heard_at && world.records_events() {
             return;
         }
         let started = Instant::now();
+        world.record_events(true);
         self.listener = Some(Listener::new(world));
         self.millis += started.elapsed().as_secs_f64() * 1000.0;
     }

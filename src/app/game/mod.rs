@@ -353,7 +353,7 @@ impl Game {
         }
         self.display.remember(&self.session.world);
         if let Some(hearing) = &mut self.hearing {
-            hearing.before_frame(&self.session.world);
+            hearing.before_frame(&mut self.session.world);
         }
         self.session.run_frame();
         if let Some(hearing) = &mut self.hearing {

@@ -7,12 +7,17 @@
 //! bit-identical at any thread count.
 
 mod edit;
+mod events;
 mod forces;
 mod query;
 mod random_stir;
 mod state;
 
 pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
+pub use events::{
+    Event, Flow, FrameEvents, Impact, Knock, Sensor, Watcher, HOT, IMPACT_ACCELERATION,
+    IMPACT_BINS, KNOCK_SPEED, MAX_QUEUED,
+};
 pub use forces::Push;
 pub use random_stir::RandomStirrer;
 pub use state::{EmitterProgress, ParticleState, WorldState};
@@ -138,6 +143,8 @@ pub struct World {
     pressure_scales: PressureScales,
     /// Particles per area of the liquid at rest.
     rest_per_area: f32,
+    /// The events found after each frame, while recording, and the sensors (`events/`).
+    events: events::Events,
 }
 
 impl World {
@@ -215,6 +222,7 @@ impl World {
             queries: QueryCache::default(),
             pressure_scales: physics::pressure_scales(h, rest_density),
             rest_per_area: physics::rest_particles_per_area(h, rest_density),
+            events: events::Events::default(),
         }
     }
 
@@ -340,6 +348,7 @@ impl World {
             books: &mut self.heat_books,
             offsets: Vec::new(),
         });
+        self.find_events();
     }
 
     /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
