@@ -116,7 +116,7 @@ fn a_sensor_counts_what_came_in_and_what_left() {
             .iter()
             .map(|hit| world.particles().mass[hit.index])
             .sum();
-        assert!((sensor.mass() - mass).abs() < 1e-3 * mass.max(1.0));
+        assert!((sensor.mass() - mass).abs() < 1e-3 * (mass + 1.0));
         assert_eq!(sensor.materials()[0].0, inside);
     }
     println!("{came} came into the sensor, {went} left, {inside} inside");
