@@ -42,7 +42,7 @@ pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;
 pub use world::RandomStirrer;
 pub use world::{
-    Arrival, EditError, Event, FrameReport, Pour, Poured, Push, Sensor, StageTimes, World,
-    MAX_HEAT_RATE,
+    Arrival, Coupled, Coupling, EditError, Event, FrameReport, Pour, Poured, Push, Sensor,
+    StageTimes, Taken, World, MAX_HEAT_RATE,
 };
 pub use world::{EmitterProgress, ParticleState, WorldState};

@@ -11,6 +11,7 @@ mod arrival;
 #[cfg(feature = "bodies")]
 mod bodies;
 mod collapse;
+mod coupling;
 mod docs_links;
 mod edits;
 mod elastic;

@@ -110,6 +110,50 @@ impl Part {
         }
     }
 
+    /// The signed distance from `point` (in the body's frame) to the part's outline, negative
+    /// inside, and the outward normal there (in the body's frame): what pushes a particle out
+    /// of a coupled body (`sim::world::Coupling`).
+    pub fn surface(&self, point: Vec2) -> (f32, Vec2) {
+        let local = self.to_part(point);
+        let away = |offset: Vec2, fallback: Vec2| {
+            let length = offset.length();
+            if length > 0.0 {
+                (length, offset / length)
+            } else {
+                (0.0, fallback)
+            }
+        };
+        let (distance, normal) = match &self.shape {
+            BodyShape::Circle { radius } => {
+                let (length, normal) = away(local, Vec2::Y);
+                (length - radius, normal)
+            }
+            BodyShape::Capsule {
+                half_length,
+                radius,
+            } => {
+                let core = Vec2::new(local.x.at_least(-half_length).at_most(*half_length), 0.0);
+                let (length, normal) = away(local - core, Vec2::Y);
+                (length - radius, normal)
+            }
+            BodyShape::Box { half_size } => {
+                let q = local.abs() - *half_size;
+                let sign = Vec2::new(1f32.copysign(local.x), 1f32.copysign(local.y));
+                if q.x > 0.0 || q.y > 0.0 {
+                    let (length, normal) = away(q.at_least(Vec2::ZERO), Vec2::Y);
+                    (length, normal * sign)
+                } else if q.x > q.y {
+                    (q.x, Vec2::new(sign.x, 0.0))
+                } else {
+                    (q.y, Vec2::new(0.0, sign.y))
+                }
+            }
+            BodyShape::Polygon { points } => polygon_surface(points, local),
+        };
+        let turn = crate::sim::numerics::portable::unit_vector(self.angle);
+        (distance, turn.rotate(normal))
+    }
+
     /// The corners of the smallest upright box, in the body's frame, that holds the part.
     pub fn bounds(&self) -> (Vec2, Vec2) {
         let (core, radius): (Vec<Vec2>, f32) = match &self.shape {
@@ -218,6 +262,46 @@ impl Part {
     }
 }
 
+/// The signed distance from `point` to the convex counter-clockwise polygon `points`,
+/// negative inside, and the outward normal there.
+fn polygon_surface(points: &[Vec2], point: Vec2) -> (f32, Vec2) {
+    let n = points.len();
+    let outward = |k: usize| {
+        let edge = points[(k + 1) % n] - points[k];
+        Vec2::new(edge.y, -edge.x).normalize_or_zero()
+    };
+    let (mut deepest, mut deepest_normal) = (f32::NEG_INFINITY, Vec2::Y);
+    let (mut nearest, mut nearest_point) = (f32::INFINITY, point);
+    for k in 0..n {
+        let (a, b) = (points[k], points[(k + 1) % n]);
+        let normal = outward(k);
+        let along = normal.dot(point - a);
+        if along > deepest {
+            (deepest, deepest_normal) = (along, normal);
+        }
+        let edge = b - a;
+        let t = ((point - a).dot(edge) / edge.length_squared().at_least(f32::MIN_POSITIVE))
+            .at_least(0.0)
+            .at_most(1.0);
+        let closest = a + edge * t;
+        let distance = closest.distance_squared(point);
+        if distance < nearest {
+            (nearest, nearest_point) = (distance, closest);
+        }
+    }
+    if deepest <= 0.0 {
+        (deepest, deepest_normal)
+    } else {
+        let offset = point - nearest_point;
+        let length = offset.length();
+        if length > 0.0 {
+            (length, offset / length)
+        } else {
+            (0.0, deepest_normal)
+        }
+    }
+}
+
 /// True when `points` (three or more) turn left at every corner.
 pub fn is_convex_counter_clockwise(points: &[Vec2]) -> bool {
     let n = points.len();
@@ -265,6 +349,44 @@ mod tests {
         })
         .placed(Vec2::new(5.0, 0.0), 0.0);
         assert!(triangle.contains(Vec2::new(5.5, 0.5)) && !triangle.contains(Vec2::new(6.5, 1.0)));
+    }
+
+    #[test]
+    fn the_surface_is_as_far_as_the_outline_and_faces_out() {
+        let shapes = [
+            Part::circle(Vec2::new(1.0, 1.0), 0.5),
+            Part::new(BodyShape::Box {
+                half_size: Vec2::new(0.6, 0.3),
+            })
+            .placed(Vec2::new(-1.0, 0.5), 0.4),
+            Part::capsule(Vec2::ZERO, Vec2::new(2.0, 1.0), 0.25),
+            Part::new(BodyShape::Polygon {
+                points: vec![Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(0.0, 1.5)],
+            })
+            .placed(Vec2::new(3.0, -1.0), -0.3),
+        ];
+        for part in &shapes {
+            let outline = part.outline(256);
+            for k in 0..200 {
+                let point = Vec2::new(-2.5 + 0.031 * k as f32, -1.7 + 0.019 * k as f32);
+                let (distance, normal) = part.surface(point);
+                assert_eq!(distance <= 0.0, part.contains(point), "{part:?} {point}");
+                assert!((normal.length() - 1.0).abs() < 1e-4);
+                // Out along the normal by the distance is on the outline.
+                let on = point - normal * distance;
+                let gap = (0..outline.len())
+                    .map(|i| {
+                        let (a, b) = (outline[i], outline[(i + 1) % outline.len()]);
+                        let t = ((on - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+                        (a + (b - a) * t).distance(on)
+                    })
+                    .fold(f32::INFINITY, crate::sim::numerics::portable::min);
+                assert!(
+                    gap < 2e-3,
+                    "{part:?} at {point}: {distance} {normal} off by {gap}"
+                );
+            }
+        }
     }
 
     #[test]

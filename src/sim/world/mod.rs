@@ -6,6 +6,7 @@
 //! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
 //! bit-identical at any thread count.
 
+mod coupling;
 mod edit;
 mod events;
 mod forces;
@@ -13,6 +14,7 @@ mod query;
 mod random_stir;
 mod state;
 
+pub use coupling::{Coupled, Coupling, Taken};
 pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
 pub use events::{
     Event, Flow, FrameEvents, Impact, Knock, Sensor, Watcher, HOT, IMPACT_ACCELERATION,
@@ -145,6 +147,8 @@ pub struct World {
     rest_per_area: f32,
     /// The events found after each frame, while recording, and the sensors (`events/`).
     events: events::Events,
+    /// The game's bodies of the frame being run (`coupling.rs`), kept for their buffers.
+    coupling: coupling::CouplingFrame,
 }
 
 impl World {
@@ -223,6 +227,7 @@ impl World {
             pressure_scales: physics::pressure_scales(h, rest_density),
             rest_per_area: physics::rest_particles_per_area(h, rest_density),
             events: events::Events::default(),
+            coupling: coupling::CouplingFrame::default(),
         }
     }
 
@@ -306,6 +311,11 @@ impl World {
     /// in more, up to `params.max_substeps`, when the fastest particle would otherwise travel
     /// more than `cfl × h` in one substep. Past that ceiling each substep caps the travel.
     pub fn step_frame(&mut self) {
+        self.step_frame_with(&mut ());
+    }
+
+    /// `step_frame`, with the game's bodies of this frame in `coupled` (`coupling.rs`).
+    fn run_frame(&mut self, coupled: &mut coupling::CouplingFrame) {
         self.queries.invalidate();
         let params = &self.params;
         let max_speed = self
@@ -332,10 +342,13 @@ impl World {
         // Each substep's move also does the next one's advance (one pass less), but the last's:
         // between frames the particles rest at their moved positions.
         // A stage after the move (the bodies) must see the particles where they moved.
-        let fuse = !self.subsystems.moves_after_the_move();
+        let fuse = !self.subsystems.moves_after_the_move() && coupled.is_empty();
         let mut advanced = None;
         for step in 1..=substeps {
             advanced = self.run_substep(advanced, fuse && step < substeps, step == substeps);
+            if !coupled.is_empty() {
+                self.couple(coupled, step as f32 * self.dt);
+            }
         }
         self.subsystems.after_frame(&mut AfterFrame {
             particles: &mut self.particles,
