@@ -22,7 +22,7 @@ impl Listener {
     /// A listener for `world` as it is now: its first `listen` hears the next frame.
     pub fn new(world: &World) -> Self {
         Self {
-            watcher: (!world.records_events()).then(|| Watcher::new(world)),
+            watcher: (!world.records_events()).then(|| world.watcher()),
             heard_at: world.time(),
         }
     }
@@ -40,11 +40,11 @@ impl Listener {
                     FrameEvents::default()
                 }
             }
-            (Some(watcher), _) => watcher.after_frame(world, None),
+            (Some(watcher), _) => world.watch(watcher),
             (None, _) => {
                 // The world stopped recording: listen on with a watcher of its own.
-                let mut watcher = Watcher::new(world);
-                let events = watcher.after_frame(world, None);
+                let mut watcher = world.watcher();
+                let events = world.watch(&mut watcher);
                 self.watcher = Some(watcher);
                 events
             }

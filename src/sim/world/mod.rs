@@ -6,6 +6,7 @@
 //! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
 //! bit-identical at any thread count.
 
+mod coupled_step;
 mod coupling;
 mod edit;
 mod events;

@@ -1,9 +1,9 @@
 //! Sensors: regions a game places, which know after each frame which particles are inside.
 
-use super::Event;
+use super::event::Event;
+use crate::sim::particles::Particles;
 use crate::sim::queries::Found;
 use crate::sim::scene::shape::Part;
-use crate::sim::world::World;
 
 /// A region a game watches (`World::add_sensor`): what was inside it after the last frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,21 +13,16 @@ pub struct Sensor {
     inside: Vec<u32>,
     /// Per material of the world: how many particles inside, and their mass.
     materials: Vec<(usize, f32)>,
-    /// The query's buffer, kept between frames.
-    found: Vec<Found>,
 }
 
 impl Sensor {
-    /// A sensor over `region` of `world`, holding what is inside now.
-    pub(crate) fn new(region: Part, world: &World) -> Self {
-        let mut sensor = Self {
+    /// A sensor over `region` with nothing inside yet.
+    pub(crate) fn new(region: Part) -> Self {
+        Self {
             region,
             inside: Vec::new(),
             materials: Vec::new(),
-            found: Vec::new(),
-        };
-        sensor.update(0, world);
-        sensor
+        }
     }
 
     /// Its region.
@@ -51,15 +46,20 @@ impl Sensor {
         self.materials.iter().map(|(_, mass)| mass).sum()
     }
 
-    /// Looks again after a frame of `world`: what came in and what left, as the sensor
-    /// `index`'s event (`None` when nothing did).
-    pub(crate) fn update(&mut self, index: usize, world: &World) -> Option<Event> {
-        world.particles_in(&self.region, &mut self.found);
-        let p = world.particles();
+    /// Looks again after a frame, given the particles `found` in its region (of `particles`,
+    /// with `materials` materials): what came in and what left, as the sensor `index`'s event
+    /// (`None` when nothing did).
+    pub(crate) fn update(
+        &mut self,
+        index: usize,
+        found: &[Found],
+        p: &Particles,
+        materials: usize,
+    ) -> Option<Event> {
         self.materials.clear();
-        self.materials.resize(world.materials().len(), (0, 0.0));
-        let mut now: Vec<u32> = Vec::with_capacity(self.found.len());
-        for hit in &self.found {
+        self.materials.resize(materials, (0, 0.0));
+        let mut now: Vec<u32> = Vec::with_capacity(found.len());
+        for hit in found {
             now.push(hit.id);
             let slot = &mut self.materials[hit.material];
             slot.0 += 1;

@@ -22,9 +22,12 @@
 //! - a **knock** is a rigid body whose velocity changed sharply: against a wall, or hitting the
 //!   water.
 
-use super::Event;
+use super::event::Event;
 use crate::sim::numerics::portable::Ordered;
-use crate::sim::{BodyState, Material, Particles, World};
+use crate::sim::scene::domain::Domain;
+use crate::sim::scene::params::SimParams;
+use crate::sim::subsystems::bodies::Bodies;
+use crate::sim::{BodyState, Material, Obstacle, Particles};
 use glam::Vec2;
 
 /// Strips across the box that impacts are gathered in: a frame has at most this many splashes.
@@ -50,6 +53,45 @@ const MAX_IDS: usize = 1 << 24;
 /// Frames a watcher may miss: when more time than this passed since the last frame it saw
 /// (or the clock went back: an undo, a new world), it starts again from the world as it is.
 const MAX_GAP_FRAMES: f64 = 4.0;
+
+/// What a watcher reads of a world after a frame (`World::watcher`, `World::watch`).
+pub(crate) struct View<'a> {
+    pub particles: &'a Particles,
+    pub materials: &'a [Material],
+    pub params: &'a SimParams,
+    pub domain: &'a Domain,
+    pub obstacles: &'a [Obstacle],
+    pub bodies: Option<&'a Bodies>,
+    /// Each reaction's count so far, in the scene's order.
+    pub reactions: Vec<u64>,
+    pub time: f64,
+    /// The fraction of a particle's fuel burned, by id.
+    pub burnt: Box<dyn Fn(u32) -> f32 + 'a>,
+}
+
+impl View<'_> {
+    fn particles(&self) -> &Particles {
+        self.particles
+    }
+    fn materials(&self) -> &[Material] {
+        self.materials
+    }
+    fn params(&self) -> &SimParams {
+        self.params
+    }
+    fn domain(&self) -> &Domain {
+        self.domain
+    }
+    fn obstacles(&self) -> &[Obstacle] {
+        self.obstacles
+    }
+    fn bodies(&self) -> Option<&Bodies> {
+        self.bodies
+    }
+    fn time(&self) -> f64 {
+        self.time
+    }
+}
 
 /// One frame's impacts in one strip of the box: a splash.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -245,14 +287,14 @@ pub struct Watcher {
 
 impl Watcher {
     /// A watcher of `world` as it is now: its first `after_frame` compares with this state.
-    pub fn new(world: &World) -> Self {
+    pub(crate) fn new(world: &View) -> Self {
         let mut listener = Self::default();
         listener.start(world);
         listener
     }
 
     /// Forgets the last frame and keeps `world` as it is now.
-    fn start(&mut self, world: &World) {
+    fn start(&mut self, world: &View) {
         self.seen.clear();
         self.first = 0;
         let (_, max) = id_range(world);
@@ -262,7 +304,7 @@ impl Watcher {
             let place = Place::new(world);
             let burns = burns(world);
             for i in 0..p.len() {
-                let burning = burns && world.burnt(p.id[i]) > 0.0;
+                let burning = burns && (world.burnt)(p.id[i]) > 0.0;
                 self.seen[p.id[i] as usize] = Seen::of(p, i, &place, burning);
             }
             self.first = self.seen.iter().position(|s| s.here).unwrap_or(max);
@@ -291,9 +333,9 @@ impl Watcher {
 
     /// The events of the frame `world` just ran: the sound's summary, and the game's events
     /// appended to `found` when it is given.
-    pub fn after_frame(
+    pub(crate) fn after_frame(
         &mut self,
-        world: &World,
+        world: &View,
         mut found: Option<&mut Vec<Event>>,
     ) -> FrameEvents {
         let frame = 1.0 / world.params().frame_rate;
@@ -356,7 +398,7 @@ impl Watcher {
     /// The particles' events: impacts, births, deaths, phase changes, ignitions, the sizzle.
     fn particles(
         &mut self,
-        world: &World,
+        world: &View,
         (min, max): (usize, usize),
         dt: f32,
         events: &mut FrameEvents,
@@ -410,7 +452,7 @@ impl Watcher {
             let i = i as usize;
             self.index[id] = u32::MAX;
             next_first = next_first.min(id);
-            let burning = burns && (last.burning || world.burnt(id as u32) > 0.0);
+            let burning = burns && (last.burning || (world.burnt)(id as u32) > 0.0);
             let now = Seen::of(p, i, &place, burning);
             self.seen[id] = now;
             let mass = p.mass[i];
@@ -520,7 +562,7 @@ impl Watcher {
     /// The bodies' knocks.
     fn knocks(
         &mut self,
-        world: &World,
+        world: &View,
         dt: f32,
         events: &mut FrameEvents,
         mut found: Option<&mut Vec<Event>>,
@@ -568,7 +610,7 @@ struct Place {
 }
 
 impl Place {
-    fn new(world: &World) -> Self {
+    fn new(world: &View) -> Self {
         let (min, max) = (world.domain().min(), world.domain().max());
         Self {
             left: min.x,
@@ -593,7 +635,7 @@ impl Place {
 }
 
 /// The lowest id and one past the highest id of `world`'s particles (0, 0 without any).
-fn id_range(world: &World) -> (usize, usize) {
+fn id_range(world: &View) -> (usize, usize) {
     let ids = &world.particles().id;
     if ids.is_empty() {
         return (0, 0);
@@ -603,16 +645,12 @@ fn id_range(world: &World) -> (usize, usize) {
 }
 
 /// Each of the scene's reactions' counts so far, in the scene's order.
-fn reaction_counts(world: &World) -> Vec<u64> {
-    world
-        .reaction_counts()
-        .iter()
-        .map(|(_, count)| *count)
-        .collect()
+fn reaction_counts(world: &View) -> Vec<u64> {
+    world.reactions.clone()
 }
 
 /// Whether anything in `world` burns (so that its particles' ignitions are looked for).
-fn burns(world: &World) -> bool {
+fn burns(world: &View) -> bool {
     world
         .materials()
         .iter()
@@ -620,8 +658,8 @@ fn burns(world: &World) -> bool {
 }
 
 /// The scene's reactions so far, all kinds together.
-fn reactions(world: &World) -> u64 {
-    world.reaction_counts().iter().map(|(_, count)| count).sum()
+fn reactions(world: &View) -> u64 {
+    world.reactions.iter().sum()
 }
 
 /// A material that holds its shape: the solid side of a melting point, or fixed in place.
@@ -631,7 +669,7 @@ fn is_solid(material: &Material) -> bool {
 
 /// Whether a particle at `point` stopped against a wall, an obstacle or a body rather than
 /// against liquid: one within the interaction radius of it.
-fn against_something_hard(world: &World, point: Vec2, states: &[BodyState], reach: &[f32]) -> bool {
+fn against_something_hard(world: &View, point: Vec2, states: &[BodyState], reach: &[f32]) -> bool {
     let h = world.params().interaction_radius;
     if (world.domain().walls().iter()).any(|wall| wall.distance(point) < h) {
         return true;
