@@ -39,6 +39,7 @@
 pub mod app;
 #[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cost")]
 pub mod cost;
 #[cfg(feature = "cli")]
 pub mod golden;
@@ -47,9 +48,12 @@ pub mod headless;
 pub mod input;
 pub mod level;
 pub mod preset;
+#[cfg(feature = "replay")]
 pub mod replay;
+#[cfg(feature = "share")]
 pub mod share;
 pub mod sim;
 #[cfg(feature = "cli")]
 pub mod snapshot;
+#[cfg(feature = "sound")]
 pub mod sound;

@@ -6,7 +6,6 @@ use crate::common::{on_threads, step_frames};
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::{Event, Part, World};
-use slosh::sound::Listener;
 
 /// `name`'s world recording its events, run for `frames`, with every event drained.
 fn recorded(name: &str, frames: usize) -> (World, Vec<Event>) {
@@ -56,8 +55,10 @@ fn the_dam_breaks_with_splashes_that_are_the_same_at_any_thread_count() {
     }
 }
 
+#[cfg(feature = "sound")]
 #[test]
 fn the_sound_plays_the_summary_the_worlds_events_give() {
+    use slosh::sound::Listener;
     let preset = Preset::load("tank").unwrap();
     let mut recording = preset.build_world(1);
     recording.record_events(true);

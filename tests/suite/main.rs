@@ -7,6 +7,7 @@
 mod common;
 
 mod air;
+#[cfg(feature = "replay")]
 mod arrival;
 #[cfg(feature = "bodies")]
 mod bodies;
@@ -30,9 +31,10 @@ mod queries;
 mod ranges_sweep;
 mod resolution;
 mod sand;
+#[cfg(feature = "sound")]
 mod sound;
 mod stability;
-#[cfg(feature = "bodies")]
+#[cfg(all(feature = "bodies", feature = "replay"))]
 mod undo;
 
 #[cfg(feature = "cli")]
