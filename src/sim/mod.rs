@@ -40,6 +40,7 @@ pub use stages::neighbours::{lanes_name, LaneUse, LANES_VARIABLE};
 pub use subsystems::air::AirState;
 pub use subsystems::springs::{SpringList, SpringState};
 pub use subsystems::stir::Stir;
+pub use subsystems::StateError;
 pub use world::RandomStirrer;
 pub use world::{
     Arrival, Coupled, Coupling, EditError, Event, FrameReport, Pour, Poured, Push, Sensor,

@@ -233,7 +233,7 @@ fn rain_drift_in_wind(drag: f32) -> f32 {
         radius: 4.0,
     };
     for _ in 0..30 {
-        world.air_mut().unwrap().stir(&wind);
+        assert!(world.blow(wind));
         world.step_frame();
     }
     let particles = world.particles();

@@ -457,7 +457,8 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
     without.bodies.clear();
     let error = World::from_state(without.clone(), world.state())
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("a state of `bodies`, which the scene does not have"),
         "{error}"
@@ -465,7 +466,8 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
     let plain = World::new(without, 1);
     let error = World::from_state(bath.scene.clone(), plain.state())
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("no state of `bodies`, which the scene has"),
         "{error}"
@@ -474,7 +476,8 @@ fn bodies_and_a_scene_that_disagree_about_them_are_refused() {
     fewer.bodies.pop();
     let error = World::from_state(fewer, world.state())
         .map(|_| ())
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("4 bodies, but the scene has 3"), "{error}");
 }
 

@@ -108,6 +108,8 @@ impl fmt::Display for StateError {
     }
 }
 
+impl std::error::Error for StateError {}
+
 /// `value` as a subsystem's saved state, every float as its bits (`sim::numerics::bits`), so that
 /// it reads back exactly.
 pub fn to_state<T: Serialize>(value: &T) -> SavedState {

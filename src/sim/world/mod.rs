@@ -365,7 +365,9 @@ impl World {
         self.find_events();
     }
 
-    /// Advances one substep (of the configured dt, or of the shorter one the last frame chose).
+    /// Advances one substep (of the configured dt, or of the shorter one the last frame chose):
+    /// for tests and benches that look inside a frame; a game steps whole frames.
+    #[doc(hidden)]
     pub fn substep(&mut self) {
         self.queries.invalidate();
         self.run_substep(None, false, true);
@@ -458,7 +460,8 @@ impl World {
     }
 
     /// The grid stage: rebuilds the grid and reorders every particle array into cell order
-    /// (public for benches).
+    /// (public for the stage benches, `benches/engine.rs`; hidden from the documentation).
+    #[doc(hidden)]
     pub fn sort_into_grid(&mut self) {
         self.queries.invalidate();
         self.sort_into_grid_within(Bounds::of(&self.particles.position));
@@ -477,7 +480,8 @@ impl World {
     }
 
     /// The density stage: densities and pressures of every particle. Needs a current grid
-    /// (public for benches).
+    /// (public for the stage benches; hidden from the documentation).
+    #[doc(hidden)]
     pub fn compute_densities(&mut self) {
         let folding = self.folding();
         self.neighbours.densities(
@@ -491,7 +495,9 @@ impl World {
     }
 
     /// The relaxation stage: pressure, tension and viscosity as a displacement. Needs current
-    /// densities, i.e. a `compute_densities` since the last grid build (public for benches).
+    /// densities, i.e. a `compute_densities` since the last grid build (public for the stage
+    /// benches; hidden from the documentation).
+    #[doc(hidden)]
     pub fn relax(&mut self) {
         let folding = self.folding();
         self.neighbours.relax(
@@ -592,19 +598,16 @@ impl World {
         self.subsystems.air.as_ref()
     }
 
-    /// The air and smoke grid, to change (tests, tools).
-    pub fn air_mut(&mut self) -> Option<&mut Air> {
-        self.subsystems.air.as_mut()
+    /// Blows the air near `wind.position` toward `wind.velocity` (as `stir` blends the
+    /// particles, but the air alone: a wind a game raises); returns whether the world has air.
+    pub fn blow(&mut self, wind: Stir) -> bool {
+        let air = self.subsystems.air.as_mut();
+        air.map(|air| air.stir(&wind)).is_some()
     }
 
     /// The rigid bodies, in scenes that have any (none without the `bodies` feature).
     pub fn bodies(&self) -> Option<&Bodies> {
         self.subsystems.bodies.as_ref()
-    }
-
-    /// The rigid bodies, to change (throws, the grab tool, tests).
-    pub fn bodies_mut(&mut self) -> Option<&mut Bodies> {
-        self.subsystems.bodies.as_mut()
     }
 
     /// Counts, extremes and energy of the current state.

@@ -289,13 +289,14 @@ impl World {
     /// The world `state` was taken of, in `scene` (which gives the walls, the emitters and the
     /// air's settings; its parameters, materials, obstacles and blocks are not used: the state's
     /// win, and nothing is filled). Stepping it gives the same bits as stepping the world the
-    /// state was taken of. Refused, with the offending part of the state named, when the state
-    /// does not fit the scene or breaks an invariant of the engine.
-    pub fn from_state(scene: Scene, state: WorldState) -> Result<World, String> {
-        Self::restore(scene, state).map_err(|error| error.to_string())
+    /// state was taken of. Refused, with the path of the offending part of the state and what
+    /// is wrong with it, when the state does not fit the scene or breaks an invariant of the
+    /// engine.
+    pub fn from_state(scene: Scene, state: WorldState) -> Result<World, StateError> {
+        Self::restore(scene, state)
     }
 
-    /// `from_state`, with the path of the offending value on refusal.
+    /// `from_state` (the snapshot reader's name for it).
     pub(crate) fn restore(scene: Scene, state: WorldState) -> Result<World, StateError> {
         check_fit(&scene, &state)?;
         check_params(&state.params, state.particles.len())?;
@@ -624,7 +625,7 @@ mod tests {
     fn refusal(scene: &Scene, state: WorldState) -> String {
         match World::from_state(scene.clone(), state) {
             Ok(_) => panic!("accepted"),
-            Err(error) => error,
+            Err(error) => error.to_string(),
         }
     }
 
