@@ -3,10 +3,11 @@
 //! [`FrameEvents`].
 //!
 //! A [`Listener`] reads the summary of a world that records its events; for a world that does
-//! not, it runs a `Watcher` of its own, the same comparison, so that a game need not record to
-//! be heard.
+//! not, it runs a watcher of its own, the same comparison, so that a game need not record to be
+//! heard.
 
-pub use crate::sim::world::{Flow, FrameEvents, Impact, Knock, Watcher};
+use crate::sim::world::Watcher;
+pub use crate::sim::world::{Flow, FrameEvents, Impact, Knock};
 use crate::sim::World;
 
 /// The sound sources of a world's frames, one `listen` after each frame.

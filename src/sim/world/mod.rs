@@ -17,9 +17,11 @@ mod state;
 
 pub use coupling::{Coupled, Coupling, Taken};
 pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
+#[cfg(feature = "sound")]
+pub(crate) use events::Watcher;
 pub use events::{
-    Event, Flow, FrameEvents, Impact, Knock, Sensor, Watcher, HOT, IMPACT_ACCELERATION,
-    IMPACT_BINS, KNOCK_SPEED, MAX_QUEUED,
+    Event, Flow, FrameEvents, Impact, Knock, Sensor, HOT, IMPACT_ACCELERATION, IMPACT_BINS,
+    KNOCK_SPEED, MAX_QUEUED,
 };
 pub use forces::Push;
 pub use random_stir::RandomStirrer;

@@ -17,8 +17,9 @@ mod watch;
 
 pub use event::Event;
 pub use sensors::Sensor;
+pub(crate) use watch::Watcher;
 pub use watch::{
-    Flow, FrameEvents, Impact, Knock, Watcher, HOT, IMPACT_ACCELERATION, IMPACT_BINS, KNOCK_SPEED,
+    Flow, FrameEvents, Impact, Knock, HOT, IMPACT_ACCELERATION, IMPACT_BINS, KNOCK_SPEED,
 };
 
 /// The most events a world keeps for a game that does not take them: past it, the oldest go.

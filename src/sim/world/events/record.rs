@@ -147,13 +147,14 @@ impl World {
 
     /// A watcher of the world as it is now, for a listener of a world that does not record
     /// (`sound::Listener`): `watch` after each frame gives that frame's summary.
-    pub fn watcher(&self) -> Watcher {
+    pub(crate) fn watcher(&self) -> Watcher {
         Watcher::new(&self.view())
     }
 
     /// The summary of the frame the world just ran, as `watcher` sees it (the same comparison
     /// `record_events` runs).
-    pub fn watch(&self, watcher: &mut Watcher) -> FrameEvents {
+    #[cfg(feature = "sound")]
+    pub(crate) fn watch(&self, watcher: &mut Watcher) -> FrameEvents {
         watcher.after_frame(&self.view(), None)
     }
 }

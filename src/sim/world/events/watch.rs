@@ -266,7 +266,7 @@ struct Strip {
 /// one: what `World::record_events` runs, and what `sound::Listener` runs on a world that does
 /// not record.
 #[derive(Clone, Debug, Default)]
-pub struct Watcher {
+pub(crate) struct Watcher {
     /// The last frame's particles, by id.
     seen: Vec<Seen>,
     /// This frame's particle index by id (`u32::MAX`: none), rebuilt each frame.
