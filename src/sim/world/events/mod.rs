@@ -6,7 +6,8 @@
 //! with the same bits.
 //!
 //! Finding them costs a pass over the particles each frame, so a world finds none until asked
-//! (`World::record_events`); sensors (`sensors.rs`) cost only what their regions hold. A game
+//! (`World::record_events`); sensors (`sensors.rs`) cost the queries' sort of the particles into
+//! cells once a frame (`sim::queries`, `benches/queries.rs`) and what their regions hold. A game
 //! takes the events once a frame (`World::drain_events`); the sound (`sound::Listener`) plays
 //! the frame's summary (`FrameEvents`) that the same pass makes.
 
