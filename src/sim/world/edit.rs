@@ -191,6 +191,18 @@ impl World {
     /// Adds one particle of `material` at `position` with `velocity`. Returns `Ok(false)` when
     /// the particle cap or a solid stops it (a position outside the walls, or within one particle
     /// radius of an obstacle, is no place for a particle).
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// // The seed's box, before its emitters start.
+    /// let mut world = slosh::preset::Preset::load("seed")?.build_world(1);
+    /// let before = world.particles().len();
+    /// assert!(world.add_particle(0, Vec2::new(5.0, 5.0), Vec2::new(-1.0, 0.0))?);
+    /// assert_eq!(world.particles().len(), before + 1);
+    /// assert!(!world.add_particle(0, Vec2::new(40.0, 6.0), Vec2::ZERO)?, "outside the walls");
+    /// assert!(world.add_particle(9, Vec2::new(5.0, 5.0), Vec2::ZERO).is_err(), "no material 9");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn add_particle(
         &mut self,
         material: usize,
@@ -211,6 +223,20 @@ impl World {
 
     /// Pours liquid (see `Pour`): fills the free lattice sites of the disc that lie inside the
     /// walls and outside every obstacle, up to the particle cap.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Pour;
+    ///
+    /// let mut world = slosh::preset::Preset::load("seed")?.build_world(1);
+    /// let poured = world.pour(Pour {
+    ///     material: 0,
+    ///     centre: Vec2::new(5.0, 5.0),
+    ///     radius: 0.5,
+    ///     velocity: Vec2::new(0.0, -2.0),
+    /// })?;
+    /// assert!(poured.added > 50 && !poured.capped);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn pour(&mut self, pour: Pour) -> Result<Poured, EditError> {
         self.material_index(pour.material)?;
         let centre = finite("pour centre", pour.centre)?;
@@ -274,6 +300,15 @@ impl World {
 
     /// Removes every particle whose centre is within `radius` of `centre`; returns how many.
     /// Their springs go with them; the ids of the others stay.
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let gone = world.erase(Vec2::new(2.0, 1.0), 0.5)?;
+    /// assert!(gone > 50);
+    /// assert!(world.erase(Vec2::new(2.0, 1.0), -1.0).is_err(), "a negative radius is refused");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn erase(&mut self, centre: Vec2, radius: f32) -> Result<usize, EditError> {
         let centre = finite("erase centre", centre)?;
         let radius = within("erase radius", radius, 0.0, f32::MAX)?;
@@ -294,6 +329,17 @@ impl World {
     /// Each temperature stays within `ranges::TEMPERATURE`. Returns how many particles it
     /// touched. Refused: a centre, radius or rate that is not finite, a negative radius, a rate
     /// beyond ±`MAX_HEAT_RATE`.
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// // The kettle's pool conducts heat: a torch held on it warms the water under it.
+    /// let mut world = slosh::preset::Preset::load("kettle")?.build_world(1);
+    /// let before = world.temperature_near(Vec2::new(3.0, 1.0), 0.3).unwrap();
+    /// world.heat_under(Vec2::new(3.0, 1.0), 0.3, 200.0)?;
+    /// let after = world.temperature_near(Vec2::new(3.0, 1.0), 0.3).unwrap();
+    /// assert!((after - before - 200.0 / world.params().frame_rate).abs() < 1e-3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn heat_under(&mut self, centre: Vec2, radius: f32, rate: f32) -> Result<usize, EditError> {
         let centre = finite("heat centre", centre)?;
         let radius = within("heat radius", radius, 0.0, f32::MAX)?;
@@ -321,6 +367,19 @@ impl World {
     /// `ranges::OBSTACLE_RADIUS`, or closer than two particle radii to a wall or another
     /// obstacle (the gap that keeps particles from being squeezed between solids). Particles
     /// inside it are moved out to its surface at once, their velocity into it removed.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Obstacle;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let post = world.add_obstacle(Obstacle::circle(Vec2::new(10.0, 1.0), 0.4, 0.0))?;
+    /// assert_eq!(world.obstacle_at(Vec2::new(10.0, 1.1)), Some(post));
+    /// world.remove_obstacle(post)?;
+    /// assert_eq!(world.obstacle_at(Vec2::new(10.0, 1.1)), None);
+    /// // Too near the floor: a particle could not pass between them.
+    /// assert!(world.add_obstacle(Obstacle::circle(Vec2::new(10.0, 0.45), 0.4, 0.0)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<usize, EditError> {
         let (a, b) = obstacle.core();
         finite("obstacle position", a)?;
@@ -459,6 +518,15 @@ impl World {
     /// Sets gravity (each component within `ranges::GRAVITY`); the next substep feels it. A
     /// gravity stronger than the world's substeps hold calm makes it run the substeps it needs
     /// (`settle_substeps`).
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// world.set_gravity(Vec2::new(3.0, -9.0))?; // the box tilted
+    /// assert_eq!(world.params().gravity, Vec2::new(3.0, -9.0));
+    /// assert!(world.set_gravity(Vec2::new(f32::NAN, 0.0)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), EditError> {
         check("gravity x", &ranges::GRAVITY, gravity.x, &Scale::default())?;
         check("gravity y", &ranges::GRAVITY, gravity.y, &Scale::default())?;
@@ -783,6 +851,17 @@ impl World {
     /// Makes `cap` the most particles the world holds (`params().max_particles`): pours and
     /// emitters stop there; a cap below the particles there are removes none, and only stops
     /// every new one. Refused outside 1 to `ranges::MAX_PARTICLES`.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Pour;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let now = world.particles().len();
+    /// world.set_particle_cap(now)?;
+    /// let pour = Pour { material: 0, centre: Vec2::new(12.0, 6.0), radius: 0.5, velocity: Vec2::ZERO };
+    /// assert!(world.pour(pour)?.capped, "no more particles");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_particle_cap(&mut self, cap: usize) -> Result<(), EditError> {
         let most = ranges::MAX_PARTICLES;
         if !(1..=most).contains(&cap) {
@@ -819,6 +898,16 @@ impl World {
 
 impl World {
     /// Sets one constant of material `index` (in this world's units, see `set_material`).
+    /// ```
+    /// use slosh::sim::Tunable;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let viscosity = Tunable::from_name("linear_viscosity").expect("a tunable field");
+    /// world.tune(0, viscosity, 2.0)?; // thicker water
+    /// assert_eq!(world.materials()[0].linear_viscosity, Some(2.0));
+    /// assert!(world.tune(0, viscosity, -1.0).is_err(), "out of its range");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tune(&mut self, index: usize, tunable: Tunable, value: f32) -> Result<(), EditError> {
         let mut material = self.material_index(index)?.clone();
         tunable.set(&mut material, value);

@@ -60,6 +60,15 @@ impl World {
 
     /// Pushes the particles with these `ids` (`Push`); returns how many of them there were
     /// (an id no particle has is skipped: it may have been erased, or have burned away).
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Push;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let first: Vec<u32> = world.particles().id[..10].to_vec();
+    /// assert_eq!(world.push_ids(&first, Push::Force(Vec2::new(0.0, 100.0)))?, 10);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push_ids(&mut self, ids: &[u32], push: Push) -> Result<usize, EditError> {
         let impulse = push.impulse(self.params.frame_rate)?;
         let p = &mut self.particles;
@@ -99,6 +108,16 @@ impl World {
 
     /// Gives the particles with these `ids` the tag `tag` (see `tag`); returns how many of them
     /// there were.
+    /// ```
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let id = world.particles().id[0];
+    /// assert_eq!(world.tag_ids(&[id, u32::MAX], 42), 1, "one of the two ids is a particle's");
+    /// world.step_frame();
+    /// let p = world.particles();
+    /// let at = p.id.iter().position(|&i| i == id).unwrap();
+    /// assert_eq!(p.tag[at], 42);
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn tag_ids(&mut self, ids: &[u32], tag: u32) -> usize {
         let p = &mut self.particles;
         let mut count = 0;

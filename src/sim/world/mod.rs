@@ -313,6 +313,15 @@ impl World {
     /// Advances one frame (1 / `frame_rate` simulated seconds) in `params.substeps` substeps, or
     /// in more, up to `params.max_substeps`, when the fastest particle would otherwise travel
     /// more than `cfl × h` in one substep. Past that ceiling each substep caps the travel.
+    /// ```
+    /// let mut world = slosh::preset::Preset::load("seed")?.build_world(1);
+    /// for _ in 0..20 {
+    ///     world.step_frame();
+    /// }
+    /// assert!((world.time() - 1.0).abs() < 1e-6, "20 frames are a simulated second");
+    /// assert_eq!(world.stats().nan, 0);
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn step_frame(&mut self) {
         self.step_frame_with(&mut ());
     }
@@ -582,6 +591,16 @@ impl World {
 
     /// Blends the velocity of particles near `stir.position` toward `stir.velocity` (see
     /// `stir::stir`): never faster than the stir or the particle was.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Stir;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// world.stir(Stir { position: Vec2::new(2.0, 1.0), velocity: Vec2::new(3.0, 0.0), radius: 0.5 });
+    /// let moving = world.sample(Vec2::new(2.0, 1.0)).unwrap().velocity;
+    /// assert!(moving.x > 1.0, "{moving}");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn stir(&mut self, stir: Stir) {
         stir::stir(&mut self.particles, stir);
         self.subsystems.stir(&stir);
@@ -590,6 +609,15 @@ impl World {
     /// Gathers particles within `radius` toward `centre` (the right mouse button): each is
     /// steered toward a velocity proportional to its distance from the centre, `speed` at the
     /// rim and zero at the centre, so the crowd gathers without crashing into itself.
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// world.pull(Vec2::new(2.0, 2.0), 1.0, 3.0);
+    /// // Below the centre the liquid now moves up toward it.
+    /// assert!(world.sample(Vec2::new(2.0, 1.3)).unwrap().velocity.y > 0.0);
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn pull(&mut self, centre: Vec2, radius: f32, speed: f32) {
         stir::pull(&mut self.particles, centre, radius, speed);
         self.subsystems.pull(centre, radius, speed);
@@ -602,6 +630,17 @@ impl World {
 
     /// Blows the air near `wind.position` toward `wind.velocity` (as `stir` blends the
     /// particles, but the air alone: a wind a game raises); returns whether the world has air.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Stir;
+    ///
+    /// let wind = Stir { position: Vec2::new(3.0, 4.0), velocity: Vec2::new(5.0, 0.0), radius: 1.0 };
+    /// let mut kettle = slosh::preset::Preset::load("kettle")?.build_world(1);
+    /// assert!(kettle.blow(wind), "the kettle has air");
+    /// let mut tank = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// assert!(!tank.blow(wind), "the tank has none");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn blow(&mut self, wind: Stir) -> bool {
         let air = self.subsystems.air.as_mut();
         air.map(|air| air.stir(&wind)).is_some()
@@ -690,6 +729,16 @@ impl World {
     /// mean bit-identical states.
     /// In scenes with air or bodies, their state is hashed in too; in scenes with heat, the
     /// particles' temperatures.
+    /// ```
+    /// let preset = slosh::preset::Preset::load("tank")?;
+    /// let (mut a, mut b) = (preset.build_world(1), preset.build_world(1));
+    /// for _ in 0..5 {
+    ///     a.step_frame();
+    ///     b.step_frame();
+    /// }
+    /// assert_eq!(a.checksum(), b.checksum(), "the same seed and inputs give the same bits");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn checksum(&self) -> u64 {
         self.subsystems
             .checksums(&self.particles)
