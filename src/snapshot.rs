@@ -206,7 +206,9 @@ fn at_resolution(preset: Preset, params: &SimParams) -> Result<Preset, String> {
             return preset.with_particles(particles).map_err(|e| e.to_string());
         }
     } else if params.particle_radius.to_bits() != own.particle_radius.to_bits() {
-        return preset.at_radius(params.particle_radius);
+        return preset
+            .at_radius(params.particle_radius)
+            .map_err(|error| error.to_string());
     }
     Ok(preset)
 }

@@ -52,3 +52,54 @@ impl std::error::Error for PresetError {}
 pub fn one_line(text: &str) -> String {
     Escaped(text).to_string()
 }
+
+/// Why a preset does not take particles of a radius (`Preset::at_radius`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ResolutionError {
+    /// The scene refuses the rescale (`Scene::at_particle_radius`), and why.
+    Rescale {
+        /// The radius asked for.
+        radius: f32,
+        /// The scene's reason.
+        why: String,
+    },
+    /// Two solids would leave too narrow a gap for particles of this size.
+    Gap {
+        /// The radius asked for.
+        radius: f32,
+        /// The obstacle that leaves it.
+        obstacle: usize,
+        /// What is too close to what.
+        problem: String,
+    },
+    /// The scene would hold more particles than `MAX_PARTICLES`.
+    TooMany {
+        /// The radius asked for.
+        radius: f32,
+        /// About how many particles it would make.
+        count: usize,
+    },
+}
+
+impl fmt::Display for ResolutionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Rescale { radius, why } => write!(f, "particles of radius {radius}: {why}"),
+            Self::Gap {
+                radius,
+                obstacle,
+                problem,
+            } => write!(
+                f,
+                "particles of radius {radius} do not fit between the solids: obstacles[{obstacle}] {problem}"
+            ),
+            Self::TooMany { radius, count } => write!(
+                f,
+                "particles of radius {radius} make about {count} particles, more than {}",
+                crate::sim::scene::ranges::MAX_PARTICLES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ResolutionError {}

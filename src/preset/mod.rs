@@ -24,7 +24,7 @@ mod save;
 mod validate;
 
 pub use bodies::{library_body, library_body_names};
-pub use error::{one_line, PresetError};
+pub use error::{one_line, PresetError, ResolutionError};
 
 use crate::level::{self, Level};
 use crate::sim::numerics::portable::Ordered;
@@ -238,14 +238,14 @@ impl Preset {
         };
         preset
             .at_radius(checked.radius)
-            .map_err(|message| PresetError {
+            .map_err(|error| PresetError {
                 file: file.to_string(),
                 line: locate::line_of_field(
                     text,
                     &[Step::Key("params"), Step::Key("particle_radius")],
                 ),
                 field: "params.particle_radius".into(),
-                message,
+                message: error.to_string(),
             })
     }
 
@@ -270,23 +270,25 @@ impl Preset {
     /// The preset with particles of `radius` (`Scene::at_particle_radius` of the scene as
     /// written). Refused when the walls or the gaps between obstacles have no room for them, or
     /// when they would be more than `MAX_PARTICLES`.
-    pub fn at_radius(&self, radius: f32) -> Result<Self, String> {
-        let scene = self
-            .reference
-            .at_particle_radius(radius)
-            .map_err(|error| format!("particles of radius {radius}: {error}"))?;
-        if let Some((index, problem)) =
+    pub fn at_radius(&self, radius: f32) -> Result<Self, ResolutionError> {
+        let scene = self.reference.at_particle_radius(radius).map_err(|error| {
+            ResolutionError::Rescale {
+                radius,
+                why: error.to_string(),
+            }
+        })?;
+        if let Some((obstacle, problem)) =
             obstacle_gap_problem(&scene.obstacles, &scene.domain, radius)
         {
-            return Err(format!(
-                "particles of radius {radius} do not fit between the solids: obstacles[{index}] {problem}"
-            ));
+            return Err(ResolutionError::Gap {
+                radius,
+                obstacle,
+                problem: problem.to_string(),
+            });
         }
         let count = scene.particle_estimate();
         if count > MAX_PARTICLES {
-            return Err(format!(
-                "particles of radius {radius} make about {count} particles, more than {MAX_PARTICLES}"
-            ));
+            return Err(ResolutionError::TooMany { radius, count });
         }
         Ok(Self {
             scene,
@@ -321,7 +323,7 @@ impl Preset {
             // factor of two, and none once the count stops answering: a scene of no particles).
             let own = self.own_particles().max(1);
             let mut radius = self.own_radius * (own as f32 / particles as f32).sqrt();
-            let mut scaled = self.at_radius(radius).map_err(&refuse)?;
+            let mut scaled = self.at_radius(radius).map_err(|e| refuse(e.to_string()))?;
             let mut last = None;
             for _ in 0..4 {
                 let found = scaled.particles().max(1);
@@ -330,7 +332,7 @@ impl Preset {
                 }
                 last = Some(found);
                 radius *= (found as f32 / particles as f32).sqrt().clamp(0.5, 2.0);
-                scaled = self.at_radius(radius).map_err(&refuse)?;
+                scaled = self.at_radius(radius).map_err(|e| refuse(e.to_string()))?;
             }
             return Ok(scaled);
         };
