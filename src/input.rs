@@ -114,6 +114,34 @@ pub enum Input {
     },
 }
 
+/// Why the words of a replay line are not an input (`Input::parse`): what is wrong, in one line
+/// (the replay reader adds the file and the line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+impl From<String> for InputError {
+    fn from(message: String) -> Self {
+        Self { message }
+    }
+}
+
+impl From<&str> for InputError {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
 /// The material an input pours: by name (`pour lava …`, as the window records it), or by its
 /// index among the world's materials (`pour 0 …`, as older replays do).
 #[derive(Clone, Debug, PartialEq)]
@@ -392,7 +420,7 @@ impl Input {
     }
 
     /// Reads the words of one line (after the frame number); the error says what is wrong.
-    pub fn parse(words: &[&str]) -> Result<Self, String> {
+    pub fn parse(words: &[&str]) -> Result<Self, InputError> {
         let (verb, args) = words.split_first().ok_or("a frame number with no input")?;
         let count = |n: usize| -> Result<(), String> {
             if args.len() == n {
@@ -552,7 +580,7 @@ impl Input {
                     value: number(2)?,
                 }
             }
-            other => return Err(format!("unknown input `{other}`")),
+            other => return Err(format!("unknown input `{other}`").into()),
         })
     }
 

@@ -266,7 +266,7 @@ impl Replay {
                 ));
             }
             last_frame = frame;
-            let input = Input::parse(&words[1..]).map_err(|message| fail(number, message))?;
+            let input = Input::parse(&words[1..]).map_err(|error| fail(number, error.message))?;
             inputs.push((frame, input, number));
         }
         Err(fail(

@@ -194,7 +194,7 @@ fn pour_lines_name_materials_and_unknown_names_are_refused() {
         }
     ));
     let unclosed = Input::parse(&["pour", "\"wet", "sand", "1", "1", "0.3", "0", "0"]);
-    assert!(unclosed.unwrap_err().contains("no closing quote"));
+    assert!(unclosed.unwrap_err().message.contains("no closing quote"));
 
     let mut world = pool("arrival-names").build_world(6);
     let before = world.checksum();
