@@ -64,6 +64,7 @@ impl World {
     pub(crate) fn couple(&mut self, frame: &mut CouplingFrame, elapsed: f32) {
         let radius = self.params.particle_radius;
         let margin = radius + self.params.cfl * self.params.interaction_radius;
+        let wall_friction = self.params.wall_friction;
         let grid = self.neighbours.grid();
         let p = &mut self.particles;
         for k in 0..frame.parts.len() {
@@ -100,9 +101,8 @@ impl World {
                     let taken = &mut frame.taken[part.body];
                     taken.impulse += impulse;
                     taken.angular += arm.perp_dot(impulse);
-                    let friction = self.params.wall_friction;
                     (p.position[i], p.velocity[i]) =
-                        keep_inside(&self.domain, out, new_velocity, friction);
+                        keep_inside(&self.domain, out, new_velocity, wall_friction);
                 }
             }
         }
