@@ -52,7 +52,7 @@ spacing = 0.1
     text
 }
 
-/// Total and bodies-stage time over `frames` frames, and the substeps they took.
+/// Total and coupling-stage time over `frames` frames, and the substeps they took.
 fn measure(world: &mut World, frames: usize) -> (Duration, Duration, u64) {
     let (before, substeps) = (world.stage_times(), world.substeps_done());
     for _ in 0..frames {
@@ -60,7 +60,7 @@ fn measure(world: &mut World, frames: usize) -> (Duration, Duration, u64) {
     }
     let after = world.stage_times();
     let total = |t: &slosh::sim::StageTimes| t.named().iter().map(|(_, d)| *d).sum::<Duration>();
-    let bodies = |t: &slosh::sim::StageTimes| t.subsystem("bodies");
+    let bodies = |t: &slosh::sim::StageTimes| t.couple;
     (
         total(&after) - total(&before),
         bodies(&after) - bodies(&before),

@@ -8,7 +8,7 @@
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::physics::water_density;
-use slosh::sim::{BodyShape, Coupled, Coupling, Part, Push, Taken};
+use slosh::sim::{BodyShape, Coupled, Coupling, Part, Push, Substep, Taken};
 
 /// The hull: a trapezoid, wider at the deck, in the boat's frame (counter-clockwise).
 fn hull() -> Part {
@@ -33,7 +33,11 @@ struct Boat {
 }
 
 impl Coupling for Boat {
-    fn bodies(&mut self, out: &mut Vec<Coupled>) {
+    /// The game's step of the boat through one substep, then its hull where it ends.
+    fn bodies(&mut self, substep: &Substep, out: &mut Vec<Coupled>) {
+        self.velocity += substep.gravity * substep.dt;
+        self.position += self.velocity * substep.dt;
+        self.angle += self.spin * substep.dt;
         out.push(Coupled {
             body: 0,
             shape: hull().placed(self.position, self.angle),
@@ -88,7 +92,7 @@ fn main() -> Result<(), slosh::preset::PresetError> {
         mass,
         inertia: mass * 0.3,
     };
-    let (gravity, dt) = (world.params().gravity, 1.0 / world.params().frame_rate);
+    let dt = 1.0 / world.params().frame_rate;
     let paddle = Part::rect(Vec2::new(0.0, 0.0), Vec2::new(1.0, 1.6));
     for frame in 0..240 {
         // The paddle: a push one way, then the other, every 1.2 s.
@@ -98,9 +102,6 @@ fn main() -> Result<(), slosh::preset::PresetError> {
             .push(&paddle, Push::Force(Vec2::new(direction * 12.0, 0.0)))
             .expect("a finite force");
         world.step_frame_with(&mut boat);
-        boat.velocity += gravity * dt;
-        boat.position += boat.velocity * dt;
-        boat.angle += boat.spin * dt;
         // The game's own walls: the boat stays clear of the tank's ends.
         if !(2.0..12.0).contains(&boat.position.x) {
             boat.position.x = boat.position.x.clamp(2.0, 12.0);

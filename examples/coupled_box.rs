@@ -1,13 +1,13 @@
-//! A floating box integrated by the game itself, coupled with the liquid without rapier: the
-//! game gives the liquid its box's shape and motion each frame (`Coupling::bodies`) and takes
-//! back the impulses the liquid put on it (`Coupling::take`), then steps its own physics.
+//! A floating box integrated by the game itself, coupled with the liquid without rapier: every
+//! substep the game steps its own physics and gives the liquid its box's shape and motion
+//! (`Coupling::bodies`), and takes back the impulses the liquid put on it (`Coupling::take`).
 //!
 //!     cargo run --release --no-default-features --example coupled_box
 
 use glam::Vec2;
 use slosh::preset::Preset;
 use slosh::sim::physics::water_density;
-use slosh::sim::{BodyShape, Coupled, Coupling, Part, Taken, World};
+use slosh::sim::{BodyShape, Coupled, Coupling, Part, Substep, Taken, World};
 
 /// The game's box: a rigid body of its own, with its own integration.
 struct FloatingBox {
@@ -35,7 +35,7 @@ impl FloatingBox {
         }
     }
 
-    /// The game's own step: gravity and a little air drag, then the motion.
+    /// The game's own step of `dt`: gravity and a little air drag, then the motion.
     fn step(&mut self, gravity: Vec2, dt: f32) {
         self.velocity += gravity * dt;
         self.velocity *= 1.0 - 0.1 * dt;
@@ -45,7 +45,8 @@ impl FloatingBox {
 }
 
 impl Coupling for FloatingBox {
-    fn bodies(&mut self, out: &mut Vec<Coupled>) {
+    fn bodies(&mut self, substep: &Substep, out: &mut Vec<Coupled>) {
+        self.step(substep.gravity, substep.dt);
         let shape = Part::new(BodyShape::Box {
             half_size: self.half,
         });
@@ -69,10 +70,9 @@ fn main() -> Result<(), slosh::preset::PresetError> {
     // The dam break without its bodies: a box dropped on the reservoir rides the wave.
     let mut world = Preset::load("tank")?.build_world(1);
     let mut body = FloatingBox::new(&world, Vec2::new(3.0, 5.5), Vec2::new(0.7, 0.25), 0.6);
-    let (gravity, dt) = (world.params().gravity, 1.0 / world.params().frame_rate);
+    let dt = 1.0 / world.params().frame_rate;
     for frame in 1..=160 {
         world.step_frame_with(&mut body);
-        body.step(gravity, dt);
         if frame % 20 == 0 {
             println!(
                 "{:4.1} s: box at ({:5.2}, {:4.2}), turned {:5.2} rad, moving {:4.2} m/s",

@@ -1,6 +1,7 @@
 //! One go at a level: its rules applied to every input, its goals judged after every frame.
 
 use super::description::{Combine, Goal, Level, Tool, Zone};
+use super::error::LevelError;
 use crate::input::Input;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::physics::rest_particles_per_area;
@@ -103,20 +104,19 @@ pub struct Attempt {
 impl Attempt {
     /// A go at `level` in `world` (fresh from the level's preset). Fails when a goal names a
     /// material or body the world does not have.
-    pub fn new(level: Level, world: &World) -> Result<Self, String> {
+    pub fn new(level: Level, world: &World) -> Result<Self, LevelError> {
         let material = |name: &str| {
             world
                 .materials()
                 .iter()
                 .position(|m| m.name == name)
                 .map(|index| index as u16)
-                .ok_or_else(|| format!("no material `{name}` in the scene"))
+                .ok_or_else(|| LevelError::NoMaterial(name.to_string()))
         };
         let body = |name: &str| {
-            world
-                .bodies()
-                .and_then(|bodies| bodies.specs().iter().position(|b| b.name == name))
-                .ok_or_else(|| format!("no body `{name}` in the scene"))
+            (world.body_specs().iter())
+                .position(|b| b.name == name)
+                .ok_or_else(|| LevelError::NoBody(name.to_string()))
         };
         let params = world.params();
         let per_area = rest_particles_per_area(params.interaction_radius, params.rest_density);
@@ -143,7 +143,7 @@ impl Attempt {
                 },
                 Goal::Body { body: name, zone } => {
                     let index = body(name)?;
-                    let at = world.bodies().map(|b| b.state(index).centre_of_mass);
+                    let at = world.body_state(index).map(|b| b.centre_of_mass);
                     Judged::Body {
                         body: index,
                         zone: *zone,
@@ -168,7 +168,7 @@ impl Attempt {
                     Judged::Turn {
                         body: index,
                         turns: *turns,
-                        last_angle: world.bodies().map_or(0.0, |b| b.state(index).angle),
+                        last_angle: world.body_state(index).map_or(0.0, |b| b.angle),
                         turned: 0.0,
                     }
                 }
@@ -197,12 +197,12 @@ impl Attempt {
 
     /// Whether the rules let `input` through: its tool is one the level allows, and what it
     /// makes or removes has budget left. The refusal says why, in a few words.
-    pub fn admits(&self, input: &Input) -> Result<(), String> {
+    pub fn admits(&self, input: &Input) -> Result<(), LevelError> {
         let Some(tool) = tool_of(input) else {
             return Ok(());
         };
         if !self.level.rules.tools.contains(&tool) {
-            return Err(format!("{} is not a tool of this level", tool.name()));
+            return Err(LevelError::NotATool(tool.name()));
         }
         let budget = self.level.rules.budget;
         let left = |most: Option<f32>, spent: f32| most.is_none_or(|most| spent < most);
@@ -218,7 +218,7 @@ impl Attempt {
         if within {
             Ok(())
         } else {
-            Err(format!("the level's {} budget is spent", tool.name()))
+            Err(LevelError::BudgetSpent(tool.name()))
         }
     }
 
@@ -339,7 +339,7 @@ impl Attempt {
         let Some(attempt) = attempt else {
             return input.apply(world);
         };
-        attempt.admits(input).map_err(EditError::Refused)?;
+        (attempt.admits(input)).map_err(|refused| EditError::Refused(refused.to_string()))?;
         if let Input::Pour { material, .. } = input {
             if material.in_world(world).is_none() {
                 return Err(EditError::Refused(
@@ -409,9 +409,7 @@ impl Attempt {
                     }
                 }
                 Judged::Body { body, zone, start } => {
-                    let at = world
-                        .bodies()
-                        .map_or(zone.min, |b| b.state(*body).centre_of_mass);
+                    let at = (world.body_state(*body)).map_or(zone.min, |b| b.centre_of_mass);
                     if zone.contains(at) {
                         1.0
                     } else {
@@ -452,7 +450,7 @@ impl Attempt {
                     last_angle,
                     turned,
                 } => {
-                    let angle = world.bodies().map_or(0.0, |b| b.state(*body).angle);
+                    let angle = world.body_state(*body).map_or(0.0, |b| b.angle);
                     // The angle wraps at ±π; a frame turns a wheel far less than half a turn.
                     let step = (angle - *last_angle + std::f32::consts::PI)
                         .rem_euclid(std::f32::consts::TAU)

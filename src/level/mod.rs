@@ -63,10 +63,12 @@
 mod attempt;
 mod check;
 mod description;
+mod error;
 
 pub use attempt::{tool_of, Attempt, Outcome, Report, Spent};
 pub use check::check;
 pub use description::{Budget, Combine, Goal, Level, Rules, Tool, Zone};
+pub use error::LevelError;
 
 /// The embedded levels, in the order they are played (each unlocks the next): (name, file text).
 pub const BUILTIN: &[(&str, &str)] = &[

@@ -109,7 +109,7 @@ impl Preset {
     pub fn holding(&self, world: &World) -> Preset {
         let (own, joined) = (self.scene.materials.len(), world.materials().len());
         let air = world.air().filter(|_| self.scene.air.is_none());
-        let placed = world.bodies().map_or(&[][..], |bodies| bodies.specs());
+        let placed = world.body_specs();
         let placed = placed.get(self.scene.bodies.len()..).unwrap_or(&[]);
         if joined <= own && air.is_none() && placed.is_empty() {
             return self.clone();

@@ -44,6 +44,6 @@ pub use subsystems::StateError;
 pub use world::RandomStirrer;
 pub use world::{
     Arrival, Coupled, Coupling, EditError, Event, FrameReport, Pour, Poured, Push, Sensor,
-    StageTimes, Taken, World, MAX_HEAT_RATE,
+    StageTimes, Substep, Taken, World, MAX_HEAT_RATE,
 };
 pub use world::{EmitterProgress, ParticleState, WorldState};

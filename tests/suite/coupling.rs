@@ -4,7 +4,7 @@
 use crate::common::{box_walls, world_from};
 use glam::Vec2;
 use slosh::sim::physics::water_density;
-use slosh::sim::{Coupled, Coupling, Part, Taken, World};
+use slosh::sim::{Coupled, Coupling, Part, Substep, Taken, World};
 
 /// A box of the game's own: it falls under gravity and takes the liquid's impulses, and turns.
 struct Crate {
@@ -24,18 +24,14 @@ impl Crate {
         })
         .placed(self.position, self.angle)
     }
-
-    /// The game's own step of one frame.
-    fn step(&mut self, world: &World) {
-        let dt = 1.0 / world.params().frame_rate;
-        self.velocity += world.params().gravity * dt;
-        self.position += self.velocity * dt;
-        self.angle += self.spin * dt;
-    }
 }
 
 impl Coupling for Crate {
-    fn bodies(&mut self, out: &mut Vec<Coupled>) {
+    /// The game's own step of one substep, then its shape.
+    fn bodies(&mut self, substep: &Substep, out: &mut Vec<Coupled>) {
+        self.velocity += substep.gravity * substep.dt;
+        self.position += self.velocity * substep.dt;
+        self.angle += self.spin * substep.dt;
         out.push(Coupled {
             body: 0,
             shape: self.shape(),
@@ -91,7 +87,6 @@ fn a_game_body_of_half_the_waters_density_floats_half_under() {
     let mut drafts = Vec::new();
     for frame in 0..200 {
         world.step_frame_with(&mut body);
-        body.step(&world);
         let shape = body.shape();
         let p = world.particles();
         let inside = (0..p.len())

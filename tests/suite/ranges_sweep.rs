@@ -320,10 +320,9 @@ fn run(sweep: &Sweep, value: f32) -> Result<(), String> {
         _ => {}
     }
     if sweep.expect == Expect::Bodies {
-        let bodies = world.bodies().unwrap();
         let water = world.material_stats()[0].centroid;
-        for index in 0..bodies.len() {
-            let (state, density) = (bodies.state(index), bodies.specs()[index].density);
+        for (index, spec) in world.body_specs().iter().enumerate() {
+            let (state, density) = (world.body_state(index).unwrap(), spec.density);
             if !world.domain().contains(state.position) {
                 return Err(format!("body {index} left the box: {state:?}, {said}"));
             }

@@ -4,6 +4,7 @@
 //! the substep counts a scene needs to stay calm.
 
 pub(crate) mod contact;
+pub mod coupling;
 pub(crate) mod emission;
 pub mod grid;
 pub(crate) mod liquid;

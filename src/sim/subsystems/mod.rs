@@ -14,10 +14,6 @@
 pub mod air;
 #[cfg(feature = "bodies")]
 pub mod bodies;
-/// Without the `bodies` feature: a stand-in with no bodies (`no_bodies.rs`).
-#[cfg(not(feature = "bodies"))]
-#[path = "no_bodies.rs"]
-pub mod bodies;
 pub mod fixed;
 pub mod granular;
 pub mod heat;
@@ -289,24 +285,6 @@ impl AfterFrame<'_> {
     }
 }
 
-/// What a subsystem's stage after the move (the bodies) reads and changes.
-pub struct AfterMove<'a> {
-    /// The particles, sorted by the substep's grid, after their move.
-    pub particles: &'a mut Particles,
-    /// The substep's grid (built before the move).
-    pub grid: &'a Grid,
-    /// The walls.
-    pub domain: &'a Domain,
-    /// Substep length.
-    pub dt: f32,
-    /// Gravity now.
-    pub gravity: Vec2,
-    /// Most a particle moved in this substep (`cfl` × h).
-    pub reach: f32,
-    /// Coulomb friction of the walls.
-    pub wall_friction: f32,
-}
-
 /// The points of a substep where a subsystem joins in, in the order the substep calls them. Every
 /// hook has a default that does nothing.
 pub trait Subsystem: Send + Sync {
@@ -362,16 +340,6 @@ pub trait Subsystem: Send + Sync {
     /// The move stage, per particle, after the walls have put it inside the box: velocity
     /// changes that depend on where it ended (stickiness).
     fn after_walls(&self, _particle: &mut Moving, _domain: &Domain, _dt: f32) {}
-
-    /// True when `after_move` does something: then the move stage leaves the next substep's
-    /// advance to the advance stage, since this stage must see the particles where they moved.
-    fn moves_after_the_move(&self) -> bool {
-        false
-    }
-
-    /// A stage of its own after the move (the bodies): may move particles and change their
-    /// velocities, keeping them inside the walls.
-    fn after_move(&mut self, _stage: &mut AfterMove) {}
 
     /// Fastest speed of anything this subsystem moves through the particles: the frame takes
     /// enough substeps that it travels at most `cfl` × h per substep.

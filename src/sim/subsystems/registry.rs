@@ -1,7 +1,6 @@
 //! The optional subsystems of a world, in the order the substep calls them (see `subsystem`).
 
 use super::air::Air;
-use super::bodies::Bodies;
 use super::fixed::Fixed;
 use super::granular::Granular;
 use super::heat::Heat;
@@ -16,12 +15,39 @@ use crate::sim::scene::Scene;
 use crate::sim::stages::motion::Touch;
 use crate::sim::stages::pairs;
 use crate::sim::subsystems::{
-    AfterFrame, AfterMove, Diffusion, FromScene, Frozen, Moving, Restoring, SavedState, StateError,
-    Subsystem,
+    AfterFrame, Diffusion, FromScene, Frozen, Moving, Restoring, SavedState, StateError, Subsystem,
 };
 use glam::Vec2;
 use std::collections::BTreeMap;
 use std::time::Duration;
+
+/// A world's rigid bodies: rapier2d's, the scene's coupling (`bodies`).
+#[cfg(feature = "bodies")]
+use super::bodies::Bodies;
+/// A world's rigid bodies without the `bodies` feature: none. `()` is the coupling with no
+/// bodies (`world::Coupling`); the preset loader and `World::from_state` refuse a scene that
+/// has any, naming the feature.
+#[cfg(not(feature = "bodies"))]
+type Bodies = ();
+
+#[cfg(not(feature = "bodies"))]
+impl Subsystem for () {
+    fn name(&self) -> &'static str {
+        "bodies"
+    }
+
+    fn is_active(&self) -> bool {
+        false
+    }
+}
+
+/// Never any without the `bodies` feature: a scene built in code runs without its bodies.
+#[cfg(not(feature = "bodies"))]
+impl FromScene for Option<()> {
+    fn from_scene(_scene: &Scene) -> Self {
+        None
+    }
+}
 
 /// Registers the subsystems: one line each, in the order the substep calls them. A field is
 /// the subsystem itself, or an `Option` of it for one only some scenes have.
@@ -87,8 +113,9 @@ register! {
     heat: Option<Heat>,
     /// Air and smoke on a grid, stepped once per frame (`None` in scenes without air).
     air: Option<Air>,
-    /// Rigid bodies (rapier2d) coupled with the particles after every move (`None` in scenes
-    /// without bodies).
+    /// Rigid bodies (rapier2d), the scene's coupling (`world::Coupling`), stepped and met by
+    /// the particles every substep (`None` in scenes without bodies; always `None` without the
+    /// `bodies` feature, where the type is `()`).
     bodies: Option<Bodies>,
 }
 
@@ -131,25 +158,10 @@ impl Subsystems {
         }
     }
 
-    /// The stage after the move: every active subsystem's `after_move`, in order.
-    pub fn after_move(&mut self, stage: &mut AfterMove) {
-        for (subsystem, time) in self.active_timed() {
-            let start = Instant::now();
-            subsystem.after_move(stage);
-            *time += Instant::now() - start;
-        }
-    }
-
     /// Each subsystem's name and the time it has spent in its substep hooks (the pairs it
     /// asked for, its displacements, its stage after the move), in registration order.
     pub fn times(&self) -> [(&'static str, Duration); SUBSYSTEMS] {
         std::array::from_fn(|k| (NAMES[k], self.times[k]))
-    }
-
-    /// True when some active subsystem has a stage after the move.
-    pub fn moves_after_the_move(&self) -> bool {
-        self.all()
-            .any(|s| s.is_active() && s.moves_after_the_move())
     }
 
     /// Fastest speed of anything the subsystems move through the particles.

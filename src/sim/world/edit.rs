@@ -6,7 +6,6 @@
 use super::World;
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::scene::air::AirSettings;
-use crate::sim::scene::bodies::Body;
 use crate::sim::scene::material::{Tunable, MATERIAL_FIELDS, TEMPERATURE};
 use crate::sim::scene::params::SimParams;
 use crate::sim::scene::ranges::{self, Field, Scale};
@@ -146,7 +145,12 @@ pub const MAX_HEAT_RATE: f32 = 1.0e6;
 
 /// `value` when the table's `field` (`sim::scene::ranges`) takes it in a world measured by `scale`;
 /// `name` says which value in the error.
-fn check(name: &'static str, field: &Field, value: f32, scale: &Scale) -> Result<f32, EditError> {
+pub(super) fn check(
+    name: &'static str,
+    field: &Field,
+    value: f32,
+    scale: &Scale,
+) -> Result<f32, EditError> {
     if !value.is_finite() {
         return Err(EditError::NotFinite(name));
     }
@@ -179,7 +183,7 @@ fn within(name: &'static str, value: f32, low: f32, high: f32) -> Result<f32, Ed
     Ok(value)
 }
 
-fn finite(what: &'static str, value: Vec2) -> Result<Vec2, EditError> {
+pub(super) fn finite(what: &'static str, value: Vec2) -> Result<Vec2, EditError> {
     if value.is_finite() {
         Ok(value)
     } else {
@@ -404,17 +408,15 @@ impl World {
         {
             return Err(EditError::Gap(problem));
         }
-        if let Some(bodies) = self.bodies() {
-            let (gap, room) = (
-                2.0 * self.params.particle_radius,
-                bodies.distance_to_obstacle(&obstacle),
-            );
-            if room < gap {
-                return Err(EditError::Gap(format!(
-                    "must keep {gap} (2 particle radii) from every body, but its surface is \
-                     {room} from one"
-                )));
-            }
+        let (gap, room) = (
+            2.0 * self.params.particle_radius,
+            self.bodies_distance_to(&obstacle),
+        );
+        if room < gap {
+            return Err(EditError::Gap(format!(
+                "must keep {gap} (2 particle radii) from every body, but its surface is {room} \
+                 from one"
+            )));
         }
         let radius = self.params.particle_radius;
         self.queries.invalidate();
@@ -450,69 +452,6 @@ impl World {
         self.obstacles()
             .iter()
             .rposition(|obstacle| obstacle.distance(point) <= 0.0)
-    }
-
-    /// The mouse takes hold of the body under `point` (the grab tool); returns its index.
-    pub fn grab_body(&mut self, point: Vec2) -> Result<usize, EditError> {
-        finite("grab position", point)?;
-        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
-        let index = bodies.body_at(point).ok_or(EditError::NoBody)?;
-        bodies.grab(index, point);
-        Ok(index)
-    }
-
-    /// The held body is pulled toward `target` (a spring to the cursor: it cannot be dragged
-    /// through a wall or the liquid, only pulled against them).
-    pub fn drag_body(&mut self, target: Vec2) -> Result<(), EditError> {
-        finite("drag position", target)?;
-        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
-        if bodies.held().is_none() {
-            return Err(EditError::NoBody);
-        }
-        bodies.drag_to(target);
-        Ok(())
-    }
-
-    /// Lets go of the held body (if any): it flies on with the velocity it has.
-    pub fn release_body(&mut self) {
-        if let Some(bodies) = self.subsystems.bodies.as_mut() {
-            bodies.release();
-        }
-    }
-
-    /// Sets body `index` moving (a throw from code); each component of `velocity` within
-    /// ±100 m/s and `angular_velocity` within ±100 rad/s.
-    pub fn throw_body(
-        &mut self,
-        index: usize,
-        velocity: Vec2,
-        angular_velocity: f32,
-    ) -> Result<(), EditError> {
-        let fixed = Scale::default();
-        check(
-            "body velocity x",
-            &ranges::BODY_VELOCITY,
-            velocity.x,
-            &fixed,
-        )?;
-        check(
-            "body velocity y",
-            &ranges::BODY_VELOCITY,
-            velocity.y,
-            &fixed,
-        )?;
-        check(
-            "body angular velocity",
-            &ranges::BODY_ANGULAR_VELOCITY,
-            angular_velocity,
-            &fixed,
-        )?;
-        let bodies = self.subsystems.bodies.as_mut().ok_or(EditError::NoBody)?;
-        if index >= bodies.len() {
-            return Err(EditError::NoBody);
-        }
-        bodies.set_velocity(index, velocity, angular_velocity);
-        Ok(())
     }
 
     /// Sets gravity (each component within `ranges::GRAVITY`); the next substep feels it. A
@@ -576,6 +515,16 @@ impl World {
     /// the bounds that are plain numbers rescaled by the field's `Law` to this world's particle
     /// size, the others (the spring stiffness's 0.05 / Δt², the tension's 30 Δt²) taken at its
     /// substep.
+    /// ```
+    /// let mut world = slosh::preset::Preset::load("dam")?.build_world(1);
+    /// let mut thicker = world.materials()[0].clone();
+    /// thicker.linear_viscosity = Some(0.5);
+    /// world.set_material(0, thicker)?;
+    /// let mut wild = world.materials()[0].clone();
+    /// wild.stiffness = Some(f32::NAN);
+    /// assert!(world.set_material(0, wild).is_err(), "refused, the world unchanged");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_material(&mut self, index: usize, material: Material) -> Result<(), EditError> {
         let current = self.material_index(index)?;
         if material.mass != current.mass {
@@ -671,6 +620,18 @@ impl World {
     /// Refused, changing nothing, when a name is taken or empty, a value is out of range, a
     /// material melts into one neither the world nor the arrival has, or a reaction names a
     /// material there is not.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Pour;
+    ///
+    /// let mut world = slosh::preset::Preset::load("dam")?.build_world(1);
+    /// let sand = slosh::preset::library::arrival(&world, "sand").expect("the library has sand");
+    /// let index = world.add_materials(sand)?;
+    /// assert_eq!(world.materials()[index].name, "sand");
+    /// let pour = Pour { material: index, centre: Vec2::new(8.0, 6.0), radius: 0.4, velocity: Vec2::ZERO };
+    /// assert!(world.pour(pour)?.added > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn add_materials(&mut self, arrival: Arrival) -> Result<usize, EditError> {
         let first = self.materials.len();
         let lambda = self.params.particle_radius / REFERENCE_RADIUS;
@@ -761,93 +722,6 @@ impl World {
         Ok(first)
     }
 
-    /// Places `body` in the running world at its `position` and `angle` (with its velocity),
-    /// after the scene's bodies, and returns its index. Its name is made unique (`crate`, then
-    /// `crate 2`). The particles under it give it room, as under the eraser, so that none is
-    /// squeezed out of it at once. Refused, changing nothing, where it would come within two
-    /// particle radii of a wall, an obstacle or another body where they stand now, and in a
-    /// build without the `bodies` feature.
-    #[cfg_attr(not(feature = "bodies"), allow(unused_variables, unused_mut))]
-    pub fn add_body(&mut self, mut body: Body) -> Result<usize, EditError> {
-        #[cfg(not(feature = "bodies"))]
-        return Err(EditError::Unsupported(
-            "rigid bodies need the `bodies` feature",
-        ));
-        #[cfg(feature = "bodies")]
-        {
-            use crate::sim::subsystems::bodies::{
-                distance_between, distance_to_obstacle, wall_problem, Bodies,
-            };
-            use crate::sim::subsystems::Subsystem as _;
-            finite("body position", body.position)?;
-            finite("body velocity", body.velocity)?;
-            let r = self.params.particle_radius;
-            let gap = 2.0 * r;
-            if let Some(problem) = wall_problem(&body, &self.domain, gap) {
-                return Err(EditError::NoRoom(problem));
-            }
-            for obstacle in self.obstacles() {
-                let room = distance_to_obstacle(&body, obstacle);
-                if room < gap {
-                    return Err(EditError::NoRoom(format!(
-                        "would be {room} from an obstacle, under {gap}"
-                    )));
-                }
-            }
-            if let Some(bodies) = self.subsystems.bodies.as_ref() {
-                for (spec, now) in bodies.specs().iter().zip(bodies.states()) {
-                    let there = Body {
-                        position: now.position,
-                        angle: now.angle,
-                        ..spec.clone()
-                    };
-                    let room = distance_between(&body, &there);
-                    if room < gap {
-                        return Err(EditError::NoRoom(format!(
-                            "would be {room} from the {}, under {gap}",
-                            spec.name
-                        )));
-                    }
-                }
-            }
-            let taken = |name: &str, bodies: &Option<Bodies>| {
-                bodies
-                    .as_ref()
-                    .is_some_and(|b| b.specs().iter().any(|s| s.name == name))
-            };
-            let base = body.name.clone();
-            let mut count = 1;
-            while taken(&body.name, &self.subsystems.bodies) {
-                count += 1;
-                body.name = format!("{base} {count}");
-            }
-            let water = crate::sim::physics::water_density(&self.params);
-            let index = match self.subsystems.bodies.as_mut() {
-                Some(bodies) => bodies.add(body, water),
-                None => {
-                    self.subsystems.bodies = Some(Bodies::new(
-                        vec![body],
-                        Vec::new(),
-                        &self.domain,
-                        self.obstacles(),
-                        r,
-                        water,
-                    ));
-                    0
-                }
-            };
-            let bodies = self.subsystems.bodies.as_ref().expect("just added");
-            let keep: Vec<bool> = (self.particles.position.iter())
-                .map(|&p| !bodies.occupies(p))
-                .collect();
-            if keep.contains(&false) {
-                self.queries.invalidate();
-                self.particles.retain(&keep);
-            }
-            Ok(index)
-        }
-    }
-
     /// Makes `cap` the most particles the world holds (`params().max_particles`): pours and
     /// emitters stop there; a cap below the particles there are removes none, and only stops
     /// every new one. Refused outside 1 to `ranges::MAX_PARTICLES`.
@@ -889,9 +763,7 @@ impl World {
         if let Some(air) = self.subsystems.air.as_mut() {
             air.set_solids(&self.domain, &obstacles);
         }
-        if let Some(bodies) = self.subsystems.bodies.as_mut() {
-            bodies.set_obstacles(&obstacles);
-        }
+        self.bodies_meet(&obstacles);
         self.subsystems.contacts.set_obstacles(obstacles);
     }
 }

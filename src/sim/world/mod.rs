@@ -6,8 +6,8 @@
 //! each particle (or each band of pairs) from frozen inputs in a fixed order, so results are
 //! bit-identical at any thread count.
 
+mod bodies;
 mod coupled_step;
-mod coupling;
 mod edit;
 mod events;
 mod forces;
@@ -15,7 +15,7 @@ mod query;
 mod random_stir;
 mod state;
 
-pub use coupling::{Coupled, Coupling, Taken};
+pub use crate::sim::stages::coupling::{Coupled, Coupling, Substep, Taken};
 pub use edit::{Arrival, EditError, Pour, Poured, MAX_HEAT_RATE};
 #[cfg(feature = "sound")]
 pub(crate) use events::Watcher;
@@ -45,12 +45,11 @@ use crate::sim::stages::neighbours::{Folding, LaneUse, Neighbours};
 use crate::sim::stages::stability;
 use crate::sim::stages::wall_density::WallDensity;
 use crate::sim::subsystems::air::Air;
-use crate::sim::subsystems::bodies::Bodies;
 use crate::sim::subsystems::heat::{self, HeatBooks, HeatTotals};
 use crate::sim::subsystems::registry::{Subsystems, SUBSYSTEMS};
 use crate::sim::subsystems::springs::SpringCounts;
 use crate::sim::subsystems::stir::{self, Stir};
-use crate::sim::subsystems::{AfterFrame, AfterMove, Diffusion, Frozen};
+use crate::sim::subsystems::{AfterFrame, Diffusion, Frozen};
 use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -72,8 +71,11 @@ pub struct StageTimes {
     pub relax: Duration,
     /// Move, velocity, obstacles and walls.
     pub walls: Duration,
+    /// The coupling with bodies: the scene's rigid bodies' step (rapier's) and the game's
+    /// bodies' moves, then the particles out of them (zero without bodies).
+    pub couple: Duration,
     /// Each subsystem's substep hooks, keyed by its name, in registration order: the springs'
-    /// displacements, the bodies' rapier step and coupling (zero where the scene has none).
+    /// displacements, the heat's pairs (zero where the scene has none).
     pub subsystems: [(&'static str, Duration); SUBSYSTEMS],
 }
 
@@ -88,6 +90,7 @@ impl StageTimes {
             ("density", self.density),
             ("relax", self.relax),
             ("walls", self.walls),
+            ("couple", self.couple),
         ];
         liquid.into_iter().chain(self.subsystems).collect()
     }
@@ -150,13 +153,26 @@ pub struct World {
     rest_per_area: f32,
     /// The events found after each frame, while recording, and the sensors (`events/`).
     events: events::Events,
-    /// The game's bodies of the frame being run (`coupling.rs`), kept for their buffers.
-    coupling: coupling::CouplingFrame,
+    /// The scene's rigid bodies of the substep being run (`stages/coupling.rs`), kept for their
+    /// buffers.
+    scene_coupling: crate::sim::stages::coupling::CouplingFrame,
+    /// The game's bodies of the substep being run, kept for their buffers.
+    coupling: crate::sim::stages::coupling::CouplingFrame,
 }
 
 impl World {
     /// A world with `scene`; its blocks are filled now (up to the particle cap), leaving empty the
     /// sites a solid takes up. `seed` drives the blocks' and the emitters' jitter.
+    /// ```
+    /// use slosh::sim::World;
+    ///
+    /// let scene = slosh::preset::Preset::load("dam")?.scene;
+    /// let world = World::new(scene.clone(), 7);
+    /// assert!(world.particles().len() > 1000, "the reservoir is filled");
+    /// assert_eq!(world.time(), 0.0);
+    /// assert_eq!(World::new(scene, 7).checksum(), world.checksum(), "the same seed, the same bits");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn new(scene: Scene, seed: u64) -> Self {
         let contrast = contrast_substep_factor(&scene.materials);
         let mut scene = scene.with_substeps(scene.params.substeps * contrast);
@@ -230,7 +246,8 @@ impl World {
             pressure_scales: physics::pressure_scales(h, rest_density),
             rest_per_area: physics::rest_particles_per_area(h, rest_density),
             events: events::Events::default(),
-            coupling: coupling::CouplingFrame::default(),
+            scene_coupling: crate::sim::stages::coupling::CouplingFrame::default(),
+            coupling: crate::sim::stages::coupling::CouplingFrame::default(),
         }
     }
 
@@ -326,8 +343,8 @@ impl World {
         self.step_frame_with(&mut ());
     }
 
-    /// `step_frame`, with the game's bodies of this frame in `coupled` (`coupling.rs`).
-    fn run_frame(&mut self, coupled: &mut coupling::CouplingFrame) {
+    /// `step_frame`, with the game's bodies `game` (`stages/coupling.rs`).
+    fn run_frame(&mut self, game: &mut impl Coupling) {
         self.queries.invalidate();
         let params = &self.params;
         let max_speed = self
@@ -353,14 +370,9 @@ impl World {
         };
         // Each substep's move also does the next one's advance (one pass less), but the last's:
         // between frames the particles rest at their moved positions.
-        // A stage after the move (the bodies) must see the particles where they moved.
-        let fuse = !self.subsystems.moves_after_the_move() && coupled.is_empty();
         let mut advanced = None;
         for step in 1..=substeps {
-            advanced = self.run_substep(advanced, fuse && step < substeps, step == substeps);
-            if !coupled.is_empty() {
-                self.couple(coupled, step as f32 * self.dt);
-            }
+            advanced = self.run_substep(game, advanced, step < substeps, step == substeps);
         }
         self.subsystems.after_frame(&mut AfterFrame {
             particles: &mut self.particles,
@@ -381,15 +393,17 @@ impl World {
     #[doc(hidden)]
     pub fn substep(&mut self) {
         self.queries.invalidate();
-        self.run_substep(None, false, true);
+        self.run_substep(&mut (), None, false, true);
     }
 
-    /// One substep, as the list of its stages. `advanced`: the particles already had this
-    /// substep's advance (from the last substep's move), and these are their bounds. With
-    /// `advance_next` the move also does the next substep's advance and returns the bounds for
-    /// it. The arithmetic is the same either way, so fused or not, the results are identical.
+    /// One substep, as the list of its stages, with the game's bodies `game`. `advanced`: the
+    /// particles already had this substep's advance (from the last substep's move), and these
+    /// are their bounds. With `advance_next` the move also does the next substep's advance and
+    /// returns the bounds for it, unless bodies must meet the particles where they moved. The
+    /// arithmetic is the same either way, so fused or not, the results are identical.
     fn run_substep(
         &mut self,
+        game: &mut impl Coupling,
         advanced: Option<Bounds>,
         advance_next: bool,
         last_of_frame: bool,
@@ -400,6 +414,9 @@ impl World {
             *slot += now - clock;
             clock = now;
         };
+        self.start_coupling(game);
+        lap(&mut self.times.couple);
+        let advance_next = advance_next && !self.coupled();
         let emitted_from = self.particles.len();
         self.emit();
         lap(&mut self.times.emit);
@@ -427,8 +444,8 @@ impl World {
         lap(&mut hooks);
         let next_bounds = self.move_and_collide(advance_next);
         lap(&mut self.times.walls);
-        self.after_move();
-        lap(&mut hooks);
+        self.couple(game);
+        lap(&mut self.times.couple);
         self.substeps_done += 1;
         self.time += self.dt as f64;
         advance_next.then_some(next_bounds)
@@ -572,23 +589,6 @@ impl World {
         bounds
     }
 
-    /// The bodies stage: the subsystems with a stage after the move (rigid bodies).
-    fn after_move(&mut self) {
-        if !self.subsystems.moves_after_the_move() {
-            return;
-        }
-        let mut stage = AfterMove {
-            particles: &mut self.particles,
-            grid: self.neighbours.grid(),
-            domain: &self.domain,
-            dt: self.dt,
-            gravity: self.params.gravity,
-            reach: self.params.cfl * self.params.interaction_radius,
-            wall_friction: self.params.wall_friction,
-        };
-        self.subsystems.after_move(&mut stage);
-    }
-
     /// Blends the velocity of particles near `stir.position` toward `stir.velocity` (see
     /// `stir::stir`): never faster than the stir or the particle was.
     /// ```
@@ -624,6 +624,13 @@ impl World {
     }
 
     /// The air and smoke grid, in scenes that have one.
+    /// ```
+    /// let world = slosh::preset::Preset::load("fire")?.build_world(1);
+    /// let air = world.air().expect("the fire scene has air");
+    /// assert!(air.grid().nx > 0 && air.grid().ny > 0);
+    /// assert!(slosh::preset::Preset::load("dam")?.build_world(1).air().is_none());
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn air(&self) -> Option<&Air> {
         self.subsystems.air.as_ref()
     }
@@ -646,12 +653,15 @@ impl World {
         air.map(|air| air.stir(&wind)).is_some()
     }
 
-    /// The rigid bodies, in scenes that have any (none without the `bodies` feature).
-    pub fn bodies(&self) -> Option<&Bodies> {
-        self.subsystems.bodies.as_ref()
-    }
-
     /// Counts, extremes and energy of the current state.
+    /// ```
+    /// let mut world = slosh::preset::Preset::load("dam")?.build_world(1);
+    /// world.step_frame();
+    /// let stats = world.stats();
+    /// assert_eq!((stats.nan, stats.escaped), (0, 0), "no NaN, none outside the walls");
+    /// assert!(stats.max_speed > 0.0, "the water falls");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn stats(&self) -> WorldStats {
         self.particles.stats(&self.domain)
     }
@@ -663,6 +673,15 @@ impl World {
     }
 
     /// Count, centroid and top of each material's particles, in material order.
+    /// ```
+    /// let world = slosh::preset::Preset::load("dam")?.build_world(1);
+    /// let stats = world.material_stats();
+    /// assert_eq!(stats.len(), world.materials().len());
+    /// let all: usize = stats.iter().map(|m| m.particles).sum();
+    /// assert_eq!(all, world.particles().len());
+    /// assert!(stats[0].top > 1.0, "the reservoir stands high");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn material_stats(&self) -> Vec<MaterialStats> {
         self.particles.material_stats(self.materials.len())
     }
@@ -700,6 +719,16 @@ impl World {
 
     /// How many times each of the scene's reactions has happened, by name, in the scene's order
     /// (empty without reactions).
+    /// ```
+    /// let mut world = slosh::preset::Preset::load("volcano")?.build_world(1);
+    /// for _ in 0..60 {
+    ///     world.step_frame();
+    /// }
+    /// let counts = world.reaction_counts();
+    /// assert_eq!(counts.len(), world.reactions().len());
+    /// assert!(counts.iter().any(|(_, n)| *n > 0), "lava meets the sea: {counts:?}");
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn reaction_counts(&self) -> Vec<(&str, u64)> {
         let heat = self.subsystems.heat.as_ref();
         heat.map_or_else(Vec::new, |heat| heat.reaction_counts().collect())
@@ -708,6 +737,15 @@ impl World {
     /// The mean temperature of the particles whose centres are within `radius` of `point`
     /// (what a thermometer held there reads: the HUD's figure under the cursor); `None` where
     /// there are none, or for a point or radius that is not a finite number.
+    /// ```
+    /// use glam::Vec2;
+    ///
+    /// let world = slosh::preset::Preset::load("kettle")?.build_world(1);
+    /// let water = world.temperature_near(Vec2::new(2.0, 0.5), 0.5).expect("water there");
+    /// assert!(water < 100.0, "not boiling yet: {water}");
+    /// assert_eq!(world.temperature_near(Vec2::new(2.0, 0.5), f32::NAN), None);
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn temperature_near(&self, point: Vec2, radius: f32) -> Option<f32> {
         if !point.is_finite() || !radius.is_finite() {
             return None;

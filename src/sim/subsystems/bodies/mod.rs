@@ -1,33 +1,24 @@
-//! Things that float: rigid bodies (rapier2d) coupled both ways with the particles.
+//! Things that float: rigid bodies (rapier2d), the scene's coupling with the liquid
+//! (`world::Coupling`).
 //!
 //! rapier steps the bodies (gravity, contacts with the walls, the obstacles and each other,
-//! hinges) once per substep, with the substep's Δt; slosh couples them with the liquid after
-//! each substep's move, as Clavet et al. (2005, §6.1) couple their bodies, with the particle's
-//! momentum change handed to the body as Akinci et al. (2012, "Versatile rigid-fluid coupling
-//! for incompressible SPH") do:
-//!
-//! 1. The impulses the particles gave each body in the last substep are applied at their
-//!    contact points, the grab spring pulls, and rapier steps the bodies by Δt.
-//! 2. Every particle whose centre is closer than one particle radius to a body's surface (or
-//!    inside it) is put one radius outside, at the nearest point; its velocity relative to the
-//!    body's surface there loses the part into the body, and Coulomb friction takes some of the
-//!    sliding part (`contact::collide`, as for walls and obstacles). The particle's momentum
-//!    change, reversed, is the impulse on the body at that point.
+//! hinges) once per substep, with the substep's Δt, as Clavet et al. (2005, §6.1) couple their
+//! bodies: the impulses the particles gave each body in the last substep are applied at their
+//! contact points, the grab spring pulls, and rapier steps the bodies by Δt; their parts, where
+//! they end, go to the world's coupling stage, which puts the particles out of them and hands
+//! each body the particles' momentum change (Akinci et al. 2012), as it does a game's own bodies.
 //!
 //! Buoyancy, drag and torque are not formulas here: they are the sum of those impulses. A body
 //! resting in a pool is held up by the particles its weight pushes against, which the pool's
 //! pressure pushes back.
 //!
-//! Stepping rapier every substep keeps the bodies as stiff as the liquid's contact (a body
-//! stepped once a frame would sink a whole frame's fall into the particles before they push
-//! back), and rapier's solver at that Δt needs no tuning. Every body collider has a contact
-//! skin of one particle radius, so two bodies always leave room for a particle (two radii)
-//! between them, as obstacles do; the walls and obstacles rapier sees are three radii larger,
-//! so a body keeps two particle layers from them and the liquid gets under a crate on the floor.
+//! rapier's solver at the substep's Δt needs no tuning. Every body collider has a contact skin
+//! of one particle radius, so two bodies always leave room for a particle (two radii) between
+//! them, as obstacles do; the walls and obstacles rapier sees are three radii larger, so a body
+//! keeps two particle layers from them and the liquid gets under a crate on the floor.
 //!
-//! Everything is sequential in a fixed order (bodies by index, particles by sorted index), and
-//! rapier runs without its parallel feature, with `enhanced-determinism`: results are
-//! bit-identical at any thread count.
+//! Everything is sequential in a fixed order (bodies by index), and rapier runs without its
+//! parallel feature, with `enhanced-determinism`: results are bit-identical at any thread count.
 
 mod checks;
 mod rapier;
@@ -42,16 +33,14 @@ use super::stir::{PullBlend, Stir, StirBlend};
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::particles::Particles;
 use crate::sim::physics::water_density;
-use crate::sim::scene::bodies::velocity_at;
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::Obstacle;
 use crate::sim::scene::Scene;
-use crate::sim::stages::contact::{collide, keep_inside};
-use crate::sim::subsystems::{AfterMove, FromScene, Restoring, SavedState, StateError, Subsystem};
+use crate::sim::stages::coupling::{Coupled, Coupling, Substep, Taken};
+use crate::sim::subsystems::{FromScene, Restoring, SavedState, StateError, Subsystem};
 use glam::Vec2;
 use rapier::Rapier;
 use rapier2d::prelude::{ColliderHandle, RigidBodyHandle};
-use std::ops::Range;
 
 /// The mouse holds a body: a spring from a point of the body to the cursor.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -78,14 +67,6 @@ struct PartRef {
     collider: ColliderHandle,
 }
 
-/// The momentum the particles gave one body in a substep.
-#[derive(Clone, Copy, Debug, Default)]
-struct Push {
-    impulse: Vec2,
-    /// About the body's centre of mass.
-    angular: f32,
-}
-
 /// The rigid bodies of a world and their coupling with the particles.
 #[derive(Clone)]
 pub struct Bodies {
@@ -94,14 +75,10 @@ pub struct Bodies {
     handles: Vec<RigidBodyHandle>,
     parts: Vec<PartRef>,
     rapier: Rapier,
-    pending: Vec<Push>,
+    /// Per body: what the particles gave it in the last substep, applied at the next step.
+    pending: Vec<Taken>,
     grab: Option<Grab>,
     particle_radius: f32,
-    /// Scratch: index ranges of the particles near a part.
-    ranges: Vec<Range<u32>>,
-    /// Scratch: each body's state after this substep's rapier step, which every contact of the
-    /// coupling reads (the owed impulses only reach the bodies at the next step).
-    stepped: Vec<BodyState>,
 }
 
 impl std::fmt::Debug for Bodies {
@@ -146,7 +123,7 @@ impl Bodies {
             );
         }
         Self {
-            pending: vec![Push::default(); bodies.len()],
+            pending: vec![Taken::default(); bodies.len()],
             specs: bodies,
             hinges,
             handles,
@@ -154,8 +131,6 @@ impl Bodies {
             rapier,
             grab: None,
             particle_radius,
-            ranges: Vec::new(),
-            stepped: Vec::new(),
         }
     }
 
@@ -173,7 +148,7 @@ impl Bodies {
                 body: index,
                 collider,
             }));
-        self.pending.push(Push::default());
+        self.pending.push(Taken::default());
         self.specs.push(body);
         index
     }
@@ -251,7 +226,7 @@ impl Bodies {
             pending: state
                 .pending
                 .iter()
-                .map(|&[x, y, angular]| Push {
+                .map(|&[x, y, angular]| Taken {
                     impulse: Vec2::new(float(x), float(y)),
                     angular: float(angular),
                 })
@@ -263,8 +238,6 @@ impl Bodies {
             rapier: state.rapier,
             grab,
             particle_radius,
-            ranges: Vec::new(),
-            stepped: Vec::new(),
         })
     }
 
@@ -398,25 +371,6 @@ impl Bodies {
             .sum()
     }
 
-    /// The bodies stage of a substep: apply the particles' impulses, step rapier, then keep
-    /// every particle out of every body, handing its momentum change to the body (module
-    /// documentation).
-    pub fn couple(&mut self, stage: &mut AfterMove) {
-        self.apply_pushes_and_grab(stage.dt);
-        // Before the step as well as after: a throw, a stir or the pushes may have made a body
-        // faster than the substep allows since the frame chose its substeps, and the step must
-        // not carry it deeper into the particles than they can be pushed back out.
-        self.rapier
-            .limit_speeds(&self.handles, stage.reach / stage.dt);
-        self.rapier.step(stage.gravity, stage.dt, stage.reach);
-        self.rapier
-            .limit_speeds(&self.handles, stage.reach / stage.dt);
-        self.stepped.clear();
-        let stepped = self.handles.iter().map(|&h| self.rapier.state(h));
-        self.stepped.extend(stepped);
-        self.push_particles_out(stage);
-    }
-
     /// Gives each body the momentum the particles gave it and the grab spring's pull.
     fn apply_pushes_and_grab(&mut self, dt: f32) {
         for (index, push) in self.pending.iter_mut().enumerate() {
@@ -444,67 +398,6 @@ impl Bodies {
                 self.rapier.damp_spin(handle, (8.0 * dt).at_most(1.0));
             }
         }
-    }
-
-    /// Keeps every particle out of every part, part by part: the particles in the grid cells
-    /// around the part's bounds (widened by a particle radius and by the farthest a particle
-    /// moved since the grid was built) are tested, in sorted order. Compound bodies get a
-    /// second sweep, which settles a particle pushed from one of their parts into another (in
-    /// the corner between them).
-    fn push_particles_out(&mut self, stage: &mut AfterMove) {
-        let margin = self.particle_radius + stage.reach;
-        let compound = self.specs.iter().any(|body| body.parts.len() > 1);
-        for sweep in 0..if compound { 2 } else { 1 } {
-            for part in 0..self.parts.len() {
-                let body = self.parts[part].body;
-                if sweep == 1 && self.specs[body].parts.len() == 1 {
-                    continue;
-                }
-                let (min, max) = self.rapier.bounds(self.parts[part].collider);
-                let (near_min, near_max) = (min - Vec2::splat(margin), max + Vec2::splat(margin));
-                stage
-                    .grid
-                    .ranges_in_box(near_min, near_max, &mut self.ranges);
-                let touch_min = min - Vec2::splat(self.particle_radius);
-                let touch_max = max + Vec2::splat(self.particle_radius);
-                for k in 0..self.ranges.len() {
-                    for index in self.ranges[k].clone() {
-                        let x = stage.particles.position[index as usize];
-                        if x.cmpge(touch_min).all() && x.cmple(touch_max).all() {
-                            self.push_out_of_part(stage, part, index as usize);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Puts particle `index` one radius outside part `part` if it is closer, hands its momentum
-    /// change to the part's body, and keeps it inside the walls.
-    fn push_out_of_part(&mut self, stage: &mut AfterMove, part: usize, index: usize) {
-        let PartRef { body, collider } = self.parts[part];
-        let particles = &mut *stage.particles;
-        let (mut x, mut v) = (particles.position[index], particles.velocity[index]);
-        // Out of the part, then back inside the walls; a particle squeezed between the two
-        // (a body pressed into a wall) goes round again, toward the way out that is left.
-        for _ in 0..3 {
-            let Some((out, normal)) =
-                (self.rapier).way_out(collider, x, self.particle_radius, v, stage.dt)
-            else {
-                break;
-            };
-            let state = self.stepped[body];
-            let surface_velocity = velocity_at(&state, out);
-            let relative = collide(v - surface_velocity, normal, self.specs[body].friction);
-            let new_velocity = surface_velocity + relative;
-            let impulse = (v - new_velocity) * particles.mass[index];
-            let push = &mut self.pending[body];
-            push.impulse += impulse;
-            push.angular += (out - state.centre_of_mass).perp_dot(impulse);
-            (x, v) = keep_inside(stage.domain, out, new_velocity, stage.wall_friction);
-        }
-        particles.position[index] = x;
-        particles.velocity[index] = v;
     }
 
     /// FNV-1a over every body's pose and velocity bits.
@@ -593,12 +486,38 @@ impl Subsystem for Bodies {
     fn max_speed(&self) -> f32 {
         Bodies::max_speed(self)
     }
+}
 
-    fn moves_after_the_move(&self) -> bool {
-        true
+/// The scene's coupling: rapier steps the bodies through the substep, and the world's coupling
+/// stage keeps the particles out of their parts (module documentation).
+impl Coupling for Bodies {
+    fn bodies(&mut self, substep: &Substep, out: &mut Vec<Coupled>) {
+        self.apply_pushes_and_grab(substep.dt);
+        // Before the step as well as after: a throw, a stir or the pushes may have made a body
+        // faster than the substep allows since the frame chose its substeps, and the step must
+        // not carry it deeper into the particles than they can be pushed back out.
+        let fastest = substep.reach / substep.dt;
+        self.rapier.limit_speeds(&self.handles, fastest);
+        self.rapier.step(substep.gravity, substep.dt, substep.reach);
+        self.rapier.limit_speeds(&self.handles, fastest);
+        for (body, spec) in self.specs.iter().enumerate() {
+            let state = self.rapier.state(self.handles[body]);
+            out.extend(spec.parts.iter().map(|part| Coupled {
+                body,
+                shape: Part {
+                    offset: state.to_world(part.offset),
+                    angle: state.angle + part.angle,
+                    ..part.clone()
+                },
+                centre: state.centre_of_mass,
+                velocity: state.velocity,
+                angular_velocity: state.angular_velocity,
+                friction: spec.friction,
+            }));
+        }
     }
 
-    fn after_move(&mut self, stage: &mut AfterMove) {
-        self.couple(stage);
+    fn take(&mut self, body: usize, taken: Taken) {
+        self.pending[body] = taken;
     }
 }

@@ -296,7 +296,7 @@ impl Rapier {
     }
 
     /// Slows any body whose fastest point moves faster than `limit` down to it (only past the
-    /// frame's most substeps; see `Bodies::after_move`).
+    /// frame's most substeps; see `Bodies`' `Coupling::bodies`).
     pub fn limit_speeds(&mut self, handles: &[RigidBodyHandle], limit: f32) {
         for &handle in handles {
             let speed = self.max_point_speed(handle);
@@ -336,12 +336,6 @@ impl Rapier {
         self.bodies[handle].kinetic_energy() as f64
     }
 
-    /// Lower-left and upper-right corners of a collider's bounds now.
-    pub fn bounds(&self, collider: ColliderHandle) -> (Vec2, Vec2) {
-        let aabb = self.colliders[collider].compute_aabb();
-        (from_vector(aabb.mins), from_vector(aabb.maxs))
-    }
-
     /// Signed distance from `point` to a collider's surface (negative inside).
     pub fn distance(&self, collider: ColliderHandle, point: Vec2) -> f32 {
         let collider = &self.colliders[collider];
@@ -355,51 +349,6 @@ impl Rapier {
         } else {
             distance
         }
-    }
-
-    /// Where a particle at `x`, closer than `radius` to the collider's surface or inside it,
-    /// goes to be `radius` outside it, and the outward normal there; `None` when it is far
-    /// enough out. A particle exactly on the surface leaves against its velocity relative to
-    /// the body (the way it came in).
-    pub fn way_out(
-        &self,
-        collider: ColliderHandle,
-        x: Vec2,
-        radius: f32,
-        velocity: Vec2,
-        dt: f32,
-    ) -> Option<(Vec2, Vec2)> {
-        let collider = &self.colliders[collider];
-        let pose = collider.position();
-        let local = pose.inverse_transform_point(to_vector(x));
-        let (nearest, inside) = project(collider.shape(), local);
-        let offset = local - nearest;
-        let distance = offset.length();
-        if !inside && distance >= radius || !distance.is_finite() {
-            return None;
-        }
-        let normal = if distance > 1.0e-6 * radius {
-            if inside {
-                -offset / distance
-            } else {
-                offset / distance
-            }
-        } else {
-            // On the surface: back the way it came (relative to the body), else straight up.
-            let parent = collider.parent().map(|h| &self.bodies[h]);
-            let surface = parent
-                .map(|b| from_vector(b.velocity_at_point(to_vector(x))))
-                .unwrap_or(Vec2::ZERO);
-            let back = -(velocity - surface) * dt;
-            let back = pose.rotation.inverse() * to_vector(back);
-            let back = Vec2::new(back.x, back.y).try_normalize().unwrap_or(Vec2::Y);
-            to_vector(back)
-        };
-        let out = nearest + normal * radius;
-        Some((
-            from_vector(pose.transform_point(out)),
-            from_vector(pose.rotation * normal),
-        ))
     }
 }
 

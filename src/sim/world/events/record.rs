@@ -90,6 +90,17 @@ impl World {
     }
 
     /// Takes sensor `index` away (its index is not given again); returns whether there was one.
+    /// ```
+    /// use glam::Vec2;
+    /// use slosh::sim::Part;
+    ///
+    /// let mut world = slosh::preset::Preset::load("tank")?.build_world(1);
+    /// let drain = world.add_sensor(Part::rect(Vec2::ZERO, Vec2::new(2.0, 1.0)));
+    /// assert!(world.sensor(drain).is_some());
+    /// assert!(world.remove_sensor(drain));
+    /// assert!(world.sensor(drain).is_none() && !world.remove_sensor(drain));
+    /// # Ok::<(), slosh::preset::PresetError>(())
+    /// ```
     pub fn remove_sensor(&mut self, index: usize) -> bool {
         let slot = self.events.sensors.get_mut(index);
         slot.and_then(Option::take).is_some()
@@ -138,7 +149,9 @@ impl World {
             params: &self.params,
             domain: &self.domain,
             obstacles: self.obstacles(),
-            bodies: self.bodies(),
+            body_specs: self.body_specs(),
+            body_states: self.body_states(),
+            body_parts: self.body_parts().collect(),
             reactions,
             time: self.time,
             burnt: Box::new(|id| self.burnt(id)),

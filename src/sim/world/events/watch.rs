@@ -24,9 +24,10 @@
 
 use super::event::Event;
 use crate::sim::numerics::portable::Ordered;
+use crate::sim::scene::bodies::Body;
 use crate::sim::scene::domain::Domain;
 use crate::sim::scene::params::SimParams;
-use crate::sim::subsystems::bodies::Bodies;
+use crate::sim::scene::shape::Part;
 use crate::sim::{BodyState, Material, Obstacle, Particles};
 use glam::Vec2;
 
@@ -61,7 +62,11 @@ pub(crate) struct View<'a> {
     pub params: &'a SimParams,
     pub domain: &'a Domain,
     pub obstacles: &'a [Obstacle],
-    pub bodies: Option<&'a Bodies>,
+    /// The rigid bodies as the scene gave them, their states now and their parts where they
+    /// are, with their body's index (`World::body_parts`).
+    pub body_specs: &'a [Body],
+    pub body_states: Vec<BodyState>,
+    pub body_parts: Vec<(usize, Part)>,
     /// Each reaction's count so far, in the scene's order.
     pub reactions: Vec<u64>,
     pub time: f64,
@@ -85,8 +90,11 @@ impl View<'_> {
     fn obstacles(&self) -> &[Obstacle] {
         self.obstacles
     }
-    fn bodies(&self) -> Option<&Bodies> {
-        self.bodies
+    /// Signed distance from `point` to the nearest body's surface (infinite without bodies).
+    fn body_distance(&self, point: Vec2) -> f32 {
+        (self.body_parts.iter())
+            .map(|(_, part)| part.surface(point).0)
+            .fold(f32::INFINITY, crate::sim::numerics::portable::min)
     }
     fn time(&self) -> f64 {
         self.time
@@ -314,21 +322,15 @@ impl Watcher {
         self.reaction_counts = reaction_counts(world);
         self.bodies.clear();
         self.reach.clear();
-        if let Some(bodies) = world.bodies() {
-            self.bodies = (0..bodies.len())
-                .map(|i| bodies.state(i).velocity)
-                .collect();
-            self.reach = bodies
-                .specs()
-                .iter()
-                .map(|body| {
-                    (body.parts.iter())
-                        .flat_map(|part| part.outline(16))
-                        .map(Vec2::length)
-                        .fold(0.0, crate::sim::numerics::portable::max)
-                })
-                .collect();
-        }
+        self.bodies = world.body_states.iter().map(|b| b.velocity).collect();
+        self.reach = (world.body_specs.iter())
+            .map(|body| {
+                (body.parts.iter())
+                    .flat_map(|part| part.outline(16))
+                    .map(Vec2::length)
+                    .fold(0.0, crate::sim::numerics::portable::max)
+            })
+            .collect();
     }
 
     /// The events of the frame `world` just ran: the sound's summary, and the game's events
@@ -345,7 +347,7 @@ impl Watcher {
         };
         let elapsed = world.time() - self.time;
         let (min, max) = id_range(world);
-        let bodies = world.bodies().map_or(0, |b| b.len());
+        let bodies = world.body_states.len();
         if !(elapsed > 0.0 && elapsed <= MAX_GAP_FRAMES * f64::from(frame))
             || max >= MAX_IDS
             || bodies != self.bodies.len()
@@ -422,10 +424,7 @@ impl Watcher {
             (Tally::default(), Tally::default(), Tally::default());
         let (mut frozen, mut reacted) = (Tally::default(), Tally::default());
         let (mut hot_out, mut cold_in) = (Tally::default(), Tally::default());
-        let bodies: Vec<BodyState> = world
-            .bodies()
-            .map(|b| (0..b.len()).map(|i| b.state(i)).collect())
-            .unwrap_or_default();
+        let bodies = &world.body_states;
         let mut next_first = end;
         let (mut changed, mut gone) = (Keyed::<(u16, u16)>::default(), Keyed::default());
         let mut ignited = Vec::new();
@@ -495,7 +494,7 @@ impl Watcher {
                 if energy > strip.loudest.1 {
                     strip.loudest = (now.material, energy);
                 }
-                if against_something_hard(world, p.position[i], &bodies, &self.reach) {
+                if against_something_hard(world, p.position[i], bodies, &self.reach) {
                     strip.hard += energy;
                 }
             }
@@ -567,14 +566,10 @@ impl Watcher {
         events: &mut FrameEvents,
         mut found: Option<&mut Vec<Event>>,
     ) {
-        let Some(bodies) = world.bodies() else {
-            return;
-        };
         let place = Place::new(world);
         let gravity = world.params().gravity * dt;
         let h = world.params().interaction_radius;
-        for index in 0..bodies.len() {
-            let state = bodies.state(index);
+        for (index, &state) in world.body_states.iter().enumerate() {
             let last = self.bodies[index];
             self.bodies[index] = state.velocity;
             let change = state.velocity - (last + gravity);
@@ -677,12 +672,9 @@ fn against_something_hard(world: &View, point: Vec2, states: &[BodyState], reach
     if (world.obstacles().iter()).any(|obstacle| obstacle.distance(point) < h) {
         return true;
     }
-    let Some(bodies) = world.bodies() else {
-        return false;
-    };
     // The exact distance only near a body (its reach from its frame's origin).
     let near = (states.iter().zip(reach)).any(|(state, reach)| {
         (point - state.position).length_squared() < (reach + h) * (reach + h)
     });
-    near && bodies.surface_distance(point) < h
+    near && world.body_distance(point) < h
 }
