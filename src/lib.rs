@@ -57,15 +57,26 @@
 
 #![warn(missing_docs)]
 
+// The `slosh` program's own modules (its window, command line, headless runner and golden
+// check): public for the program and its tests, not an API for a game, so hidden from the
+// documentation. Their errors are the program's messages, one line each.
 #[cfg(feature = "window")]
+#[doc(hidden)]
 pub mod app;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 #[cfg(feature = "cost")]
 pub mod cost;
+#[cfg(any(feature = "replay", feature = "sound", feature = "cli"))]
+mod file_error;
+#[cfg(any(feature = "replay", feature = "sound", feature = "cli"))]
+pub use file_error::FileError;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod golden;
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod headless;
 pub mod input;
 pub mod level;

@@ -20,12 +20,14 @@
 //! ([`crate::preset::register_text`]) under the name [`scene_name`] gives it, so that every path
 //! that loads a preset by name (reset, reload, a recording's `preset` line) finds it.
 
-use crate::preset::{self, Preset};
+use crate::preset::{self, Preset, PresetError};
 use crate::replay::{Input, Replay};
+use crate::FileError;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::Path;
 
 /// The link format version this build writes and reads.
@@ -34,6 +36,67 @@ pub const VERSION: u32 = 1;
 /// Most bytes a link's payload may unpack to (a replay of a long session is well under it): a
 /// link that would unpack to more is refused rather than allowed to fill the memory.
 pub const MOST_UNPACKED: usize = 16 << 20;
+
+/// Why a link cannot be made or opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShareError {
+    /// A file the link would carry cannot be read: the file and why.
+    Unreadable {
+        /// The file.
+        file: String,
+        /// What it was to be: "the replay", "the preset".
+        what: &'static str,
+        /// Why not (the system's words).
+        why: String,
+    },
+    /// A preset the link names or carries is refused by the loader.
+    Preset(PresetError),
+    /// A replay the link carries, or a preset file the replay names (at its line), is refused.
+    File(FileError),
+    /// The text is not a link this build opens: not a link, another version, a damaged or cut
+    /// payload (one line saying which).
+    Link(String),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreadable { file, what, why } => write!(f, "{file}: cannot read {what}: {why}"),
+            Self::Preset(error) => write!(f, "{error}"),
+            Self::File(error) => write!(f, "{error}"),
+            Self::Link(why) => write!(f, "{why}"),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Preset(error) => Some(error),
+            Self::File(error) => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// The `slosh` program's errors are its one-line messages.
+impl From<ShareError> for String {
+    fn from(error: ShareError) -> Self {
+        error.to_string()
+    }
+}
+
+impl From<PresetError> for ShareError {
+    fn from(error: PresetError) -> Self {
+        Self::Preset(error)
+    }
+}
+
+impl From<FileError> for ShareError {
+    fn from(error: FileError) -> Self {
+        Self::File(error)
+    }
+}
 
 /// What a link carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -96,7 +159,11 @@ pub fn scene_name(toml: &str) -> String {
 impl Shared {
     /// A link to `source` (an embedded preset or level by name, or a preset file), at
     /// `particles` with `seed`. A file is carried as its text, checked by the loader first.
-    pub fn of_preset(source: &str, particles: Option<usize>, seed: u64) -> Result<Self, String> {
+    pub fn of_preset(
+        source: &str,
+        particles: Option<usize>,
+        seed: u64,
+    ) -> Result<Self, ShareError> {
         if is_embedded(source) {
             return Ok(Self::Preset {
                 name: source.to_string(),
@@ -114,17 +181,21 @@ impl Shared {
 
     /// A link to the replay file at `path`, with the preset files it names (read from where the
     /// replay names them, as `--replay` would).
-    pub fn of_replay(path: &Path) -> Result<Self, String> {
+    pub fn of_replay(path: &Path) -> Result<Self, ShareError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("{file}: cannot read the replay: {error}"))?;
+        let text = std::fs::read_to_string(path).map_err(|error| ShareError::Unreadable {
+            file: file.clone(),
+            what: "the replay",
+            why: error.to_string(),
+        })?;
         let replay = Replay::parse(&file, &text)?;
         let mut presets = BTreeMap::new();
         for (_, input, line) in &replay.inputs {
             if let Input::Preset { source, .. } = input {
                 if !is_embedded(source) && !presets.contains_key(source) {
-                    let toml = read_preset_file(source)
-                        .map_err(|error| format!("{file}:{line}: {error}"))?;
+                    let toml = read_preset_file(source).map_err(|error| {
+                        ShareError::File(FileError::at(&file, *line, error.to_string()))
+                    })?;
                     presets.insert(source.clone(), toml);
                 }
             }
@@ -144,7 +215,12 @@ impl Shared {
 
     /// Reads a link, or a page address that ends with one after `#`. Every problem is one line:
     /// not a link, another version, a character base64 does not have, a cut or damaged payload.
-    pub fn decode(link: &str) -> Result<Self, String> {
+    pub fn decode(link: &str) -> Result<Self, ShareError> {
+        Self::decode_text(link).map_err(ShareError::Link)
+    }
+
+    /// `decode`, its refusal in words.
+    fn decode_text(link: &str) -> Result<Self, String> {
         let link = link.trim();
         let link = link.rsplit_once('#').map_or(link, |(_, fragment)| fragment);
         let Some((version, body)) = version_and_body(link) else {
@@ -187,14 +263,14 @@ impl Shared {
     /// Checks what the link carries with the loaders and makes it ready to run: a scene's text
     /// and a replay's preset files are registered with the preset loader. A scene the loader
     /// refuses, or a replay that does not parse, is one line naming what the link held.
-    pub fn open(&self) -> Result<Opened, String> {
+    pub fn open(&self) -> Result<Opened, ShareError> {
         match self {
             Self::Preset {
                 name,
                 particles,
                 seed,
             } => {
-                Preset::load_scaled(name, *particles).map_err(|error| error.to_string())?;
+                Preset::load_scaled(name, *particles)?;
                 Ok(Opened::Start {
                     source: name.clone(),
                     particles: *particles,
@@ -207,8 +283,8 @@ impl Shared {
                 seed,
             } => {
                 let source = scene_name(toml);
-                preset::register_text(&source, toml).map_err(|error| error.to_string())?;
-                Preset::load_scaled(&source, *particles).map_err(|error| error.to_string())?;
+                preset::register_text(&source, toml)?;
+                Preset::load_scaled(&source, *particles)?;
                 Ok(Opened::Start {
                     source,
                     particles: *particles,
@@ -217,7 +293,7 @@ impl Shared {
             }
             Self::Replay { replay, presets } => {
                 for (source, toml) in presets {
-                    preset::register_text(source, toml).map_err(|error| error.to_string())?;
+                    preset::register_text(source, toml)?;
                 }
                 Ok(Opened::Replay(Replay::parse("the link's replay", replay)?))
             }
@@ -243,13 +319,16 @@ pub fn is_embedded(source: &str) -> bool {
 
 /// The text of the preset at `source` (a file, or a scene registered from a link), checked by
 /// the loader.
-fn read_preset_file(source: &str) -> Result<String, String> {
+fn read_preset_file(source: &str) -> Result<String, ShareError> {
     let toml = match preset::registered_text(source) {
         Some(toml) => toml,
-        None => std::fs::read_to_string(source)
-            .map_err(|error| format!("{source}: cannot read the preset: {error}"))?,
+        None => std::fs::read_to_string(source).map_err(|error| ShareError::Unreadable {
+            file: source.to_string(),
+            what: "the preset",
+            why: error.to_string(),
+        })?,
     };
-    Preset::parse(source, &toml).map_err(|error| error.to_string())?;
+    Preset::parse(source, &toml)?;
     Ok(toml)
 }
 
@@ -304,7 +383,7 @@ mod tests {
             (String::new(), "not a slosh link"),
         ];
         for (damaged, says) in cases {
-            let error = Shared::decode(&damaged).unwrap_err();
+            let error = Shared::decode(&damaged).unwrap_err().to_string();
             assert!(error.contains(says), "{damaged}: {error}");
             assert!(!error.contains('\n'), "{error}");
         }

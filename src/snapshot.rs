@@ -22,6 +22,7 @@ use crate::preset::{one_line, Preset, PresetError};
 use crate::sim::scene::ranges::Step;
 use crate::sim::world::WorldState;
 use crate::sim::{SimParams, World};
+use crate::FileError;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 use std::path::Path;
@@ -65,23 +66,25 @@ struct Header {
 /// Saves `world`, built from `preset` (with the person's edits, if any: the world's own
 /// parameters, materials and obstacles are saved either way), to `path`. Refused when the preset
 /// does not give the world's walls, emitters and air, so that the file would not reopen.
-pub fn save(path: &Path, preset: &Preset, world: &World) -> Result<(), String> {
-    let file = path.display();
+pub fn save(path: &Path, preset: &Preset, world: &World) -> Result<(), FileError> {
+    let file = &path.display().to_string();
+    let fail = |message: String| FileError::of(file, message);
     let state = world.state();
     let text = preset.to_toml();
     let reread = Preset::parse("the preset", &text)
-        .map_err(|error| format!("{file}: the preset does not read back: {error}"))?;
+        .map_err(|error| fail(format!("the preset does not read back: {error}")))?;
     let scene = at_resolution(reread, &state.params)
-        .map_err(|error| format!("{file}: the preset does not read back: {error}"))?
+        .map_err(|error| fail(format!("the preset does not read back: {error}")))?
         .scene;
     let air = world.air().map(|air| air.settings());
     let fits = scene.domain.walls() == world.domain().walls()
         && scene.emitters == world.emitters()
         && scene.air.as_ref() == air;
     if !fits {
-        return Err(format!(
-            "{file}: the preset does not give this world's walls, emitters and air, so the \
-             snapshot could not reopen"
+        return Err(fail(
+            "the preset does not give this world's walls, emitters and air, so the snapshot \
+             could not reopen"
+                .into(),
         ));
     }
     let checksum = format!("{:016x}", world.checksum());
@@ -96,7 +99,7 @@ pub fn save(path: &Path, preset: &Preset, world: &World) -> Result<(), String> {
     let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, Layout::default());
     written
         .serialize(&mut serializer)
-        .map_err(|error| format!("{file}: cannot write the snapshot: {error}"))?;
+        .map_err(|error| fail(format!("cannot write the snapshot: {error}")))?;
     bytes.push(b'\n');
     // Written beside it first, so that a failed write leaves an older snapshot whole.
     let mut partial = path.as_os_str().to_owned();
@@ -106,20 +109,21 @@ pub fn save(path: &Path, preset: &Preset, world: &World) -> Result<(), String> {
         .and_then(|()| std::fs::rename(partial, path))
         .map_err(|error| {
             let _ = std::fs::remove_file(partial);
-            format!("{file}: cannot write the file: {error}")
+            fail(format!("cannot write the file: {error}"))
         })
 }
 
 /// Loads a snapshot saved by `save`: the preset (at the resolution the world ran at) and the
 /// world, which continues exactly as the saved one would have.
-pub fn load(path: &Path) -> Result<(Preset, World), String> {
+pub fn load(path: &Path) -> Result<(Preset, World), FileError> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path)
-        .map_err(|error| format!("{file}: cannot read the file: {error}"))?;
+        .map_err(|error| FileError::of(&file, format!("cannot read the file: {error}")))?;
     let at = |path: &[Step]| line_of(&text, path);
-    let fail = |line: Option<usize>, message: String| match line {
-        Some(line) => format!("{file}:{line}: {message}"),
-        None => format!("{file}: {message}"),
+    let fail = |line: Option<usize>, message: String| FileError {
+        file: file.clone(),
+        line,
+        message,
     };
     let start = text.len() - text.trim_start().len();
     match text[start..].chars().next() {
@@ -187,9 +191,11 @@ pub fn load(path: &Path) -> Result<(Preset, World), String> {
         fail(at(&path), format!("world.{}", one_line(&error.to_string())))
     })?;
     if world.checksum() != saved {
-        return Err(format!(
-            "{file}: the state does not give the checksum it was saved with (edited by hand, or \
-             from another build)"
+        return Err(fail(
+            None,
+            "the state does not give the checksum it was saved with (edited by hand, or from \
+             another build)"
+                .into(),
         ));
     }
     Ok((preset, world))
@@ -232,16 +238,16 @@ fn preset_error(error: &PresetError) -> String {
 }
 
 /// A JSON error as `FILE:LINE: message (column C)`.
-fn json_error(file: &str, error: &serde_json::Error) -> String {
+fn json_error(file: &str, error: &serde_json::Error) -> FileError {
     let (line, column) = (error.line(), error.column());
     let text = error.to_string();
     let location = format!(" at line {line} column {column}");
     let message = text.strip_suffix(&location).unwrap_or(&text);
     let message = one_line(message);
     if line == 0 {
-        format!("{file}: {message}")
+        FileError::of(file, message)
     } else {
-        format!("{file}:{line}: {message} (column {column})")
+        FileError::at(file, line, format!("{message} (column {column})"))
     }
 }
 

@@ -147,7 +147,7 @@ fn opened_from_link(
 ) -> Result<(WindowOptions, Option<Feed>), String> {
     let opened = Shared::decode(link)
         .and_then(|shared| shared.open())
-        .map_err(|error| format!("cannot open the link: {}", one_line(&error)))?;
+        .map_err(|error| format!("cannot open the link: {}", one_line(&error.to_string())))?;
     let mut options = options.clone();
     match opened {
         Opened::Start {
@@ -710,7 +710,9 @@ fn save_if_asked(game: &mut Game, capture: Option<&mut draw::capture::Capture>) 
         }
         _ => {
             let path = PathBuf::from(format!("{stem}.snapshot.json"));
-            crate::snapshot::save(&path, &game.edited_preset(), &game.session.world).map(|()| path)
+            crate::snapshot::save(&path, &game.edited_preset(), &game.session.world)
+                .map(|()| path)
+                .map_err(String::from)
         }
     };
     say_saved(game, outcome);

@@ -28,7 +28,7 @@ pub(super) fn check(
 ) -> Result<f32, Invalid> {
     field
         .check(value, scale)
-        .map_err(|message| invalid(path, message))
+        .map_err(|refused| invalid(path, refused.0))
 }
 
 /// `check` for a whole-number field.
@@ -40,7 +40,7 @@ pub(super) fn check_count(
 ) -> Result<usize, Invalid> {
     field
         .check_count(value, scale)
-        .map_err(|message| invalid(path, message))
+        .map_err(|refused| invalid(path, refused.0))
 }
 
 /// `check` for both components of a vector field.
@@ -52,7 +52,7 @@ pub(super) fn check_vector(
 ) -> Result<Vec2, Invalid> {
     field
         .check_vector(value, scale)
-        .map_err(|message| invalid(path, message))
+        .map_err(|refused| invalid(path, refused.0))
 }
 
 /// `check` for each channel of a colour.

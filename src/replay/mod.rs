@@ -46,8 +46,9 @@
 //! ended with; a file without it is truncated and refused. Blank lines and lines starting with
 //! `#` are ignored.
 
-use crate::level::Attempt;
-use crate::preset::Preset;
+use crate::level::{Attempt, LevelError};
+use crate::preset::{Preset, PresetError};
+pub use crate::FileError;
 mod history;
 
 pub use crate::input::Input;
@@ -64,8 +65,12 @@ pub const VERSION: u32 = 1;
 
 /// The preset and fresh world a `preset` input names: `source` loaded (an embedded name or a
 /// `.toml` path), rescaled to `particles` when given, built with `seed`.
-pub fn build(source: &str, particles: Option<usize>, seed: u64) -> Result<(Preset, World), String> {
-    let preset = Preset::load_scaled(source, particles).map_err(|error| error.to_string())?;
+pub fn build(
+    source: &str,
+    particles: Option<usize>,
+    seed: u64,
+) -> Result<(Preset, World), PresetError> {
+    let preset = Preset::load_scaled(source, particles)?;
     let world = preset.build_world(seed);
     Ok((preset, world))
 }
@@ -87,15 +92,17 @@ pub struct Recorder {
 
 impl Recorder {
     /// Starts a recording at `path` of a run with `seed`; refuses a path it cannot write.
-    pub fn create(path: &Path, seed: u64) -> Result<Self, String> {
-        let file = std::fs::File::create(path)
-            .map_err(|error| format!("cannot write the recording {}: {error}", path.display()))?;
+    pub fn create(path: &Path, seed: u64) -> Result<Self, FileError> {
+        let name = path.display().to_string();
+        let file = std::fs::File::create(path).map_err(|error| {
+            FileError::of(&name, format!("cannot write the recording: {error}"))
+        })?;
         let mut recorder = Self::in_memory(seed);
         let mut out = std::io::BufWriter::new(file);
         if let Err(error) = out.write_all(recorder.text.as_bytes()) {
             recorder.error = Some(error.to_string());
         }
-        recorder.file = Some((out, path.display().to_string()));
+        recorder.file = Some((out, name));
         Ok(recorder)
     }
 
@@ -133,7 +140,7 @@ impl Recorder {
 
     /// Writes the `end` line with the final checksum and closes the file; the first write error,
     /// if any happened, is returned instead.
-    pub fn finish(mut self, checksum: u64) -> Result<(), String> {
+    pub fn finish(mut self, checksum: u64) -> Result<(), FileError> {
         let line = end_line(self.frame, checksum);
         self.line(&line);
         let Some((mut out, path)) = self.file.take() else {
@@ -143,7 +150,10 @@ impl Recorder {
             self.error.get_or_insert(error.to_string());
         }
         match self.error {
-            Some(error) => Err(format!("cannot write the recording {path}: {error}")),
+            Some(error) => Err(FileError::of(
+                &path,
+                format!("cannot write the recording: {error}"),
+            )),
             None => Ok(()),
         }
     }
@@ -180,17 +190,17 @@ pub struct Replay {
 }
 
 impl Replay {
-    /// Reads a replay file; every problem is `FILE:LINE: message`.
-    pub fn load(path: &Path) -> Result<Self, String> {
+    /// Reads a replay file; every problem names the file and, where it is on one, the line.
+    pub fn load(path: &Path) -> Result<Self, FileError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("{file}: cannot read the replay: {error}"))?;
+            .map_err(|error| FileError::of(&file, format!("cannot read the replay: {error}")))?;
         Self::parse(&file, &text)
     }
 
     /// Reads replay text; `file` names it in errors.
-    pub fn parse(file: &str, text: &str) -> Result<Self, String> {
-        let fail = |line: usize, message: String| format!("{file}:{line}: {message}");
+    pub fn parse(file: &str, text: &str) -> Result<Self, FileError> {
+        let fail = |line: usize, message: String| FileError::at(file, line, message);
         let mut lines = text
             .lines()
             .enumerate()
@@ -198,7 +208,7 @@ impl Replay {
             .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'));
         let (number, header) = lines
             .next()
-            .ok_or_else(|| format!("{file}:1: empty file, not a replay"))?;
+            .ok_or_else(|| fail(1, "empty file, not a replay".into()))?;
         let words: Vec<&str> = header.split_whitespace().collect();
         match words.as_slice() {
             [FORMAT, version] if *version == VERSION.to_string() => {}
@@ -335,26 +345,28 @@ impl Feed {
         attempt: &mut Option<Attempt>,
         input: &Input,
         line: usize,
-    ) -> Result<(), String> {
+    ) -> Result<(), FileError> {
         let file = &self.replay.file;
         if let Input::Preset { .. } = input {
             (*preset, *world) = self.build(input, line)?;
             self.history.clear();
-            *attempt =
-                attempt_at(preset, world).map_err(|error| format!("{file}:{line}: {error}"))?;
+            *attempt = (attempt_at(preset, world))
+                .map_err(|error| FileError::at(file, line, error.to_string()))?;
             return Ok(());
         }
         self.history
             .apply(self.frame, attempt.as_mut(), input, world)
             .map_err(|error| match error {
-                EditError::Refused(why) => format!("{file}:{line}: the level refuses it: {why}"),
-                error => format!("{file}:{line}: the world refused it: {error}"),
+                EditError::Refused(why) => {
+                    FileError::at(file, line, format!("the level refuses it: {why}"))
+                }
+                error => FileError::at(file, line, format!("the world refused it: {error}")),
             })
     }
 
     /// The preset and world a recorded `preset` input from `line` names, checked against the
     /// checksum it recorded.
-    fn build(&self, input: &Input, line: usize) -> Result<(Preset, World), String> {
+    fn build(&self, input: &Input, line: usize) -> Result<(Preset, World), FileError> {
         let file = &self.replay.file;
         let Input::Preset {
             source,
@@ -362,14 +374,18 @@ impl Feed {
             checksum,
         } = input
         else {
-            return Err(format!("{file}:{line}: expected a `preset` input"));
+            return Err(FileError::at(file, line, "expected a `preset` input"));
         };
         let (preset, world) = build(source, *particles, self.replay.seed)
-            .map_err(|error| format!("{file}:{line}: {error}"))?;
+            .map_err(|error| FileError::at(file, line, error.to_string()))?;
         if world.checksum() != *checksum {
-            return Err(format!(
-                "{file}:{line}: preset `{source}` builds a different world than the recording's \
-                 (edited since it was recorded?)"
+            return Err(FileError::at(
+                file,
+                line,
+                format!(
+                    "preset `{source}` builds a different world than the recording's (edited \
+                     since it was recorded?)"
+                ),
             ));
         }
         Ok((preset, world))
@@ -377,7 +393,7 @@ impl Feed {
 }
 
 /// A go at `preset`'s level in `world`, fresh from it (none when the preset is no level).
-pub fn attempt_at(preset: &Preset, world: &World) -> Result<Option<Attempt>, String> {
+pub fn attempt_at(preset: &Preset, world: &World) -> Result<Option<Attempt>, LevelError> {
     preset
         .level
         .as_ref()
@@ -401,15 +417,15 @@ pub struct Player {
 impl Player {
     /// A player at the start of `replay`: its first world built (from the `preset` input that
     /// `Replay::parse` makes sure comes first) and the other inputs of frame 0 applied.
-    pub fn new(replay: Replay) -> Result<Self, String> {
+    pub fn new(replay: Replay) -> Result<Self, FileError> {
         let mut feed = Feed::new(replay);
         let mut due = feed.due(0).into_iter();
         let Some((first, line)) = due.next() else {
-            return Err(format!("{}: no preset to start from", feed.replay.file));
+            return Err(FileError::of(&feed.replay.file, "no preset to start from"));
         };
         let (preset, world) = feed.build(&first, line)?;
         let attempt = attempt_at(&preset, &world)
-            .map_err(|error| format!("{}:{line}: {error}", feed.replay.file))?;
+            .map_err(|error| FileError::at(&feed.replay.file, line, error.to_string()))?;
         let mut player = Self {
             feed,
             frame: 0,
@@ -441,13 +457,13 @@ impl Player {
     }
 
     /// Runs one frame, then applies the inputs recorded after it.
-    pub fn step(&mut self) -> Result<(), String> {
+    pub fn step(&mut self) -> Result<(), FileError> {
         self.step_then(|_| {})
     }
 
     /// `step`, showing `after_frame` the world between its frame and the inputs recorded after
     /// it (where a headless run shows it: its sound hears the same worlds).
-    pub fn step_then(&mut self, after_frame: impl FnOnce(&World)) -> Result<(), String> {
+    pub fn step_then(&mut self, after_frame: impl FnOnce(&World)) -> Result<(), FileError> {
         self.world.step_frame();
         self.frame += 1;
         if let Some(attempt) = &mut self.attempt {
@@ -457,7 +473,7 @@ impl Player {
         self.apply_due()
     }
 
-    fn apply_due(&mut self) -> Result<(), String> {
+    fn apply_due(&mut self) -> Result<(), FileError> {
         for (input, line) in self.feed.due(self.frame) {
             (self.feed).apply(
                 &mut self.preset,

@@ -5,6 +5,7 @@
 use super::{FrameEvents, Listener, Synth, CHANNELS, SAMPLE_RATE};
 use crate::sim::numerics::portable::Ordered;
 use crate::sim::World;
+use crate::FileError;
 use serde::Serialize;
 use std::fs::File;
 use std::io::BufWriter;
@@ -94,13 +95,12 @@ impl Recording {
         Self::with_sink(world, seed, Sink::Memory(Vec::new()))
     }
 
-    /// A recording of `world` from now on, written to the WAV file `path` as it goes; an error
-    /// (a path that cannot be written) is one line.
-    pub fn create(path: &Path, world: &World, seed: u64) -> Result<Self, String> {
+    /// A recording of `world` from now on, written to the WAV file `path` as it goes; refused
+    /// for a path that cannot be written.
+    pub fn create(path: &Path, world: &World, seed: u64) -> Result<Self, FileError> {
         let name = path.display().to_string();
-        let writer = hound::WavWriter::create(path, spec()).map_err(|error| {
-            crate::preset::one_line(&format!("cannot write the sound {name}: {error}"))
-        })?;
+        let writer =
+            hound::WavWriter::create(path, spec()).map_err(|error| unwritable(&name, error))?;
         Ok(Self::with_sink(
             world,
             seed,
@@ -149,10 +149,10 @@ impl Recording {
             self.peak = self.peak.max(value.saturating_abs());
             match &mut self.sink {
                 Sink::Memory(samples) => samples.push(value),
-                Sink::File(writer, name) => {
+                Sink::File(writer, _) => {
                     if self.error.is_none() {
                         if let Err(error) = writer.write_sample(value) {
-                            self.error = Some(format!("cannot write the sound {name}: {error}"));
+                            self.error = Some(format!("cannot write the sound: {error}"));
                         }
                     }
                 }
@@ -185,26 +185,30 @@ impl Recording {
     }
 
     /// Finishes the file (its header's lengths); the figures, or the first write error.
-    pub fn finish(self) -> Result<SoundFigures, String> {
+    pub fn finish(self) -> Result<SoundFigures, FileError> {
         let figures = self.figures();
-        if let Some(error) = self.error {
-            return Err(crate::preset::one_line(&error));
-        }
         if let Sink::File(writer, name) = self.sink {
-            writer.finalize().map_err(|error| {
-                crate::preset::one_line(&format!("cannot write the sound {name}: {error}"))
-            })?;
+            if let Some(error) = self.error {
+                return Err(FileError::of(&name, crate::preset::one_line(&error)));
+            }
+            writer
+                .finalize()
+                .map_err(|error| unwritable(&name, error))?;
         }
         Ok(figures)
     }
 }
 
-/// Writes interleaved stereo `samples` as a WAV file at `path`; an error is one line.
-pub fn write(path: &Path, samples: &[i16]) -> Result<(), String> {
+/// The refusal to write the sound to `file`.
+fn unwritable(file: &str, error: hound::Error) -> FileError {
+    let why = crate::preset::one_line(&error.to_string());
+    FileError::of(file, format!("cannot write the sound: {why}"))
+}
+
+/// Writes interleaved stereo `samples` as a WAV file at `path`.
+pub fn write(path: &Path, samples: &[i16]) -> Result<(), FileError> {
     let name = path.display().to_string();
-    let fail = |error: hound::Error| {
-        crate::preset::one_line(&format!("cannot write the sound {name}: {error}"))
-    };
+    let fail = |error: hound::Error| unwritable(&name, error);
     let mut writer = hound::WavWriter::create(path, spec()).map_err(fail)?;
     for &sample in samples {
         writer.write_sample(sample).map_err(fail)?;

@@ -240,7 +240,7 @@ fn refusal(name: &str, text: &str) -> String {
         Err(error) => error,
         Ok(replay) => {
             let mut player = match Player::new(replay) {
-                Err(error) => return error,
+                Err(error) => return error.to_string(),
                 Ok(player) => player,
             };
             loop {
@@ -251,7 +251,8 @@ fn refusal(name: &str, text: &str) -> String {
             }
         }
     };
-    assert!(error.contains(&path.display().to_string()), "{error}");
+    assert_eq!(error.file, path.display().to_string(), "{error}");
+    let error = error.to_string();
     assert!(!error.contains('\n'), "{error}");
     error
 }

@@ -90,7 +90,7 @@ impl Recording {
             for (input, line) in feed.due(self.frame) {
                 let builds = matches!(input, Input::Preset { .. });
                 if let Err(error) = feed.apply(preset, world, &mut self.attempt, &input, line) {
-                    self.replay_error = Some(error);
+                    self.replay_error = Some(error.to_string());
                     break;
                 }
                 rebuilt |= builds;
@@ -131,7 +131,9 @@ impl Recording {
     /// Ends the recording, if any, with `world`'s checksum; the error is one line.
     pub fn finish(&mut self, world: &World) -> Result<(), String> {
         match self.recorder.take() {
-            Some(recorder) => recorder.finish(world.checksum()),
+            Some(recorder) => recorder
+                .finish(world.checksum())
+                .map_err(|error| error.to_string()),
             None => Ok(()),
         }
     }

@@ -138,28 +138,51 @@ impl Bound {
     }
 }
 
+/// A value a field does not accept: what the field accepts and what it got, as one sentence
+/// ("must be a number from 0 to 10, got 12.0"), for the loader and the edits to say where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RangeError(pub String);
+
+impl std::fmt::Display for RangeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RangeError {}
+
 impl Field {
     /// `value` when this field accepts it in a scene measured by `scale`; otherwise what is
-    /// wrong, as one sentence ("must be a number from 0 to 10, got 12.0").
-    pub fn check(&self, value: f32, scale: &Scale) -> Result<f32, String> {
+    /// wrong (`RangeError`).
+    pub fn check(&self, value: f32, scale: &Scale) -> Result<f32, RangeError> {
         let within = |limit: f32| {
             (value.is_finite() && value.abs() <= limit)
                 .then_some(value)
-                .ok_or_else(|| format!("must be two finite numbers within ±{limit}, got {value:?}"))
+                .ok_or_else(|| {
+                    RangeError(format!(
+                        "must be two finite numbers within ±{limit}, got {value:?}"
+                    ))
+                })
         };
         match self.accepts {
             Accepts::Range(low, high) => {
                 let (low, high) = (low.value(scale), high.value(scale));
                 (value.is_finite() && value >= low && value <= high)
                     .then_some(value)
-                    .ok_or_else(|| format!("must be a number from {low} to {high}, got {value:?}"))
+                    .ok_or_else(|| {
+                        RangeError(format!(
+                            "must be a number from {low} to {high}, got {value:?}"
+                        ))
+                    })
             }
             Accepts::Above(low, high) => {
                 let (low, high) = (low.value(scale), high.value(scale));
                 (value.is_finite() && value > low && value <= high)
                     .then_some(value)
                     .ok_or_else(|| {
-                        format!("must be a number above {low} and at most {high}, got {value:?}")
+                        RangeError(format!(
+                            "must be a number above {low} and at most {high}, got {value:?}"
+                        ))
                     })
             }
             Accepts::Components(limit) => within(limit),
@@ -170,10 +193,10 @@ impl Field {
     }
 
     /// `value` as a vector when this field accepts both components.
-    pub fn check_vector(&self, value: [f32; 2], scale: &Scale) -> Result<glam::Vec2, String> {
+    pub fn check_vector(&self, value: [f32; 2], scale: &Scale) -> Result<glam::Vec2, RangeError> {
         match value.map(|component| self.check(component, scale)) {
             [Ok(x), Ok(y)] => Ok(glam::Vec2::new(x, y)),
-            _ => Err(match self.accepts {
+            _ => Err(RangeError(match self.accepts {
                 Accepts::Components(limit) => {
                     format!("must be two finite numbers within ±{limit}, got {value:?}")
                 }
@@ -184,19 +207,19 @@ impl Field {
                     "must be two numbers, each {}, got {value:?}",
                     self.accepted()
                 ),
-            }),
+            })),
         }
     }
 
     /// `value` when this whole-number field accepts it.
-    pub fn check_count(&self, value: usize, scale: &Scale) -> Result<usize, String> {
+    pub fn check_count(&self, value: usize, scale: &Scale) -> Result<usize, RangeError> {
         match self.accepts {
             Accepts::Count(low, high) => {
                 let low = low.value(scale) as usize;
                 (low..=high)
                     .contains(&value)
                     .then_some(value)
-                    .ok_or_else(|| format!("must be from {low} to {high}, got {value}"))
+                    .ok_or_else(|| RangeError(format!("must be from {low} to {high}, got {value}")))
             }
             _ => self.check(value as f32, scale).map(|v| v as usize),
         }
@@ -541,7 +564,7 @@ mod tests {
         assert_eq!(STIFFNESS.check(0.5, &scale), Ok(0.5));
         assert_eq!(
             STIFFNESS.check(12.0, &scale),
-            Err("must be a number from 0 to 10, got 12.0".into())
+            Err(RangeError("must be a number from 0 to 10, got 12.0".into()))
         );
         assert!(STIFFNESS.check(f32::NAN, &scale).is_err());
         assert!(MASS.check(0.0, &scale).is_err());
@@ -549,7 +572,7 @@ mod tests {
         assert!((top - 0.05 * 140.0 * 140.0).abs() < 1e-2);
         assert_eq!(
             MAX_SUBSTEPS.check_count(6, &scale),
-            Err("must be from 7 to 400, got 6".into())
+            Err(RangeError("must be from 7 to 400, got 6".into()))
         );
     }
 
