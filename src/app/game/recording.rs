@@ -131,9 +131,7 @@ impl Recording {
     /// Ends the recording, if any, with `world`'s checksum; the error is one line.
     pub fn finish(&mut self, world: &World) -> Result<(), String> {
         match self.recorder.take() {
-            Some(recorder) => recorder
-                .finish(world.checksum())
-                .map_err(|error| error.to_string()),
+            Some(recorder) => recorder.finish(world.checksum()).map_err(String::from),
             None => Ok(()),
         }
     }

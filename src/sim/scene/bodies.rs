@@ -133,6 +133,15 @@ impl BodyState {
     pub fn to_local(&self, point: Vec2) -> Vec2 {
         crate::sim::numerics::portable::unit_vector(-self.angle).rotate(point - self.position)
     }
+
+    /// `part`, given in the body's frame, where it is in the world now.
+    pub fn place(&self, part: &Part) -> Part {
+        Part {
+            offset: self.to_world(part.offset),
+            angle: self.angle + part.angle,
+            ..part.clone()
+        }
+    }
 }
 
 /// The velocity of a state's rigid motion at `point` (the running bodies' coupling).

@@ -63,26 +63,14 @@ impl World {
     /// The parts of every rigid body where they are now, in the world's frame, with the index of
     /// their body.
     pub fn body_parts(&self) -> impl Iterator<Item = (usize, Part)> + '_ {
-        let states = self.body_states();
-        (self.body_specs().iter().zip(states).enumerate()).flat_map(|(index, (spec, state))| {
-            spec.parts.iter().map(move |part| {
-                let placed = Part {
-                    offset: state.to_world(part.offset),
-                    angle: state.angle + part.angle,
-                    ..part.clone()
-                };
-                (index, placed)
-            })
-        })
+        placed_parts(self.body_specs(), self.body_states())
     }
 
     /// The last rigid body whose solid holds `point`, if any (the one drawn on top).
     pub fn body_at(&self, point: Vec2) -> Option<usize> {
-        let parts: Vec<(usize, Part)> = self.body_parts().collect();
-        parts
-            .into_iter()
-            .rev()
-            .find(|(_, part)| part.contains(point))
+        (self.body_parts())
+            .filter(|(_, part)| part.contains(point))
+            .last()
             .map(|(index, _)| index)
     }
 
@@ -202,13 +190,13 @@ impl World {
         }
         let _ = obstacles;
     }
+
     /// Places `body` in the running world at its `position` and `angle` (with its velocity),
     /// after the scene's bodies, and returns its index. Its name is made unique (`crate`, then
     /// `crate 2`). The particles under it give it room, as under the eraser, so that none is
     /// squeezed out of it at once. Refused, changing nothing, where it would come within two
     /// particle radii of a wall, an obstacle or another body where they stand now, and in a
     /// build without the `bodies` feature.
-    #[cfg_attr(not(feature = "bodies"), allow(unused_variables, unused_mut))]
     /// ```
     /// # #[cfg(feature = "bodies")] {
     /// use glam::Vec2;
@@ -222,6 +210,7 @@ impl World {
     /// # }
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    #[cfg_attr(not(feature = "bodies"), allow(unused_variables, unused_mut))]
     pub fn add_body(&mut self, mut body: Body) -> Result<usize, EditError> {
         #[cfg(not(feature = "bodies"))]
         return Err(EditError::Unsupported(
@@ -301,4 +290,15 @@ impl World {
             Ok(index)
         }
     }
+}
+
+/// Each part of the bodies `specs`, in the states `states`, where it is in the world, with the
+/// index of its body.
+pub(crate) fn placed_parts(
+    specs: &[Body],
+    states: Vec<BodyState>,
+) -> impl Iterator<Item = (usize, Part)> + '_ {
+    (specs.iter().zip(states).enumerate()).flat_map(|(index, (spec, state))| {
+        (spec.parts.iter()).map(move |part| (index, state.place(part)))
+    })
 }

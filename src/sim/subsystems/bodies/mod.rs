@@ -504,11 +504,7 @@ impl Coupling for Bodies {
             let state = self.rapier.state(self.handles[body]);
             out.extend(spec.parts.iter().map(|part| Coupled {
                 body,
-                shape: Part {
-                    offset: state.to_world(part.offset),
-                    angle: state.angle + part.angle,
-                    ..part.clone()
-                },
+                shape: state.place(part),
                 centre: state.centre_of_mass,
                 velocity: state.velocity,
                 angular_velocity: state.angular_velocity,

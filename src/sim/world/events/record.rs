@@ -143,6 +143,7 @@ impl World {
     /// What a watcher reads of the world now.
     fn view(&self) -> View<'_> {
         let reactions = self.reaction_counts().iter().map(|(_, n)| *n).collect();
+        let states = self.body_states();
         View {
             particles: &self.particles,
             materials: &self.materials,
@@ -150,8 +151,9 @@ impl World {
             domain: &self.domain,
             obstacles: self.obstacles(),
             body_specs: self.body_specs(),
-            body_states: self.body_states(),
-            body_parts: self.body_parts().collect(),
+            body_parts: super::super::bodies::placed_parts(self.body_specs(), states.clone())
+                .collect(),
+            body_states: states,
             reactions,
             time: self.time,
             burnt: Box::new(|id| self.burnt(id)),
