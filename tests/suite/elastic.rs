@@ -3,8 +3,8 @@
 //! linear-elastic beam does when its stiffness is halved; a pressed block of goo keeps the same
 //! permanent strain; the `jelly` preset's jellies end in one piece in the same places and shapes,
 //! and the `slime` preset's slime drips from its boulder in the same time. `docs/PHYSICS.md`
-//! ("Viscoelastic springs", "Resolution") says what keeps them so. The 16× checks take about a
-//! minute on two cores and run with `--ignored`; the 4× checks run every time.
+//! ("Viscoelastic springs", "Resolution") says what keeps them so. The 16× checks (about 40 s of
+//! the suite's time on two cores) run with `--ignored`; the 4× checks run every time.
 
 use crate::common::{box_walls, piece_sizes};
 use glam::Vec2;
@@ -188,8 +188,8 @@ fn a_cantilever_sags_and_swings_alike_at_four_times_the_particles() {
     assert_same_swing(4);
 }
 
-/// A minute of CI's two cores at 16× together with the jellies' below: run with `--ignored`
-/// (as `resolution`'s 16× pools); the 4× checks run every time.
+/// Run with `--ignored`, as the jellies' 16× check below and `resolution`'s 16× pools;
+/// the 4× checks run every time.
 #[test]
 #[ignore = "minutes: run with --ignored"]
 fn a_cantilever_sags_and_swings_alike_at_sixteen_times_the_particles() {
