@@ -17,8 +17,7 @@
 //!   above its centroid, those twice as heavy sinking below it.
 //!
 //! `cargo test --release --test suite ranges_sweep::` runs the extremes (the minimum and the
-//! maximum of every field); `-- --ignored` adds the three values between, about two and a half
-//! minutes on 2 cores.
+//! maximum of every field); `-- --ignored` adds the three values between, about 75 s on 2 cores.
 
 use slosh::preset::Preset;
 use slosh::sim::World;
@@ -381,7 +380,7 @@ fn every_field_at_both_ends_of_its_range_gives_a_liquid() {
 }
 
 #[test]
-#[ignore = "five values of every field: about two and a half minutes on 2 cores"]
+#[ignore = "five values of every field: about 75 s on 2 cores"]
 fn every_field_across_its_range_gives_a_liquid() {
     run_all(true);
 }
